@@ -1,0 +1,11 @@
+#ifndef TELLER_CSQLITE_SHIM_H
+#define TELLER_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast macro ((sqlite3_destructor_type)-1) that Swift cannot import.
+static inline sqlite3_destructor_type csqlite_transient(void) {
+    return (sqlite3_destructor_type)-1;
+}
+
+#endif

@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+// The package graph is the module map of ../shared/design.md: every
+// dependency listed here is an import that is allowed; any other import is a
+// build error (the test command builds with
+// --explicit-target-dependency-import-check=error).
+import PackageDescription
+
+let package = Package(
+    name: "Teller",
+    products: [
+        .executable(name: "teller", targets: ["teller"]),
+        .executable(name: "teller-bench", targets: ["teller-bench"]),
+    ],
+    targets: [
+        // MARK: C borders (one Swift module imports each)
+        .systemLibrary(
+            name: "CSQLite", path: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CDRM", path: "CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CEvdev", path: "CEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+
+        // MARK: Domain and data
+        .target(name: "TellerCore"),
+        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite"]),
+
+        // MARK: Features
+        .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
+
+        // MARK: Rendering
+        .target(name: "Graphics"),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "teller",
+            dependencies: ["TellerCore", "TellerData", "TellerFeatures"]),
+        .executableTarget(
+            name: "teller-bench",
+            dependencies: ["TellerCore", "TellerData"]),
+
+        // MARK: Tests
+        .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
+        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
+        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
