@@ -1,1 +1,29 @@
-print("bench")
+// teller-bench: measures Teller's speed and memory targets as ratios against
+// a baseline taken in the same run, so a noisy machine moves both sides.
+// Each benchmark lives in its own file and registers itself in `benchmarks`.
+import Foundation
+
+/// A named benchmark: `run` prints `key: value` lines to stdout.
+struct Benchmark {
+    let name: String
+    let summary: String
+    let run: ([String]) throws -> Void
+}
+
+let benchmarks: [Benchmark] = [
+    enqueueBenchmark,
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, let benchmark = benchmarks.first(where: { $0.name == name }) else {
+    var usage = "usage: teller-bench <benchmark> [options]\n\nbenchmarks:\n"
+    for b in benchmarks { usage += "  \(b.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(b.summary)\n" }
+    FileHandle.standardError.write(Data(usage.utf8))
+    exit(2)
+}
+do {
+    try benchmark.run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("teller-bench \(name): \(error)\n".utf8))
+    exit(1)
+}
