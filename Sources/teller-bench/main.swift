@@ -4,10 +4,10 @@
 import Foundation
 
 /// A named benchmark: `run` prints `key: value` lines to stdout.
-struct Benchmark {
+struct Benchmark: Sendable {
     let name: String
     let summary: String
-    let run: ([String]) throws -> Void
+    let run: @Sendable ([String]) throws -> Void
 }
 
 let benchmarks: [Benchmark] = [
