@@ -40,6 +40,10 @@ let package = Package(
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData"]),
+        /// The child process the outbox crash test SIGKILLs mid-write.
+        .executableTarget(
+            name: "outbox-crash-writer",
+            dependencies: ["TellerCore", "TellerData"]),
 
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
