@@ -12,13 +12,13 @@ extension TellerStore: OutboxPort {
                 let payload = WireTransaction(request, key: key, createdAt: now).encoded()
                 try database.run("""
                     INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
-                                        operator_id, created_at_ms, payload, state, updated_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)
+                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)
                     """, [
                         .text(key.rawValue), .text(request.kind.rawValue), .text(request.account.electronic),
                         request.counterparty.map { .text($0.electronic) } ?? .null, .integer(request.amount.minorUnits),
                         .text(request.amount.currency.code), .text(request.operatorID.rawValue),
-                        .integer(now.millisecondsSince1970), .blob(payload), .integer(now.millisecondsSince1970),
+                        .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .integer(now.millisecondsSince1970),
                     ])
                 return OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued)
             }
@@ -84,15 +84,14 @@ extension TellerStore: OutboxPort {
     /// What the limits are checked against, read inside the caller's transaction.
     func limitContext(kind: TransactionKind, account: IBAN, isOnline: Bool, now: Date) throws -> LimitContext {
         let currency = limits.currency
-        let startOfDay = calendar.startOfDay(for: now).millisecondsSince1970
-        let today = try database.queryInt64("""
-            SELECT coalesce(sum(amount_minor), 0) FROM outbox
-            WHERE created_at_ms >= ? AND state != 'rejected' AND currency = ?
-            """, [.integer(startOfDay), .text(currency.code)]) ?? 0
-        let queued = try database.queryInt64("""
-            SELECT coalesce(sum(amount_minor), 0) FROM outbox WHERE state IN ('queued', 'sending') AND currency = ?
-            """, [.text(currency.code)]) ?? 0
-        let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN ('queued', 'sending')")
+        let (today, queued, oldest) = try database.queryFirst("""
+            SELECT
+                (SELECT amount_minor FROM outbox_totals WHERE bucket = ?1 AND currency = ?2),
+                (SELECT amount_minor FROM outbox_totals WHERE bucket = 'pending' AND currency = ?2),
+                (SELECT created_at_ms FROM outbox WHERE id = min(
+                    coalesce((SELECT min(id) FROM outbox WHERE state = 'queued'), 9223372036854775807),
+                    coalesce((SELECT min(id) FROM outbox WHERE state = 'sending'), 9223372036854775807)))
+            """, [.text(localDay(now)), .text(currency.code)]) { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0.optionalInt64(2)) } ?? (0, 0, nil)
         var withdrawable: Money?
         if kind.isDebit, let known = try cachedAvailable(account) {
             let debits = try database.queryInt64("""
@@ -107,6 +106,12 @@ extension TellerStore: OutboxPort {
             queuedTotal: Money(minorUnits: queued, currency: currency),
             oldestQueuedAge: oldest.map { now.timeIntervalSince(Date(millisecondsSince1970: $0)) },
             withdrawable: withdrawable)
+    }
+
+    /// The terminal's calendar day of `date`, "YYYY-MM-DD": the daily limit's bucket.
+    func localDay(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     private func cachedAvailable(_ account: IBAN) throws -> Money? {

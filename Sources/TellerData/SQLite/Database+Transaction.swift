@@ -12,7 +12,7 @@ extension Database {
     /// Runs `body` in one transaction: commits when it returns, rolls back
     /// when it throws (and rethrows its error).
     public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue)")
+        try run("BEGIN \(kind.rawValue)")
         let result: T
         do {
             result = try body()
@@ -21,7 +21,7 @@ extension Database {
             throw error
         }
         do {
-            try execute("COMMIT")
+            try run("COMMIT")
         } catch {
             rollbackQuietly()
             throw error

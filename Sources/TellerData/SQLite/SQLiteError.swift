@@ -42,8 +42,8 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "SQLite error \(code.rawValue) (\(String(cString: sqlite3_errstr(code.rawValue)))): \(message)"
-        if let path { text += " [database \(path)]" }
+        var text = "\(message) (SQLite \(code.rawValue): \(String(cString: sqlite3_errstr(code.rawValue))))"
+        if let path, !message.contains(path) { text += " [database \(path)]" }
         if let sql { text += " [sql: \(sql)]" }
         return text
     }

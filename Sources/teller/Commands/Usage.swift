@@ -1,0 +1,6 @@
+let usage = """
+    usage: teller <command> [options]
+
+    commands:
+      status [--data-dir DIR]   print the outbox state as one JSON object
+    """
