@@ -22,10 +22,15 @@ let package = Package(
         .systemLibrary(
             name: "CEvdev", path: "CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
+        .systemLibrary(name: "CNetlink", path: "CNetlink"),
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite"]),
+        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),

@@ -36,7 +36,10 @@ import Testing
     @Test func operatorIDsAreShortAndPlain() {
         #expect(OperatorID("") == nil)
         #expect(OperatorID("10 01") == nil)
-        #expect(OperatorID(String(repeating: "1", count: 17)) == nil)
+        #expect(OperatorID("123") == nil)
+        #expect(OperatorID("123456789") == nil)
+        #expect(OperatorID("10a1") == nil)
+        #expect(OperatorID("12345678")?.rawValue == "12345678")
         #expect(OperatorID("1001")?.rawValue == "1001")
     }
 

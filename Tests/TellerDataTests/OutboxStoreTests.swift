@@ -18,9 +18,10 @@ import TellerCore
         #expect(entry.id == 1)
         let payload = try #require(try await store.frozenPayload(for: entry.key))
         let wire = try JSONDecoder().decode(WireTransaction.self, from: Data(payload))
-        #expect(wire.amountMinor == 12_345)
+        #expect(wire.amount == 12_345)
         #expect(wire.currency == "EUR")
-        #expect(wire.account == "DE89370400440532013000")
+        #expect(wire.accountIBAN == "DE89370400440532013000")
+        #expect(!String(decoding: payload, as: UTF8.self).contains("counterparty"), "absent, not null, for a deposit")
         #expect(wire.clientReference == entry.key.rawValue)
         #expect(wire.createdAt.hasPrefix("2026-"))
         // The key is a UUIDv4.

@@ -2,10 +2,9 @@
 public struct OperatorID: Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
 
-    /// - Returns: nil unless the id is 1 to 16 ASCII digits or letters.
+    /// - Returns: nil unless the id is 4 to 8 ASCII digits (the host contract's form).
     public init?(_ rawValue: String) {
-        guard (1...16).contains(rawValue.count),
-              rawValue.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        guard (4...8).contains(rawValue.count), rawValue.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         self.rawValue = rawValue
     }
 

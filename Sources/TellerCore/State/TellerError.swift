@@ -39,7 +39,10 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownOperator(OperatorID)
     /// Offline sign-in needs one earlier online sign-in on this terminal.
     case neverSeenOnline(OperatorID)
+    case operatorDisabled(OperatorID)
     case malformedPIN
+    /// The terminal could not check the PIN (e.g. its database failed).
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -47,7 +50,9 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
         case .lockedOut: "Too many wrong PINs. Sign-in is locked for now."
         case .unknownOperator(let id): "Operator \(id) is not known to the bank."
         case .neverSeenOnline(let id): "Operator \(id) has never signed in online on this terminal, so cannot sign in offline."
+        case .operatorDisabled(let id): "Operator \(id) is disabled at the bank."
         case .malformedPIN: "A PIN is 4 to 8 digits."
+        case .unavailable(let reason): "Sign-in is unavailable: \(reason)"
         }
     }
 }

@@ -8,17 +8,19 @@ import TellerCore
 /// enqueue and frozen in the outbox row: every retry sends these exact bytes.
 struct WireTransaction: Codable, Equatable {
     let kind: String
-    let account: String
-    let counterparty: String?
-    let amountMinor: Int64
+    let accountIBAN: String
+    /// Absent (not null) for deposits and withdrawals.
+    let counterpartyIBAN: String?
+    let amount: Int64
     let currency: String
     let operatorID: String
     let createdAt: String
     let clientReference: String
 
     enum CodingKeys: String, CodingKey {
-        case kind, account, counterparty, currency
-        case amountMinor = "amount_minor"
+        case kind, amount, currency
+        case accountIBAN = "account_iban"
+        case counterpartyIBAN = "counterparty_iban"
         case operatorID = "operator_id"
         case createdAt = "created_at"
         case clientReference = "client_reference"
@@ -26,9 +28,9 @@ struct WireTransaction: Codable, Equatable {
 
     init(_ request: TransactionRequest, key: IdempotencyKey, createdAt: Date) {
         kind = request.kind.rawValue
-        account = request.account.electronic
-        counterparty = request.counterparty?.electronic
-        amountMinor = request.amount.minorUnits
+        accountIBAN = request.account.electronic
+        counterpartyIBAN = request.counterparty?.electronic
+        amount = request.amount.minorUnits
         currency = request.amount.currency.code
         operatorID = request.operatorID.rawValue
         self.createdAt = WireTransaction.timestamp(createdAt)

@@ -3,7 +3,7 @@ import TellerCore
 
 extension TellerStore: OutboxPort {
     public func enqueue(_ request: TransactionRequest, isOnline: Bool) throws(TellerError) -> OutboxEntry {
-        try translating {
+        let entry = try translating {
             try database.inTransaction(.immediate) {
                 let now = clock.now()
                 let context = try limitContext(kind: request.kind, account: request.account, isOnline: isOnline, now: now)
@@ -23,6 +23,8 @@ extension TellerStore: OutboxPort {
                 return OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued)
             }
         }
+        for observer in enqueueObservers { observer(entry) }
+        return entry
     }
 
     public func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) throws(TellerError) -> RemainingLimits {

@@ -14,6 +14,7 @@ public actor TellerStore {
     let clock: any WallClock
     /// Decides where "today" starts for the daily terminal limit.
     let calendar: Calendar
+    var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
