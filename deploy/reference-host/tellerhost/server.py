@@ -87,7 +87,7 @@ class HostServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
 
-    def __init__(self, address, store, config):
+    def __init__(self, address, store, config, handler=None):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.store = store
@@ -95,7 +95,7 @@ class HostServer(ThreadingHTTPServer):
         self.faults = Faults()
         self.stats = Stats()
         self.pins = PinThrottle()
-        super().__init__(address, HostHandler)
+        super().__init__(address, handler or HostHandler)
 
     def get_request(self):
         connection, peer = super().get_request()
@@ -444,6 +444,9 @@ class HostHandler(BaseHTTPRequestHandler):
             return self._send_json(200, {"entries": entries})
         if route == ("GET", "/admin/accounts"):
             return self._send_json(200, {"accounts": server.store.accounts()})
+        if route == ("POST", "/admin/accounts"):
+            self._put_account(self._admin_doc())
+            return self._send_json(200, server.store.account(self._admin_doc()["iban"]))
         if route == ("POST", "/admin/terminals"):
             doc = self._admin_doc()
             server.store.set_terminal(self._field(doc, "terminal_id"), self._field(doc, "secret"))
@@ -451,6 +454,25 @@ class HostHandler(BaseHTTPRequestHandler):
         if route == ("POST", "/admin/purge"):
             return self._send_json(200, {"purged_keys": server.store.purge(server.config.key_retention)})
         raise Problem("not_found", f"No admin resource {method} {path}.")
+
+    def _put_account(self, doc):
+        iban = doc.get("iban")
+        if not ibans.is_valid(iban):
+            raise Problem("invalid_field", "'iban' must be a valid IBAN.", field="iban")
+        holder = self._field(doc, "holder")
+        currency = doc.get("currency", "EUR")
+        if not isinstance(currency, str) or len(currency) != 3 or not currency.isupper():
+            raise Problem("invalid_field", "'currency' must be an ISO 4217 code.", field="currency")
+        amounts = {}
+        for name in ("balance", "hold"):
+            value = doc.get(name, 0)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Problem("invalid_field", f"'{name}' must be an integer of minor units.", field=name)
+            amounts[name] = value
+        status = doc.get("status", "active")
+        if status not in ("active", "blocked"):
+            raise Problem("invalid_field", "'status' must be active or blocked.", field="status")
+        self.server.store.put_account(iban, holder, currency, amounts["balance"], amounts["hold"], status)
 
     def _admin_doc(self):
         return parse_json_object(self._body) if self._body.strip() else {}

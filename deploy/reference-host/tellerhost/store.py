@@ -155,6 +155,16 @@ class Store:
                 " VALUES(?, ?, ?, ?, ?, ?, ?)",
                 (iban, holder, currency, balance, hold, status, clock.now()))
 
+    def put_account(self, iban, holder, currency, balance, hold=0, status="active"):
+        """Creates an account or overwrites it (admin API: lab set-ups and QA scenarios)."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO accounts(iban, holder, currency, balance, hold, status, updated_at)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?) ON CONFLICT(iban) DO UPDATE SET holder=excluded.holder,"
+                " currency=excluded.currency, balance=excluded.balance, hold=excluded.hold,"
+                " status=excluded.status, updated_at=excluded.updated_at",
+                (iban, holder, currency, balance, hold, status, clock.now()))
+
     def add_operator(self, operator_id, display_name, pin, active=True):
         """Inserts an operator unless it exists (so a re-seed keeps PIN salts stable)."""
         salt = secrets.token_bytes(16)
