@@ -48,6 +48,7 @@ class Problem(Exception):
         self.field = field
         self.retry_after = retry_after
         self.headers = dict(headers or {})
+        self.terminal_id = None  # set when known, so counters can be kept per terminal
 
     def body(self, instance=None):
         doc = {

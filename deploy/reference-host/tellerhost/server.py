@@ -208,7 +208,7 @@ class HostHandler(BaseHTTPRequestHandler):
     def _send_problem(self, problem):
         stats = self.server.stats
         if problem.status == 401:
-            stats.add("unauthorized", self._terminal)
+            stats.add("unauthorized", self._terminal or problem.terminal_id)
             problem.headers.setdefault("WWW-Authenticate", 'Bearer realm="teller", error="invalid_token"')
         elif problem.status == 400:
             stats.add("bad_requests", self._terminal)

@@ -234,7 +234,9 @@ class Store:
         if row is None or row["revoked"]:
             raise Problem("token_invalid", "Access token is unknown: refresh it or authenticate again.")
         if row["expires_at"] <= clock.now():
-            raise Problem("token_expired", "Access token has expired: refresh it and retry the request.")
+            expired = Problem("token_expired", "Access token has expired: refresh it and retry the request.")
+            expired.terminal_id = row["terminal_id"]
+            raise expired
         return row["terminal_id"]
 
     def expire_tokens(self, include_refresh):

@@ -167,8 +167,8 @@ class HostTestCase(unittest.TestCase):
         cls.host.cleanup()
 
     def setUp(self):
-        self.host.admin("POST", "/admin/reset")
         self.access = self.host.tokens()["access_token"]
+        self.host.admin("POST", "/admin/reset")
 
     def assertProblem(self, response, status, code, field=None):
         self.assertEqual(response.status, status, response.body)
