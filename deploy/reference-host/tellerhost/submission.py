@@ -75,15 +75,26 @@ def _iban(doc, field, required=True):
     return value
 
 
+_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$")
+
+
 def parse_timestamp(value, field):
-    """RFC 3339 date-time with a zone offset ('Z' or +hh:mm)."""
+    """RFC 3339 date-time with a zone offset ('Z' or +hh:mm), any fraction digits.
+    Parsed by hand so every Python version accepts the same strings."""
+    match = _RFC3339.match(value)
     try:
-        stamp = datetime.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        if match is None:
+            raise ValueError(value)
+        year, month, day, hour, minute, second = (int(part) for part in match.groups()[:6])
+        offset = match.group(8)
+        if offset in ("Z", "z"):
+            zone = datetime.timezone.utc
+        else:
+            sign = 1 if offset[0] == "+" else -1
+            zone = datetime.timezone(sign * datetime.timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6])))
+        return datetime.datetime(year, month, day, hour, minute, min(second, 59), tzinfo=zone)  # :60 is a leap second
     except ValueError:
-        stamp = None
-    if stamp is None or stamp.tzinfo is None or "T" not in value.upper():
         raise Problem("invalid_field", f"'{field}' must be an RFC 3339 date-time with offset, like 2026-11-29T14:05:00Z.", field=field)
-    return stamp
 
 
 def parse_submission(raw):
