@@ -160,7 +160,6 @@ class HostHandler(BaseHTTPRequestHandler):
         except Exception:
             traceback.print_exc(file=sys.stderr)
             self._send_problem(Problem("internal_error", "The host failed; see its log. Retrying later is safe."))
-        self.log_message('"%s"', self.requestline)
 
     def _read_body(self):
         if self.headers.get("Transfer-Encoding"):

@@ -56,6 +56,16 @@ class KeepAliveTests(HostTestCase):
         self.assertIn(b"Connection: close", data)
         self.assertIn(b'"code":"length_required"', data)
 
+    def test_expect_100_continue_is_answered(self):
+        # libcurl, under URLSession on Linux, may send Expect: 100-continue with a body.
+        payload = b'{"terminal_id":"T-0001","secret":"demo-secret-T-0001"}'
+        with socket.create_connection(("127.0.0.1", self.host.port), timeout=5) as sock:
+            sock.sendall(b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Expect: 100-continue\r\nContent-Length: " + str(len(payload)).encode() + b"\r\n\r\n")
+            self.assertTrue(sock.recv(1024).startswith(b"HTTP/1.1 100 Continue"))
+            sock.sendall(payload)
+            self.assertTrue(sock.recv(65536).startswith(b"HTTP/1.1 200 OK"))
+
     def test_oversized_body_is_413(self):
         response = self.host.request("POST", "/v1/auth/token", b"{" + b" " * 70_000 + b"}",
                                      {"Content-Type": "application/json"})
