@@ -25,7 +25,7 @@ CATALOGUE = {
     "transaction_not_found": (404, "No transaction with this key for this terminal"),
     "method_not_allowed": (405, "Method not allowed"),
     "request_in_progress": (409, "A request with this key is still being processed"),
-    "length_required": (411, "Content-Length is required"),
+    "length_required": (411, "Content-Length is required"),  # chunked or unreadable length
     "payload_too_large": (413, "Request body is too large"),
     "unsupported_media_type": (415, "Content-Type must be application/json"),
     "idempotency_key_reused": (422, "Idempotency-Key was used with a different body"),

@@ -162,20 +162,17 @@ class HostHandler(BaseHTTPRequestHandler):
             self._send_problem(Problem("internal_error", "The host failed; see its log. Retrying later is safe."))
 
     def _read_body(self):
+        """The request body by Content-Length; none without it (RFC 9112 §6.3)."""
         if self.headers.get("Transfer-Encoding"):
             self.close_connection = True
             raise Problem("length_required", "Chunked bodies are not accepted; send Content-Length.")
         length = self.headers.get("Content-Length")
         if length is None:
-            if self.command in ("POST", "PUT", "PATCH"):
-                self.close_connection = True
-                raise Problem("length_required", "Send Content-Length with every request body.")
             return b""
-        try:
-            length = int(length)
-        except ValueError:
+        if not length.strip().isdigit():
             self.close_connection = True
-            raise Problem("length_required", "Content-Length is not a number.")
+            raise Problem("length_required", "Content-Length is not a non-negative integer.")
+        length = int(length)
         if length > MAX_BODY:
             self.close_connection = True
             raise Problem("payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")

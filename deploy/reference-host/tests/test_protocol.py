@@ -49,7 +49,18 @@ class KeepAliveTests(HostTestCase):
                 data += chunk
         return data
 
-    def test_body_without_content_length_is_411_and_closes(self):
+    def test_post_without_content_length_has_an_empty_body(self):
+        data = self.raw(b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        b"Connection: close\r\n\r\n")
+        self.assertTrue(data.startswith(b"HTTP/1.1 400 "), data)
+        self.assertIn(b'"code":"invalid_json"', data)
+
+    def test_negative_content_length_is_411_and_closes(self):
+        data = self.raw(b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n")
+        self.assertTrue(data.startswith(b"HTTP/1.1 411 "), data)
+        self.assertIn(b"Connection: close", data)
+
+    def test_chunked_body_is_411_and_closes(self):
         data = self.raw(b"POST /v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                         b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
         self.assertTrue(data.startswith(b"HTTP/1.1 411 "), data)
