@@ -6,6 +6,8 @@ let exitCode: Int32
 switch arguments.first {
 case "status":
     exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
+case "drain":
+    exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
 case "-h", "--help", "help", nil:
     print(usage)
     exitCode = arguments.isEmpty ? 2 : 0
