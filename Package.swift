@@ -22,6 +22,12 @@ let package = Package(
         .systemLibrary(
             name: "CEvdev", path: "CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", path: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
@@ -31,7 +37,8 @@ let package = Package(
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
 
         // MARK: Rendering
-        .target(name: "Graphics"),
+        .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
+        .target(name: "Widgets", dependencies: ["Graphics"]),
 
         // MARK: Executables
         .executableTarget(
@@ -39,12 +46,16 @@ let package = Package(
             dependencies: ["TellerCore", "TellerData", "TellerFeatures"]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData"]),
+            dependencies: ["TellerCore", "TellerData", "Graphics", "Widgets"]),
 
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
+        .testTarget(
+            name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
+            exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )
