@@ -31,7 +31,7 @@ import Testing
         let surface = Surface(width: 200, height: 40)
         let canvas = Canvas(surface: surface)
         canvas.withClip(Rect(x: 0, y: 0, width: 30, height: 40)) {
-            canvas.drawText("WWWWWWWW", font: sharedFonts.font(.regular, pixelSize: 20), color: .white,
+            canvas.drawText("WWWWWWWW", font: freshFonts.font(.regular, pixelSize: 20), color: .white,
                             baseline: Point(x: 2, y: 30))
         }
         let ink = inkBounds(of: surface, background: 0)

@@ -34,7 +34,8 @@ func coveredArea(of surface: Surface) -> Double {
     return Double(sum) / 255
 }
 
-/// One font library for the whole test process; FreeType start-up is not free.
-nonisolated(unsafe) let sharedFonts: FontLibrary = {
+/// A font library of its own for each test: libraries are not thread-safe and
+/// Swift Testing runs tests in parallel.
+var freshFonts: FontLibrary {
     do { return try FontLibrary() } catch { fatalError("\(error)") }
-}()
+}

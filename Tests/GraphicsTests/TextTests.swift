@@ -2,7 +2,8 @@ import Graphics
 import Testing
 
 @Suite struct TextTests {
-    let font = sharedFonts.font(.regular, pixelSize: 22)
+    let fonts = freshFonts
+    var font: Font { fonts.font(.regular, pixelSize: 22) }
 
     @Test(arguments: ["Balance 1,234.56 EUR", "AVATAR Wy", "gjpqy |[]", "00"])
     func measuredBoundsHoldTheDrawnInk(text: String) {
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func glyphsAreRasterisedOnce() {
-        let fresh = sharedFonts.font(.bold, pixelSize: 31)
+        let fresh = freshFonts.font(.bold, pixelSize: 31)
         fresh.resetStatistics()
         let surface = Surface(width: 300, height: 50)
         let canvas = Canvas(surface: surface)

@@ -28,7 +28,14 @@ struct StackLayout {
     func flexibility(_ along: Axis) -> Double {
         // A Spacer stretches its stack along the stack's own axis only.
         let relevant = along == axis ? children : children.filter { !($0 is Spacer) }
-        return relevant.map { $0.flexibility(along) }.max() ?? 0
+        return relevant.map { weight(of: $0, along) }.max() ?? 0
+    }
+
+    /// A child's flexibility; a ``Flexible``'s weight counts along this stack's axis only,
+    /// so a row of equal-width buttons does not also grow tall.
+    private func weight(of child: any Widget, _ along: Axis) -> Double {
+        if let flexible = child as? Flexible, along != axis { return flexible.child.flexibility(along) }
+        return child.flexibility(along)
     }
 
     func layoutChildren(in frame: Rect, _ context: LayoutContext) -> [LayoutNode] {
@@ -45,7 +52,7 @@ struct StackLayout {
         var fixedTotal = 0
         var flexTotal = 0.0
         for (i, child) in children.enumerated() {
-            let flex = child.flexibility(axis)
+            let flex = weight(of: child, axis)
             let size = child.measure(content.size, context)
             crossSizes[i] = min(contentCross, cross(size))
             if flex > 0 {
@@ -58,7 +65,7 @@ struct StackLayout {
         if fixedTotal > room {
             // Too little room even for fixed content: shrink every fixed child by the same ratio.
             var used = 0
-            for i in children.indices where children[i].flexibility(axis) == 0 {
+            for i in children.indices where weight(of: children[i], axis) == 0 {
                 lengths[i] = lengths[i] * room / max(1, fixedTotal)
                 used += lengths[i]
             }
@@ -68,7 +75,7 @@ struct StackLayout {
         if flexTotal > 0 {
             var remainingWeight = flexTotal
             for i in children.indices {
-                let flex = children[i].flexibility(axis)
+                let flex = weight(of: children[i], axis)
                 guard flex > 0 else { continue }
                 let share = remainingWeight <= flex ? spare : Int(Double(spare) * flex / remainingWeight)
                 lengths[i] = share
@@ -80,7 +87,7 @@ struct StackLayout {
         var nodes: [LayoutNode] = []
         nodes.reserveCapacity(children.count)
         for (i, child) in children.enumerated() {
-            let stretch = alignment == .fill || child.flexibility(axis == .vertical ? .horizontal : .vertical) > 0
+            let stretch = alignment == .fill || weight(of: child, axis == .vertical ? .horizontal : .vertical) > 0
             let crossLength = stretch ? contentCross : crossSizes[i]
             let crossStart = axis == .vertical ? content.minX : content.minY
             let crossOffset: Int
