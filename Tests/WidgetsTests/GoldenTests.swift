@@ -19,14 +19,17 @@ import Widgets
         displays.flatMap { display in
             themes.map { "\(screen.name)-\(display.size.width)x\(display.size.height)-\($0.name)" }
         }
+        // The largest operator text size on the smallest panel is where layouts break first.
+        + ["\(screen.name)-800x480-standard-text2"]
     }
 
     @Test(arguments: names)
     func screenMatchesGolden(name: String) throws {
         let screen = TellerScreens.all.first { name.hasPrefix($0.name + "-") }!
         let display = Self.displays.first { name.contains("-\($0.size.width)x\($0.size.height)-") }!
-        let theme = Self.themes.first { name.hasSuffix("-" + $0.name) }!
-        let context = makeContext(scale: display.scale, theme: theme, state: screen.state)
+        let textScale = name.hasSuffix("-text2") ? 2.0 : 1.0
+        let theme = Self.themes.first { name.contains("-" + $0.name) }!
+        let context = makeContext(scale: display.scale, textScale: textScale, theme: theme, state: screen.state)
         let surface = Surface(size: display.size)
         Renderer(fonts: context.fonts).render(context.layout(screen.widget, in: display.size), into: surface)
 

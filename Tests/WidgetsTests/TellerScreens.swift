@@ -5,27 +5,27 @@ import Widgets
 /// The strings are sample data; in the app they come from view models.
 enum TellerScreens {
     static func statusBar(online: Bool = true) -> any Widget {
-        Frame(height: 36, HStack(spacing: 12, alignment: .center, padding: .symmetric(horizontal: 16), background: .statusBar,
+        HStack(spacing: 12, alignment: .center, padding: .symmetric(horizontal: 16, vertical: 6), background: .statusBar,
                                  identifier: "status-bar", [
             Label("Branch 0412 \u{00B7} Counter 3", style: .caption, color: .onStatusBar),
             Spacer(),
             Badge(online ? "Online" : "Offline", tone: online ? .success : .warning, identifier: "status.connection"),
             Badge("2 queued", tone: .neutral, identifier: "status.queue"),
-            Label("14:05", style: .bodyBold, color: .onStatusBar, identifier: "status.clock"),
-        ]))
+            Label("14:05", style: .bodyBold, color: .onStatusBar, canTruncate: false, identifier: "status.clock"),
+        ])
     }
 
+    /// The customer card: who, which account, how much is available.
     static func header(name: String = "Anna Schmidt", balance: String = "\u{20AC} 12,480.25") -> any Widget {
-        HStack(spacing: 16, alignment: .center, padding: .symmetric(horizontal: 16, vertical: 10), background: .header,
+        VStack(spacing: 2, padding: .symmetric(horizontal: 14, vertical: 10), background: .header, cornerRadius: 8,
                identifier: "account.header", [
-            VStack(spacing: 2, alignment: .start, [
-                Label(name, style: .title, color: .onHeader, identifier: "account.name"),
-                Label("DE89 3704 0044 0532 0130 00", style: .amount, color: .onHeader, identifier: "account.iban"),
-            ]),
-            Spacer(),
-            VStack(spacing: 2, alignment: .end, [
-                Label("Available balance", style: .caption, color: .onHeader, alignment: .trailing),
-                Label(balance, style: .title, color: .onHeader, alignment: .trailing, identifier: "account.balance"),
+            Label(name, style: .title, color: .onHeader, identifier: "account.name"),
+            Label("DE89 3704 0044 0532 0130 00", style: .amount, color: .onHeader, identifier: "account.iban"),
+            HStack(spacing: 12, alignment: .center, [
+                Label("Available balance", style: .caption, color: .onHeader),
+                Spacer(),
+                Label(balance, style: .title, color: .onHeader, alignment: .trailing, canTruncate: false,
+                      identifier: "account.balance"),
             ]),
         ])
     }
@@ -46,13 +46,13 @@ enum TellerScreens {
         ListRow(identifier: "activity.9", title: "Cash withdrawal", subtitle: "21 Nov", trailing: "-100.00"),
     ]
 
-    /// Status bar, header, recent activity and an amount keypad: the benchmark screen.
+    /// Status bar, customer header, recent activity and an amount keypad: the benchmark screen.
     static func account(amount: String = "250.00") -> any Widget {
         Screen(identifier: "account", title: "Account", VStack(spacing: 0, [
             statusBar(),
-            header(),
             HStack(spacing: 16, padding: .all(12), [
                 Flexible(3, VStack(spacing: 8, [
+                    header(),
                     Label("Recent activity", style: .headline),
                     List(identifier: "activity", label: "Recent activity", rows: activity),
                 ])),
@@ -89,7 +89,7 @@ enum TellerScreens {
     static func transferForm(reference: String = "INVOICE 2291") -> any Widget {
         Screen(identifier: "transfer", title: "Transfer", VStack(spacing: 0, [
             statusBar(),
-            VStack(spacing: 8, padding: .symmetric(horizontal: 16, vertical: 10), [
+            VStack(spacing: 8, padding: .symmetric(horizontal: 16, vertical: 8), [
                 HStack(spacing: 12, alignment: .center, [
                     Button("Back", identifier: "transfer.back", accessibilityLabel: "Back to account", style: .secondary),
                     Label("New transfer", style: .title),

@@ -33,6 +33,11 @@ public struct Button: Widget {
                     height: max(minimum, font.lineHeight + 2 * context.px(10)))
     }
 
+    /// The touch target; the title truncates rather than the button shrinking further.
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        Size(width: context.minimumTouchPixels, height: context.minimumTouchPixels)
+    }
+
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let theme = context.theme
         let pressed = isEnabled && context.state.pressed == identifier

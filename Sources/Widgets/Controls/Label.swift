@@ -8,9 +8,14 @@ public struct Label: Widget {
     public var alignment: TextAlignment
     public var maxLines: Int
     public var identifier: String?
+    /// False for text that must never be cut, such as amounts: the stack
+    /// squeezes its neighbours instead.
+    public var canTruncate: Bool
 
     public init(_ text: String, style: TextStyle = .body, color: ThemeColor = .primaryText,
-                alignment: TextAlignment = .leading, maxLines: Int = 1, identifier: String? = nil) {
+                alignment: TextAlignment = .leading, maxLines: Int = 1, canTruncate: Bool = true,
+                identifier: String? = nil) {
+        self.canTruncate = canTruncate
         self.text = text
         self.style = style
         self.color = color
@@ -24,6 +29,14 @@ public struct Label: Widget {
         let lines = self.lines(width: available.width, font)
         let width = lines.map { font.width(of: $0) }.max() ?? 0
         return Size(width: min(width, available.width), height: lines.count * font.lineHeight)
+    }
+
+    /// One line; as narrow as a letter and an ellipsis unless ``canTruncate`` is false.
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        let natural = measure(available, context)
+        let font = context.font(style)
+        let width = canTruncate ? min(natural.width, font.width(of: text.prefix(1) + Font.ellipsis)) : natural.width
+        return Size(width: width, height: min(natural.height, font.lineHeight))
     }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {

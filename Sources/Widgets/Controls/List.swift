@@ -29,6 +29,11 @@ public struct List: Widget {
         Size(width: available.width, height: min(available.height, rowHeight(context) * rows.count))
     }
 
+    /// One row high: the rest scrolls.
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        Size(width: min(available.width, context.px(160)), height: rows.isEmpty ? 0 : rowHeight(context))
+    }
+
     public func flexibility(_ axis: Axis) -> Double { axis == .vertical ? 1 : 0 }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
@@ -43,7 +48,8 @@ public struct List: Widget {
         return LayoutNode(frame: frame, role: .list, identifier: identifier, label: label,
                           value: rows.isEmpty ? "empty" : "\(rows.count) rows",
                           interaction: .scroll(contentHeight: contentHeight),
-                          paints: [.fill(frame, context.theme.surface, radius: 0)],
+                          paints: [.fill(frame, context.theme.surface, radius: 0),
+                                   .stroke(frame, context.theme.separator, radius: 0, width: 1)],
                           clipsChildren: true, children: children)
     }
 

@@ -30,6 +30,11 @@ public struct TextField: Widget {
                     height: max(context.minimumTouchPixels, font.lineHeight + 2 * context.px(12)))
     }
 
+    /// The touch target, and room for a few characters.
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        Size(width: min(available.width, 2 * context.minimumTouchPixels), height: context.minimumTouchPixels)
+    }
+
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let theme = context.theme
         let focused = context.state.focused == identifier

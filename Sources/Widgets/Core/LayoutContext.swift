@@ -33,7 +33,7 @@ public struct LayoutContext {
 
     /// The font for a text style at this scale and text scale.
     public func fontSpec(_ style: TextStyle) -> FontSpec {
-        FontSpec(weight: style.weight, pixelSize: max(1, Int((style.size * scale.factor * textScale).rounded())))
+        FontSpec(weight: style.weight, pixelSize: max(1, Int((style.size(textScale: textScale) * scale.factor).rounded())))
     }
 
     /// The loaded font for a style, for measuring.

@@ -19,6 +19,21 @@ public enum TextStyle: String, Hashable, Sendable, Codable {
         }
     }
 
+    /// How much of the operator's text scale this style follows.
+    ///
+    /// Titles are already large; letting them grow by half the factor keeps
+    /// body text readable at 2.0 without headers eating the screen, the
+    /// same compromise platform dynamic type makes.
+    public var textScaleShare: Double {
+        switch self {
+        case .title, .headline: return 0.5
+        default: return 1
+        }
+    }
+
+    /// The em size in dp for an operator text scale.
+    public func size(textScale: Double) -> Double { size * (1 + (textScale - 1) * textScaleShare) }
+
     public var weight: FontWeight {
         switch self {
         case .caption, .body, .key: return .regular

@@ -12,6 +12,10 @@ public protocol Widget: Sendable {
     /// `available` when the content cannot shrink (a stack then squeezes it).
     func measure(_ available: Size, _ context: LayoutContext) -> Size
 
+    /// The smallest size this widget still works at (a key stays 48 dp, a
+    /// label keeps one line); stacks squeeze children toward it when space runs out.
+    func minimumSize(_ available: Size, _ context: LayoutContext) -> Size
+
     /// Share of a stack's spare space along `axis`; 0 means "my measured size".
     func flexibility(_ axis: Axis) -> Double
 
@@ -21,6 +25,9 @@ public protocol Widget: Sendable {
 
 extension Widget {
     public func flexibility(_ axis: Axis) -> Double { 0 }
+
+    /// By default a widget cannot shrink below what it measures.
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { measure(available, context) }
 }
 
 /// A layout direction.

@@ -24,6 +24,9 @@ public struct Keypad: Widget {
     /// The identifier of `key` on this keypad.
     public func identifier(of key: KeypadKey) -> String { identifier + "." + key.identifierSuffix }
 
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { measure(available, context) }
+
+    /// Every key at the 48 dp minimum; the keypad grows into any larger frame.
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
         let gap = context.px(gapDP)
         let rows = layout.rows.count
@@ -58,7 +61,7 @@ public struct Keypad: Widget {
                           isEnabled: isEnabled, children: keys)
     }
 
-    private var gapDP: Double { layout == .numeric ? 8 : 6 }
+    private var gapDP: Double { layout == .numeric ? 8 : 5 }
 
     private func layoutKey(_ key: KeypadKey, in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let theme = context.theme

@@ -12,6 +12,8 @@ public struct Flexible: Widget {
 
     public func measure(_ available: Size, _ context: LayoutContext) -> Size { child.measure(available, context) }
 
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { child.minimumSize(available, context) }
+
     public func flexibility(_ axis: Axis) -> Double { weight }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode { child.layout(in: frame, context) }

@@ -18,6 +18,12 @@ public struct Frame: Widget {
         return Size(width: width.map(context.px) ?? natural.width, height: height.map(context.px) ?? natural.height)
     }
 
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        let fixed = Size(width: width.map(context.px) ?? available.width, height: height.map(context.px) ?? available.height)
+        let minimum = child.minimumSize(fixed, context)
+        return Size(width: width.map(context.px) ?? minimum.width, height: height.map(context.px) ?? minimum.height)
+    }
+
     public func flexibility(_ axis: Axis) -> Double {
         switch axis {
         case .horizontal: return width == nil ? child.flexibility(axis) : 0

@@ -39,6 +39,8 @@ public struct VStack: Widget {
 
     public func measure(_ available: Size, _ context: LayoutContext) -> Size { stack.measure(available, context) }
 
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { stack.minimumSize(available, context) }
+
     public func flexibility(_ axis: Axis) -> Double { stack.flexibility(axis) }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
