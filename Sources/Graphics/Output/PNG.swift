@@ -21,10 +21,10 @@ public enum PNG {
             }
         }
         var image = png_image()
-        image.version = cpng_image_version()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
         image.width = png_uint_32(width)
         image.height = png_uint_32(height)
-        image.format = cpng_format_rgb()
+        image.format = png_uint_32(PNG_FORMAT_RGB)
         var byteCount: png_alloc_size_t = 0
         // The first call only reports the size the second call needs.
         guard png_image_write_to_memory(&image, nil, &byteCount, 0, rgb, png_int_32(width * 3), nil) != 0 else {
@@ -47,10 +47,10 @@ public enum PNG {
     /// - Throws: ``PNGError`` for data that is not a PNG libpng can read.
     public static func decode(_ bytes: [UInt8]) throws -> Image {
         var image = png_image()
-        image.version = cpng_image_version()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
         let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         guard begun != 0 else { throw PNGError(operation: "decode", message: message(of: &image)) }
-        image.format = cpng_format_bgra()
+        image.format = png_uint_32(PNG_FORMAT_BGRA)
         let width = Int(image.width), height = Int(image.height)
         var pixels = [UInt32](repeating: 0, count: width * height)
         let finished = pixels.withUnsafeMutableBytes {
