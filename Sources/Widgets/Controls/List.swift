@@ -5,7 +5,7 @@ import Graphics
 /// The scroll offset lives in ``InteractionState/scrollOffsets`` under the
 /// list's ``identifier``; ``TouchTracker`` changes it while a finger drags.
 /// Rows outside the viewport are still laid out (QA can find them) but are
-/// clipped away when drawn.
+/// clipped away when drawn. The accessibility value is the row count.
 public struct List: Widget {
     public var identifier: String
     public var label: String
@@ -46,7 +46,7 @@ public struct List: Widget {
                       context)
         }
         return LayoutNode(frame: frame, role: .list, identifier: identifier, label: label,
-                          value: rows.isEmpty ? "empty" : "\(rows.count) rows",
+                          value: String(rows.count),
                           interaction: .scroll(contentHeight: contentHeight),
                           paints: [.fill(frame, context.theme.surface, radius: 0),
                                    .stroke(frame, context.theme.separator, radius: 0, width: 1)],

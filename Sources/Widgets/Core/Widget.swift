@@ -29,8 +29,3 @@ extension Widget {
     /// By default a widget cannot shrink below what it measures.
     public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { measure(available, context) }
 }
-
-/// A layout direction.
-public enum Axis: String, Hashable, Sendable, Codable {
-    case horizontal, vertical
-}

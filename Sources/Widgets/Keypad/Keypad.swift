@@ -57,7 +57,7 @@ public struct Keypad: Widget {
             y += keyHeight + gap
         }
         return LayoutNode(frame: frame, role: .keypad, identifier: identifier,
-                          label: layout == .numeric ? "Numeric keypad" : "Keyboard",
+                          label: labels.keypad,
                           isEnabled: isEnabled, children: keys)
     }
 

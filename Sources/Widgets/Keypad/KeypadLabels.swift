@@ -7,8 +7,12 @@ public struct KeypadLabels: Hashable, Sendable {
     public var enter: String
     public var backspace: String
     public var space: String
+    /// The spoken name of the whole keypad ("PIN pad", "Keyboard").
+    public var keypad: String
 
-    public init(enterTitle: String = "OK", enter: String = "Enter", backspace: String = "Delete", space: String = "Space") {
+    public init(enterTitle: String = "OK", enter: String = "Enter", backspace: String = "Delete", space: String = "Space",
+                keypad: String = "Keypad") {
+        self.keypad = keypad
         self.enterTitle = enterTitle
         self.enter = enter
         self.backspace = backspace
