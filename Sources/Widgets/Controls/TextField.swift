@@ -49,7 +49,8 @@ public struct TextField: Widget {
         let font = context.font(spec)
         var caretX = content.minX
         if isSecure && !value.isEmpty {
-            let dot = max(3, font.pixelSize / 4)
+            // Dots a little larger than a lower-case letter read clearly at arm's length.
+            let dot = max(4, font.pixelSize * 3 / 10)
             let pitch = dot * 3
             for index in 0..<min(value.count, max(0, content.width / pitch)) {
                 let center = Point(x: content.minX + index * pitch + dot + 1, y: content.midY)
