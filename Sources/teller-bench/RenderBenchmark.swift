@@ -5,8 +5,11 @@ import Widgets
 /// Renders the account screen (status bar, header, 10 activity rows, amount
 /// keypad) at three panel sizes: full redraws, the damage of one pressed key,
 /// and a memset of the frame as the memory-bandwidth floor of the same run.
+/// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames.
 let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
     let iterations = args.firstIndex(of: "--iterations").flatMap { Int(args[$0 + 1]) } ?? 300
+    // Saving the frames lets a person check that what was timed is the real screen.
+    let pngDirectory = args.firstIndex(of: "--png").map { args[$0 + 1] }
     let fonts = try FontLibrary()
     let renderer = Renderer(fonts: fonts)
     let panels: [(Size, Double)] = [
@@ -33,6 +36,7 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
             trees = (trees.1, trees.0)
         }
         steadyState = steadyState + fonts.glyphCacheStatistics
+        if let pngDirectory { try PNG.write(surface, to: "\(pngDirectory)/render-\(name).png") }
         let memset = measure(iterations) {
             for y in 0..<size.height { surface.row(y).update(repeating: 0xFF00_0000, count: size.width) }
         }

@@ -102,3 +102,16 @@ import Widgets
         #expect(KeypadKey(tapIdentifier: "kb.zz", keypadIdentifier: "kb") == nil)
     }
 }
+
+@Suite struct KeypadEditingTests {
+    @Test func keysEditTheFieldValue() {
+        #expect(KeypadKey.digit(4).applied(to: "12") == "124")
+        #expect(KeypadKey.doubleZero.applied(to: "5") == "500")
+        #expect(KeypadKey.backspace.applied(to: "124") == "12")
+        #expect(KeypadKey.backspace.applied(to: "") == "")
+        #expect(KeypadKey.space.applied(to: "INVOICE") == "INVOICE ")
+        #expect(KeypadKey.letter("Q").applied(to: "") == "Q")
+        #expect(KeypadKey.enter.applied(to: "1234") == "1234")
+        #expect(KeypadKey.digit(7).applied(to: "123456", maxLength: 6) == "123456")
+    }
+}
