@@ -23,6 +23,11 @@ let package = Package(
             name: "CEvdev", path: "CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(
+            name: "CSodium", path: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
+        .systemLibrary(name: "CNetlink", path: "CNetlink"),
+        .systemLibrary(
             name: "CFreeType", path: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(
@@ -31,7 +36,7 @@ let package = Package(
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite"]),
+        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
@@ -47,6 +52,10 @@ let package = Package(
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Graphics", "Widgets"]),
+        /// The child process the outbox crash test SIGKILLs mid-write.
+        .executableTarget(
+            name: "outbox-crash-writer",
+            dependencies: ["TellerCore", "TellerData"]),
 
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
