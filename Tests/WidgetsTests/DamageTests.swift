@@ -70,3 +70,15 @@ import Widgets
         #expect(damage.reduce(0) { $0 + $1.area } < size.width * size.height)
     }
 }
+
+@Suite struct DamageMergeTests {
+    @Test func overlappingRectsMergeAndSeparateOnesStay() {
+        let a = Rect(x: 0, y: 0, width: 10, height: 10)
+        let b = Rect(x: 5, y: 5, width: 10, height: 10)
+        let c = Rect(x: 100, y: 100, width: 4, height: 4)
+        let merged = DamageTracker.merged([a, c, b])
+        #expect(merged.count == 2)
+        #expect(merged.contains(Rect(x: 0, y: 0, width: 15, height: 15)))
+        #expect(merged.contains(c))
+    }
+}

@@ -33,7 +33,10 @@ public enum DamageTracker {
     }
 
     /// Unions rects that overlap until none do, so no pixel is drawn twice.
-    static func merged(_ rects: [Rect]) -> [Rect] {
+    ///
+    /// Use it to add a display's stale back-buffer rect to the tree damage
+    /// before rendering: `DamageTracker.merged(damage + [stale])`.
+    public static func merged(_ rects: [Rect]) -> [Rect] {
         var result: [Rect] = []
         for rect in rects {
             var current = rect
