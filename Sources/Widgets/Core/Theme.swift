@@ -92,8 +92,9 @@ extension Theme {
         accent: Color(argb: 0xFFFF_D400), accentPressed: Color(argb: 0xFFFF_F08A), onAccent: .black,
         secondaryButton: .black, secondaryButtonPressed: Color(argb: 0xFF40_4040), onSecondaryButton: .white,
         destructive: Color(argb: 0xFFFF_9E9E), destructivePressed: Color(argb: 0xFFFF_D0D0), onDestructive: .black,
-        statusBar: .black, onStatusBar: .white,
-        header: .black, onHeader: Color(argb: 0xFFFF_D400),
+        // Chrome is a very dark grey, not black, so the bar and header cards stay distinct from the page.
+        statusBar: Color(argb: 0xFF24_2424), onStatusBar: .white,
+        header: Color(argb: 0xFF24_2424), onHeader: Color(argb: 0xFFFF_D400),
         key: .black, keyPressed: Color(argb: 0xFF40_4040), onKey: .white,
         rowPressed: Color(argb: 0xFF40_4040), focus: Color(argb: 0xFFFF_D400),
         success: Color(argb: 0xFF7D_F29A), warning: Color(argb: 0xFFFF_D400), danger: Color(argb: 0xFFFF_9E9E),
