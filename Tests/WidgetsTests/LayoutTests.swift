@@ -21,6 +21,22 @@ import Widgets
         #expect(tree.children[2].frame.maxY == px(280))
     }
 
+    /// The same screen on a panel twice as dense has every control at twice the
+    /// pixels; hinted line heights round per label, so offsets may drift by up to 2%.
+    @Test func composedScreenScalesWithDensity() {
+        let single = makeContext(scale: 1).layout(TellerScreens.signIn(), in: Size(width: 800, height: 480))
+        let double = makeContext(scale: 2).layout(TellerScreens.signIn(), in: Size(width: 1600, height: 960))
+        let pairs = zip(single.interactiveNodes, double.interactiveNodes)
+        #expect(single.interactiveNodes.count == double.interactiveNodes.count)
+        for (a, b) in pairs {
+            #expect(a.identifier == b.identifier)
+            for (x1, x2) in [(a.frame.minX, b.frame.minX), (a.frame.minY, b.frame.minY),
+                             (a.frame.width, b.frame.width), (a.frame.height, b.frame.height)] {
+                #expect(abs(2 * x1 - x2) <= max(4, x2 / 50), "\(a.identifier ?? "?"): \(a.frame) vs \(b.frame)")
+            }
+        }
+    }
+
     @Test func flexibleChildrenShareSpareSpaceByWeight() {
         let context = makeContext()
         let tree = context.layout(HStack(spacing: 0, [Flexible(3, Spacer()), Flexible(1, Spacer())]),
