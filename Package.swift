@@ -41,6 +41,9 @@ let package = Package(
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
 
+        /// Fakes of the TellerCore ports, for view-model and screen tests.
+        .target(name: "TellerFakes", dependencies: ["TellerCore", "TellerFeatures"]),
+
         // MARK: Rendering
         .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "Widgets", dependencies: ["Graphics"]),
@@ -60,7 +63,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
-        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures"]),
+        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TellerCore
 @testable import TellerFeatures
+import TellerFakes
 
 @MainActor
 @Suite struct TransactionFlowTests {
