@@ -14,6 +14,9 @@ case "hash-pin":
     exitCode = HashPINCommand.run(Array(arguments.dropFirst()))
 case "ctl":
     exitCode = ControlClient.run(Array(arguments.dropFirst()))
+case "--version", "version":
+    print(BuildInfo.version)
+    exitCode = 0
 case "-h", "--help", "help", nil:
     print(usage)
     exitCode = arguments.isEmpty ? 2 : 0

@@ -1,4 +1,5 @@
 import Foundation
+import TellerData
 
 /// `teller check-config [FILE]`: reports every problem in the file, each
 /// with its line number, and exits non-zero when there is any.
@@ -13,6 +14,13 @@ enum CheckConfigCommand {
         var all = problems
         if configuration.hostURL != nil && configuration.terminalID == nil {
             all.append(ConfigurationProblem(file: path, line: 0, message: "host_url is set but terminal_id is not"))
+        }
+        if let url = configuration.hostURL {
+            do {
+                _ = try HostConfiguration(baseURL: url, allowInsecureHTTP: configuration.allowInsecureHTTP)
+            } catch {
+                all.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
+            }
         }
         if let secret = configuration.secretFile, configuration.hostURL != nil,
            ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] == nil, !FileManager.default.fileExists(atPath: secret) {
