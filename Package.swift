@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "teller", targets: ["teller"]),
         .executable(name: "teller-bench", targets: ["teller-bench"]),
+        .executable(name: "device-smoke", targets: ["device-smoke"]),
     ],
     targets: [
         // MARK: C borders (one Swift module imports each)
@@ -33,6 +34,9 @@ let package = Package(
         // MARK: Rendering
         .target(name: "Graphics"),
 
+        // MARK: Device (displays, evdev input, uinput, evemu)
+        .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
+
         // MARK: Executables
         .executableTarget(
             name: "teller",
@@ -40,11 +44,16 @@ let package = Package(
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData"]),
+        // Runs inside the VM proof (deploy/vm/device-proof) on a real kernel.
+        .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
 
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures"]),
+        .testTarget(
+            name: "DeviceTests", dependencies: ["Device", "Graphics"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
