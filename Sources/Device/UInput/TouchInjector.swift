@@ -47,9 +47,19 @@ public final class TouchInjector {
     /// Puts a finger down in `slot` at logical `p`; returns its tracking id.
     @discardableResult
     public func down(_ p: Point, slot: Int32 = 0) throws(InputError) -> Int32 {
+        try down(raw: raw(forLogical: p), slot: slot)
+    }
+
+    /// Puts a finger down on panel pixel `p` (physical frame, ignoring rotation).
+    @discardableResult
+    public func down(physical p: Point, slot: Int32 = 0) throws(InputError) -> Int32 {
+        try down(raw: TouchMapping.raw(forPhysical: p, physicalSize: transform.physicalSize, xAxis: Self.axis, yAxis: Self.axis), slot: slot)
+    }
+
+    private func down(raw: (x: Int32, y: Int32), slot: Int32) throws(InputError) -> Int32 {
         let id = nextTrackingID
         nextTrackingID += 1
-        let (x, y) = raw(forLogical: p)
+        let (x, y) = raw
         try device.emit(.absolute, .absMTSlot, slot)
         try device.emit(.absolute, .absMTTrackingID, id)
         try device.emit(.absolute, .absMTPositionX, x)
