@@ -51,6 +51,14 @@ public final class FramebufferDisplay: Display {
         do { memory = try Syscall.mapShared(file.fd, length: length, offset: 0) }
         catch { throw DisplayError(kind: .system("mmap of \(length) bytes"), path: path, errno: error) }
 
+        if Int(v.yres_virtual) < 2 * physical.height && length >= 2 * pageBytes {
+            // The memory holds two screens but the driver shows one: ask for a taller virtual screen.
+            var taller = v
+            taller.yres_virtual = v.yres * 2
+            if (try? Syscall.ioctl(file.fd, UInt(FBIOPUT_VSCREENINFO), &taller)) != nil,
+                (try? Syscall.ioctl(file.fd, UInt(FBIOGET_VSCREENINFO), &v)) != nil
+            {}
+        }
         isDoubleBuffered = Int(v.yres_virtual) >= 2 * physical.height && length >= 2 * pageBytes
         let pages = isDoubleBuffered ? 2 : 1
         let base = memory
@@ -63,7 +71,7 @@ public final class FramebufferDisplay: Display {
         transform = DisplayTransform(rotation: rotation, physicalSize: physical)
         let shownPage = isDoubleBuffered && Int(v.yoffset) >= physical.height ? 1 : 0
         chain = SwapChain(transform: transform, buffers: buffers, owner: nil, firstBack: isDoubleBuffered ? 1 - shownPage : 0)
-        name = "fbdev \(path) \(physical.width)x\(physical.height) \(v.bits_per_pixel)bpp \(isDoubleBuffered ? "pan double-buffered" : "single buffer") rotation \(rotation.rawValue)"
+        name = "fbdev \(path) \(physical.width)x\(physical.height) \(v.bits_per_pixel)bpp \(isDoubleBuffered ? "pan double-buffered" : "single buffer") (virtual \(v.xres_virtual)x\(v.yres_virtual), \(length) bytes) rotation \(rotation.rawValue)"
     }
 
     deinit {

@@ -68,6 +68,11 @@ public final class EventLoop {
     }
 
     /// Handles SIGTERM and SIGINT on the main queue: the default stops the loop cleanly.
+    ///
+    /// The signals are ignored as process dispositions and read by dispatch
+    /// signal sources (signalfd on Linux). Under ``run()`` every thread blocks
+    /// them, so only process-directed signals arrive: `kill(pid)` from systemd
+    /// or a test works, `raise()` from a main-queue block does not.
     public func handleTerminationSignals(_ handler: (@MainActor (Int32) -> Void)? = nil) {
         for signalNumber in [SIGTERM, SIGINT] {
             signal(signalNumber, SIG_IGN)

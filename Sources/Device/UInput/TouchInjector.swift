@@ -122,9 +122,13 @@ public final class KeyboardInjector {
         device = try UInputDevice(capabilities: caps)
     }
 
+    /// Pause between characters; 0 types as fast as a scanner, ~50 ms like a person.
+    public var keyDelayMicroseconds: UInt32 = 0
+
     /// Presses and releases the key for every character, then Enter when asked.
     public func type(_ text: String, pressEnter: Bool = false) throws(InputError) {
         for character in text {
+            if keyDelayMicroseconds > 0 { usleep(keyDelayMicroseconds) }
             guard let (code, shifted) = Self.key(for: character) else { continue }
             if shifted { try device.emit(.key, .keyLeftShift, 1) }
             try device.emit(.key, code, 1)
