@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["TellerCore", "TellerData", "TellerFeatures"]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData"]),
+            dependencies: ["TellerCore", "TellerData", "Device", "Graphics"]),
         // Runs inside the VM proof (deploy/vm/device-proof) on a real kernel.
         .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
 

@@ -21,8 +21,6 @@ static inline unsigned long cdrm_ioctl_mode_destroy_dumb(void) { return DRM_IOCT
 /// DRM_FORMAT_XRGB8888 is built by the fourcc_code() macro, which Swift cannot import.
 static inline uint32_t cdrm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
 
-/// DRM_EVENT_CONTEXT_VERSION may change between libdrm releases; take the one we compile against.
-static inline int cdrm_event_context_version(void) { return DRM_EVENT_CONTEXT_VERSION; }
 
 /// ioctl(2) is variadic, which Swift cannot call; every ioctl of Device passes one pointer.
 static inline int cdrm_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
