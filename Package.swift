@@ -23,10 +23,15 @@ let package = Package(
         .systemLibrary(
             name: "CEvdev", path: "CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
+        .systemLibrary(name: "CNetlink", path: "CNetlink"),
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite"]),
+        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
@@ -44,6 +49,10 @@ let package = Package(
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Device", "Graphics"]),
+        /// The child process the outbox crash test SIGKILLs mid-write.
+        .executableTarget(
+            name: "outbox-crash-writer",
+            dependencies: ["TellerCore", "TellerData"]),
         // Runs inside the VM proof (deploy/vm/device-proof) on a real kernel.
         .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
 

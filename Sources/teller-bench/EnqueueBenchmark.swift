@@ -1,5 +1,64 @@
 import Foundation
+import TellerCore
+import TellerData
 
-let enqueueBenchmark = Benchmark(name: "enqueue", summary: "durable outbox enqueue vs raw commit") { _ in
-    print("enqueue: not built yet")
+/// `teller-bench enqueue [--rows N] [--dir DIR]`: durable outbox enqueue
+/// latency against the floor of a raw single-row insert+commit with the same
+/// pragmas on the same filesystem. Rounds of both alternate so machine noise
+/// lands on both sides of the ratio.
+let enqueueBenchmark = Benchmark(name: "enqueue", summary: "durable outbox enqueue vs raw commit") { arguments in
+    var rows = 1000
+    var parent = NSTemporaryDirectory()
+    var rest = arguments[...]
+    while let flag = rest.popFirst() {
+        switch flag {
+        case "--rows": rows = Int(rest.popFirst() ?? "") ?? rows
+        case "--dir": parent = rest.popFirst() ?? parent
+        default: throw BenchmarkError.unknownOption(flag)
+        }
+    }
+    let directory = (parent as NSString).appendingPathComponent("teller-bench-enqueue-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+
+    let eur = Currency.eur
+    let huge = Money(minorUnits: 1 << 60, currency: eur)
+    let limits = try Limits(currency: eur, perTransaction: huge, dailyPerTerminal: huge, perOfflineTransaction: huge, offlineQueuedTotal: huge, maxOfflineAge: 1e9)
+    let store = try TellerStore(dataDirectory: directory, limits: limits)
+    let raw = try Database(path: (directory as NSString).appendingPathComponent("raw.db"))
+    try raw.execute("CREATE TABLE raw (id INTEGER PRIMARY KEY AUTOINCREMENT, k TEXT NOT NULL UNIQUE, amount INTEGER NOT NULL, payload BLOB NOT NULL)")
+    let request = try TransactionRequest(kind: .deposit, account: try IBAN("DE89370400440532013000"), amount: Money(minorUnits: 12_345, currency: eur), operatorID: OperatorID("1001")!)
+    let payload = [UInt8](repeating: 0x7B, count: 220)
+
+    var enqueue = Samples()
+    var commit = Samples()
+    let round = 50
+    var done = 0
+    while done < rows {
+        let count = min(round, rows - done)
+        for _ in 0..<count {
+            _ = try await enqueue.measure { try await store.enqueue(request, isOnline: false) }
+        }
+        for _ in 0..<count {
+            try commit.measure {
+                try raw.run("INSERT INTO raw (k, amount, payload) VALUES (?, ?, ?)", [.text(UUID().uuidString), .integer(12_345), .blob(payload)])
+            }
+        }
+        done += count
+    }
+    report("enqueue_median_ms", enqueue.median)
+    report("enqueue_p99_ms", enqueue.p99)
+    report("raw_commit_median_ms", commit.median)
+    report("enqueue_vs_raw", enqueue.median / commit.median)
+}
+
+enum BenchmarkError: Error, CustomStringConvertible {
+    case unknownOption(String)
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case .unknownOption(let option): "unknown option '\(option)'"
+        case .failed(let message): message
+        }
+    }
 }

@@ -7,7 +7,7 @@ import Foundation
 struct Benchmark: Sendable {
     let name: String
     let summary: String
-    let run: @Sendable ([String]) throws -> Void
+    let run: @Sendable ([String]) async throws -> Void
 }
 
 let benchmarks: [Benchmark] = [
@@ -23,7 +23,7 @@ guard let name = arguments.first, let benchmark = benchmarks.first(where: { $0.n
     exit(2)
 }
 do {
-    try benchmark.run(Array(arguments.dropFirst()))
+    try await benchmark.run(Array(arguments.dropFirst()))
 } catch {
     FileHandle.standardError.write(Data("teller-bench \(name): \(error)\n".utf8))
     exit(1)

@@ -1,1 +1,18 @@
-print("teller")
+// teller: the counter terminal's executable and composition root.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let exitCode: Int32
+switch arguments.first {
+case "status":
+    exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
+case "drain":
+    exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
+case "-h", "--help", "help", nil:
+    print(usage)
+    exitCode = arguments.isEmpty ? 2 : 0
+default:
+    Log.error("unknown command '\(arguments[0])'\n\(usage)")
+    exitCode = 2
+}
+exit(exitCode)

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Counts and totals of the outbox, for the status bar and `teller status`.
+public struct QueueSummary: Hashable, Sendable {
+    /// Rows per state name (queued, sending, confirmed, rejected, needsReview).
+    public var countsByState: [String: Int]
+    /// Money not yet at the host, per currency.
+    public var pendingByCurrency: [Currency: Money]
+    public var oldestQueuedAt: Date?
+    /// Rejected rows no operator has acknowledged yet.
+    public var unacknowledgedRejections: Int
+
+    public init(countsByState: [String: Int], pendingByCurrency: [Currency: Money], oldestQueuedAt: Date?, unacknowledgedRejections: Int) {
+        self.countsByState = countsByState
+        self.pendingByCurrency = pendingByCurrency
+        self.oldestQueuedAt = oldestQueuedAt
+        self.unacknowledgedRejections = unacknowledgedRejections
+    }
+
+    /// Queued plus sending.
+    public var pendingCount: Int { (countsByState["queued"] ?? 0) + (countsByState["sending"] ?? 0) }
+}
+
+/// The durable outbox: where every confirmed transaction is written before
+/// the screen says "Queued" (see "One write: the outbox" in the design).
+public protocol OutboxPort: Sendable {
+    /// Checks the limits against what is stored and appends one row, in one
+    /// write transaction. Returning means the row is on disk.
+    /// - Parameter isOnline: whether the host is reachable now; offline
+    ///   entry applies the offline limits.
+    func enqueue(_ request: TransactionRequest, isOnline: Bool) async throws(TellerError) -> OutboxEntry
+    /// What is left under each limit for the amount entry screen.
+    func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) async throws(TellerError) -> RemainingLimits
+    /// Every row, newest first.
+    func entries() async throws(TellerError) -> [OutboxEntry]
+    func summary() async throws(TellerError) -> QueueSummary
+    /// Queued and sending debits against one account.
+    func pendingDebits(for account: IBAN) async throws(TellerError) -> [OutboxEntry]
+    /// Records that an operator has seen a rejection and told the customer.
+    func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError)
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What the sync engine tells the interface as it drains the outbox.
+public enum SyncEvent: Hashable, Sendable {
+    case queued(IdempotencyKey)
+    case sending(IdempotencyKey)
+    case confirmed(IdempotencyKey, reference: String)
+    case rejected(IdempotencyKey, reason: String)
+    case needsReview(IdempotencyKey, reason: String)
+    case online
+    case offline
+}
+
+/// The connection state shown in the status bar.
+public struct SyncStatus: Hashable, Sendable {
+    public var isOnline: Bool
+    public var lastSyncAt: Date?
+
+    public init(isOnline: Bool, lastSyncAt: Date?) {
+        self.isOnline = isOnline
+        self.lastSyncAt = lastSyncAt
+    }
+}
+
+/// The sync engine as the features see it.
+public protocol SyncStatusPort: Sendable {
+    /// A new subscription to every event from now on.
+    func events() async -> AsyncStream<SyncEvent>
+    func status() async -> SyncStatus
+    /// Wakes the engine to drain now instead of at its next timer.
+    func syncNow() async
+}

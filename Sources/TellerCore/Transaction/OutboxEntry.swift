@@ -1,0 +1,78 @@
+import Foundation
+
+/// A client-generated idempotency key (a UUIDv4), sent with every attempt of
+/// one transaction so the host applies it once.
+public struct IdempotencyKey: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// - Returns: nil unless `rawValue` is a canonical UUID.
+    public init?(rawValue: String) {
+        guard let uuid = UUID(uuidString: rawValue) else { return nil }
+        self.rawValue = uuid.uuidString.lowercased()
+    }
+
+    public init(_ uuid: UUID) { rawValue = uuid.uuidString.lowercased() }
+
+    /// A fresh random (version 4) key.
+    public static func random() -> IdempotencyKey { IdempotencyKey(UUID()) }
+
+    public var description: String { rawValue }
+}
+
+/// Where a queued transaction is on its way to the host.
+public enum OutboxState: Hashable, Sendable {
+    /// Committed on this terminal, waiting to be sent.
+    case queued
+    /// An attempt is in flight.
+    case sending
+    /// The host posted it; the reference is the host's.
+    case confirmed(reference: String)
+    /// The host refused it for good; the operator must acknowledge.
+    case rejected(reason: String, acknowledged: Bool)
+    /// The host could not accept the request as sent (a 400 or 422); a
+    /// person has to look at it.
+    case needsReview(reason: String)
+
+    /// Queued or sending: money that has not reached the host yet.
+    public var isPending: Bool {
+        switch self {
+        case .queued, .sending: true
+        default: false
+        }
+    }
+
+    /// The state's name as stored and reported: queued, sending, confirmed, rejected, needsReview.
+    public var name: String {
+        switch self {
+        case .queued: "queued"
+        case .sending: "sending"
+        case .confirmed: "confirmed"
+        case .rejected: "rejected"
+        case .needsReview: "needsReview"
+        }
+    }
+}
+
+/// One row of the outbox, as the queue screen and the sync engine see it.
+public struct OutboxEntry: Hashable, Sendable, Identifiable {
+    /// Grows with every enqueue; the drain order.
+    public let id: Int64
+    public let key: IdempotencyKey
+    public let request: TransactionRequest
+    public let createdAt: Date
+    public var state: OutboxState
+    public var attempts: Int
+    public var nextAttemptAt: Date?
+    public var lastError: String?
+
+    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil) {
+        self.id = id
+        self.key = key
+        self.request = request
+        self.createdAt = createdAt
+        self.state = state
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
+}

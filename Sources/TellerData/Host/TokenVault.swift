@@ -1,0 +1,95 @@
+import Foundation
+
+/// Holds the terminal's access token and refreshes it single-flight: any
+/// number of requests that meet a 401 at once cause exactly one refresh,
+/// and every one of them retries with the new token.
+///
+/// The refresh token survives restarts in `<data-dir>/refresh-token`
+/// (mode 0600, written with write + fsync + rename).
+public actor TokenVault {
+    private let connection: HostConnection
+    private let credentials: TerminalCredentials
+    private let refreshTokenPath: String
+    private let clock: @Sendable () -> Date
+
+    private var accessToken: String?
+    private var accessExpiry: Date = .distantPast
+    private var refreshToken: String?
+    private var inFlight: Task<String, any Error>?
+
+    /// How many refreshes and token issues this vault has made (for diagnostics and tests).
+    public private(set) var refreshCount = 0
+
+    public init(connection: HostConnection, credentials: TerminalCredentials, dataDirectory: String, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.connection = connection
+        self.credentials = credentials
+        refreshTokenPath = (dataDirectory as NSString).appendingPathComponent("refresh-token")
+        self.clock = clock
+        refreshToken = (try? JSONDecoder().decode(StoredRefreshToken.self, from: Data(contentsOf: URL(fileURLWithPath: refreshTokenPath))))?.token
+    }
+
+    /// A usable access token: the cached one, or a fresh one.
+    public func validAccessToken() async throws(HostError) -> String {
+        // Refresh a little early so a request does not leave with a token that dies on the way.
+        if let accessToken, accessExpiry.timeIntervalSince(clock()) > 5 { return accessToken }
+        return try await renew(replacing: accessToken)
+    }
+
+    /// Called after a 401: returns a token newer than `rejected`, starting
+    /// at most one refresh however many callers arrive together.
+    public func renew(replacing rejected: String?) async throws(HostError) -> String {
+        if let accessToken, accessToken != rejected, accessExpiry > clock() { return accessToken }
+        if let inFlight {
+            return try await Self.value(of: inFlight)
+        }
+        let task = Task { try await self.obtainTokens() }
+        inFlight = task
+        defer { inFlight = nil }
+        return try await Self.value(of: task)
+    }
+
+    private static func value(of task: Task<String, any Error>) async throws(HostError) -> String {
+        do {
+            return try await task.value
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw .invalidResponse("\(error)")
+        }
+    }
+
+    /// Refreshes with the stored refresh token, or authenticates again with
+    /// the terminal secret when there is none or it is spent.
+    private func obtainTokens() async throws -> String {
+        refreshCount += 1
+        if let refreshToken {
+            let body = try JSONEncoder().encode(WireRefreshRequest(refreshToken: refreshToken))
+            let response = try await connection.send("POST", "/v1/auth/refresh", body: body)
+            if response.status == 200 { return try accept(response) }
+            let error = HostMapper.error(for: response)
+            guard case .unauthorized = error else { throw error }
+            // refresh_token_invalid / _expired: spent or lost; authenticate afresh.
+            self.refreshToken = nil
+        }
+        let body = try JSONEncoder().encode(WireTokenRequest(terminalID: credentials.terminalID, secret: credentials.secret))
+        let response = try await connection.send("POST", "/v1/auth/token", body: body)
+        guard response.status == 200 else { throw HostMapper.error(for: response) }
+        return try accept(response)
+    }
+
+    private func accept(_ response: HostResponse) throws -> String {
+        let tokens = try HostMapper.decode(WireTokens.self, from: response)
+        accessToken = tokens.accessToken
+        accessExpiry = clock().addingTimeInterval(tokens.expiresIn)
+        refreshToken = tokens.refreshToken
+        let stored = StoredRefreshToken(token: tokens.refreshToken, expiresAt: clock().addingTimeInterval(tokens.refreshExpiresIn))
+        try DurableFile.write(try JSONEncoder().encode(stored), to: refreshTokenPath)
+        return tokens.accessToken
+    }
+}
+
+/// The refresh token as kept on disk.
+struct StoredRefreshToken: Codable {
+    let token: String
+    let expiresAt: Date
+}

@@ -1,0 +1,172 @@
+import Foundation
+import TellerCore
+
+extension TellerStore: OutboxPort {
+    public func enqueue(_ request: TransactionRequest, isOnline: Bool) throws(TellerError) -> OutboxEntry {
+        let entry = try translating {
+            try database.inTransaction(.immediate) {
+                let now = clock.now()
+                let context = try limitContext(kind: request.kind, account: request.account, isOnline: isOnline, now: now)
+                try limits.check(request.amount, kind: request.kind, context: context)
+                let key = IdempotencyKey.random()
+                let payload = WireTransaction(request, key: key, createdAt: now).encoded()
+                try database.run("""
+                    INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
+                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)
+                    """, [
+                        .text(key.rawValue), .text(request.kind.rawValue), .text(request.account.electronic),
+                        request.counterparty.map { .text($0.electronic) } ?? .null, .integer(request.amount.minorUnits),
+                        .text(request.amount.currency.code), .text(request.operatorID.rawValue),
+                        .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .integer(now.millisecondsSince1970),
+                    ])
+                return OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued)
+            }
+        }
+        for observer in enqueueObservers { observer(entry) }
+        return entry
+    }
+
+    public func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) throws(TellerError) -> RemainingLimits {
+        try translating {
+            let context = try limitContext(kind: kind, account: account, isOnline: isOnline, now: clock.now())
+            return try limits.remaining(kind: kind, context: context)
+        }
+    }
+
+    public func entries() throws(TellerError) -> [OutboxEntry] {
+        try translating {
+            try database.query("SELECT \(OutboxColumns.list) FROM outbox ORDER BY id DESC", row: OutboxColumns.entry)
+        }
+    }
+
+    public func summary() throws(TellerError) -> QueueSummary {
+        try translating {
+            var counts = Dictionary(uniqueKeysWithValues: ["queued", "sending", "confirmed", "rejected", "needsReview"].map { ($0, 0) })
+            for (state, count) in try database.query("SELECT state, count(*) FROM outbox GROUP BY state", row: { ($0.text(0), Int($0.int64(1))) }) {
+                counts[state] = count
+            }
+            var pending: [Currency: Money] = [:]
+            for (code, total) in try database.query("SELECT currency, sum(amount_minor) FROM outbox WHERE state IN ('queued', 'sending') GROUP BY currency", row: { ($0.text(0), $0.int64(1)) }) {
+                guard let currency = Currency(code: code) else { throw TellerError.storage("\(database.path): outbox holds unknown currency '\(code)'") }
+                pending[currency] = Money(minorUnits: total, currency: currency)
+            }
+            let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN ('queued', 'sending')")
+            let unacknowledged = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = 'rejected' AND acknowledged_at_ms IS NULL") ?? 0
+            return QueueSummary(countsByState: counts, pendingByCurrency: pending, oldestQueuedAt: oldest.map(Date.init(millisecondsSince1970:)), unacknowledgedRejections: Int(unacknowledged))
+        }
+    }
+
+    public func pendingDebits(for account: IBAN) throws(TellerError) -> [OutboxEntry] {
+        try translating {
+            try database.query("""
+                SELECT \(OutboxColumns.list) FROM outbox
+                WHERE account_iban = ? AND state IN ('queued', 'sending') AND kind IN ('withdrawal', 'transfer') ORDER BY id
+                """, [.text(account.electronic)], row: OutboxColumns.entry)
+        }
+    }
+
+    public func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) throws(TellerError) {
+        try translating {
+            try database.run("""
+                UPDATE outbox SET acknowledged_at_ms = ?, acknowledged_by = ?, updated_at_ms = ?
+                WHERE idempotency_key = ? AND state = 'rejected' AND acknowledged_at_ms IS NULL
+                """, [.integer(clock.now().millisecondsSince1970), .text(operatorID.rawValue), .integer(clock.now().millisecondsSince1970), .text(key.rawValue)])
+            guard database.changes == 1 else { throw TellerError.noSuchEntry(key) }
+        }
+    }
+
+    /// One row by key, or nil.
+    public func entry(for key: IdempotencyKey) throws(TellerError) -> OutboxEntry? {
+        try translating {
+            try database.queryFirst("SELECT \(OutboxColumns.list) FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)], row: OutboxColumns.entry)
+        }
+    }
+
+    /// What the limits are checked against, read inside the caller's transaction.
+    func limitContext(kind: TransactionKind, account: IBAN, isOnline: Bool, now: Date) throws -> LimitContext {
+        let currency = limits.currency
+        let (today, queued, oldest) = try database.queryFirst("""
+            SELECT
+                (SELECT amount_minor FROM outbox_totals WHERE bucket = ?1 AND currency = ?2),
+                (SELECT amount_minor FROM outbox_totals WHERE bucket = 'pending' AND currency = ?2),
+                (SELECT created_at_ms FROM outbox WHERE id = min(
+                    coalesce((SELECT min(id) FROM outbox WHERE state = 'queued'), 9223372036854775807),
+                    coalesce((SELECT min(id) FROM outbox WHERE state = 'sending'), 9223372036854775807)))
+            """, [.text(localDay(now)), .text(currency.code)]) { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0.optionalInt64(2)) } ?? (0, 0, nil)
+        var withdrawable: Money?
+        if kind.isDebit, let known = try cachedAvailable(account) {
+            let debits = try database.queryInt64("""
+                SELECT coalesce(sum(amount_minor), 0) FROM outbox
+                WHERE account_iban = ? AND state IN ('queued', 'sending') AND kind IN ('withdrawal', 'transfer') AND currency = ?
+                """, [.text(account.electronic), .text(known.currency.code)]) ?? 0
+            withdrawable = try known.subtracting(Money(minorUnits: debits, currency: known.currency))
+        }
+        return LimitContext(
+            isOnline: isOnline,
+            todayTotal: Money(minorUnits: today, currency: currency),
+            queuedTotal: Money(minorUnits: queued, currency: currency),
+            oldestQueuedAge: oldest.map { now.timeIntervalSince(Date(millisecondsSince1970: $0)) },
+            withdrawable: withdrawable)
+    }
+
+    /// The terminal's calendar day of `date`, "YYYY-MM-DD": the daily limit's bucket.
+    func localDay(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    private func cachedAvailable(_ account: IBAN) throws -> Money? {
+        guard let (code, available) = try database.queryFirst("SELECT currency, available_minor FROM account_cache WHERE iban = ?", [.text(account.electronic)], row: { ($0.text(0), $0.int64(1)) }) else { return nil }
+        guard let currency = Currency(code: code) else { throw TellerError.storage("\(database.path): cached account holds unknown currency '\(code)'") }
+        return Money(minorUnits: available, currency: currency)
+    }
+}
+
+/// The outbox columns every row query selects, and how they become an entry.
+enum OutboxColumns {
+    static let list = """
+        id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
+        created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms
+        """
+
+    static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
+        func corrupt(_ what: String) -> SQLiteError {
+            SQLiteError(code: .corrupt, message: "outbox row \(row.int64(0)) has \(what)", sql: row.sql)
+        }
+        guard let key = IdempotencyKey(rawValue: row.text(1)) else { throw corrupt("a malformed idempotency key") }
+        guard let kind = TransactionKind(rawValue: row.text(2)) else { throw corrupt("an unknown kind") }
+        guard let currency = Currency(code: row.text(6)) else { throw corrupt("an unknown currency") }
+        guard let operatorID = OperatorID(row.text(7)) else { throw corrupt("a malformed operator id") }
+        let request: TransactionRequest
+        do {
+            request = try TransactionRequest(
+                kind: kind, account: try IBAN(row.text(3)), counterparty: try row.optionalText(4).map { try IBAN($0) },
+                amount: Money(minorUnits: row.int64(5), currency: currency), operatorID: operatorID)
+        } catch {
+            throw corrupt("invalid transaction fields (\(error))")
+        }
+        let state: OutboxState
+        switch row.text(9) {
+        case "queued": state = .queued
+        case "sending": state = .sending
+        case "confirmed": state = .confirmed(reference: row.optionalText(13) ?? "")
+        case "rejected": state = .rejected(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
+        case "needsReview": state = .needsReview(reason: row.optionalText(14) ?? "")
+        default: throw corrupt("an unknown state")
+        }
+        return OutboxEntry(
+            id: row.int64(0), key: key, request: request, createdAt: Date(millisecondsSince1970: row.int64(8)),
+            state: state, attempts: Int(row.int64(10)),
+            nextAttemptAt: row.optionalInt64(11).map(Date.init(millisecondsSince1970:)), lastError: row.optionalText(12))
+    }
+}
+
+extension TellerStore {
+    /// The exact bytes that every attempt of this row sends to the host.
+    public func frozenPayload(for key: IdempotencyKey) throws(TellerError) -> [UInt8]? {
+        try translating {
+            try database.queryFirst("SELECT payload FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)]) { $0.blob(0) }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import CSQLite
+
+extension Database {
+    /// How a transaction takes its lock.
+    public enum TransactionKind: String, Sendable {
+        /// Takes the lock at the first write.
+        case deferred = "DEFERRED"
+        /// Takes the write lock at BEGIN, so checks and the write see the same data.
+        case immediate = "IMMEDIATE"
+    }
+
+    /// Runs `body` in one transaction: commits when it returns, rolls back
+    /// when it throws (and rethrows its error).
+    public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try run("BEGIN \(kind.rawValue)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackQuietly()
+            throw error
+        }
+        do {
+            try run("COMMIT")
+        } catch {
+            rollbackQuietly()
+            throw error
+        }
+        return result
+    }
+
+    private func rollbackQuietly() {
+        // A failed COMMIT may already have rolled back; only roll back an open transaction.
+        if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+    }
+}

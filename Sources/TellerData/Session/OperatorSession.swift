@@ -1,0 +1,90 @@
+import Foundation
+import TellerCore
+
+/// Signs operators in: the host verifies the PIN when it is reachable and
+/// the terminal keeps an Argon2id verifier, so the same operator can sign
+/// in offline later. Wrong PINs count towards a lockout stored in SQLite.
+public struct OperatorSession: OperatorSessionPort {
+    let store: TellerStore
+    let host: HostClient?
+    let hasher: PINHasher
+    /// Wrong PINs in a row before the lockout.
+    public let maximumAttempts: Int
+    /// How long a lockout lasts.
+    public let lockout: TimeInterval
+
+    public init(store: TellerStore, host: HostClient?, hasher: PINHasher = .interactive, maximumAttempts: Int = 5, lockout: TimeInterval = 300) {
+        self.store = store
+        self.host = host
+        self.hasher = hasher
+        self.maximumAttempts = maximumAttempts
+        self.lockout = lockout
+    }
+
+    public func signIn(_ id: OperatorID, pin: String) async throws(SignInError) -> (Operator, SignInMode) {
+        guard (4...8).contains(pin.count), pin.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .malformedPIN }
+        let record = try await record(id)
+        if let until = record?.lockedUntil, until > store.clock.now() { throw .lockedOut(until: until) }
+
+        if let host {
+            let verified: Operator
+            do throws(HostError) {
+                verified = try await host.verifyOperator(id, pin: pin)
+            } catch {
+                switch error {
+                case .forbidden(let code, _) where code == "operator_disabled":
+                    throw .operatorDisabled(id)
+                case .forbidden:
+                    throw try await failure(id)
+                case .retryable(429, _, let retryAfter):
+                    let until = store.clock.now().addingTimeInterval(retryAfter ?? lockout)
+                    try await persist { () async throws(TellerError) in try await store.lockOut(id, until: until) }
+                    throw .lockedOut(until: until)
+                default:
+                    // Unreachable or failing host: the offline verifier decides below.
+                    return try await signInOffline(id, pin: pin, record: record)
+                }
+            }
+            let verifier = try hash(pin)
+            try await persist { () async throws(TellerError) in try await store.recordOnlineSignIn(verified, verifier: verifier) }
+            return (verified, .online)
+        }
+        return try await signInOffline(id, pin: pin, record: record)
+    }
+
+    private func signInOffline(_ id: OperatorID, pin: String, record: OperatorRecord?) async throws(SignInError) -> (Operator, SignInMode) {
+        guard let record, let verifier = record.verifier else { throw .neverSeenOnline(id) }
+        guard hasher.matches(pin, verifier: verifier) else { throw try await failure(id) }
+        try await persist { () async throws(TellerError) in try await store.clearFailedAttempts(id) }
+        return (Operator(id: id, displayName: record.displayName), .offline)
+    }
+
+    public func unlock(_ signedIn: Operator, pin: String) async throws(SignInError) {
+        let record = try await record(signedIn.id)
+        if let until = record?.lockedUntil, until > store.clock.now() { throw .lockedOut(until: until) }
+        guard let verifier = record?.verifier, hasher.matches(pin, verifier: verifier) else { throw try await failure(signedIn.id) }
+        try await persist { () async throws(TellerError) in try await store.clearFailedAttempts(signedIn.id) }
+    }
+
+    private func record(_ id: OperatorID) async throws(SignInError) -> OperatorRecord? {
+        do { return try await store.operatorRecord(id) } catch { throw .unavailable(error.description) }
+    }
+
+    private func failure(_ id: OperatorID) async throws(SignInError) -> SignInError {
+        do {
+            let (left, until) = try await store.recordFailedAttempt(id, maximum: maximumAttempts, lockout: lockout)
+            if let until { return .lockedOut(until: until) }
+            return .wrongPIN(attemptsLeft: left)
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    private func hash(_ pin: String) throws(SignInError) -> String {
+        do { return try hasher.verifier(for: pin) } catch { throw .unavailable(error.description) }
+    }
+
+    private func persist(_ body: () async throws(TellerError) -> Void) async throws(SignInError) {
+        do { try await body() } catch { throw .unavailable(error.description) }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TellerCore
+
+/// The terminal's SQLite database: the outbox, the account cache and the
+/// operators' offline verifiers. Implements the TellerCore ports that read
+/// and write local state.
+///
+/// An actor, so one connection serves every caller in order.
+public actor TellerStore {
+    let database: Database
+    /// The database file.
+    public nonisolated let path: String
+    public let limits: Limits
+    let clock: any WallClock
+    /// Decides where "today" starts for the daily terminal limit.
+    let calendar: Calendar
+    var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
+
+    /// The database file name inside the data directory.
+    public static let fileName = "teller.db"
+
+    /// Opens or creates the store and brings its schema up to date.
+    ///
+    /// Rows left in `sending` by a crash go back to `queued`: the host's
+    /// idempotency makes the resend safe.
+    ///
+    /// - Throws: ``SQLiteError`` naming the file when it is damaged,
+    ///   unreadable or from a newer Teller. The file is left untouched.
+    public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current) throws {
+        let database = try Database(path: path)
+        try Schema.migrator.migrate(database, now: clock.now())
+        try database.run("UPDATE outbox SET state = 'queued', updated_at_ms = ? WHERE state = 'sending'", [.integer(clock.now().millisecondsSince1970)])
+        self.database = database
+        self.path = path
+        self.limits = limits
+        self.clock = clock
+        self.calendar = calendar
+    }
+
+    /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
+    public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current) throws {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar)
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when sound.
+    public func integrityReport() throws -> String { try database.integrityReport() }
+
+    /// Runs `PRAGMA quick_check`; "ok" when sound.
+    public func quickCheckReport() throws -> String {
+        try database.query("PRAGMA quick_check") { $0.text(0) }.joined(separator: "\n")
+    }
+
+    /// Runs `body` on the store's connection, inside the actor.
+    func withDatabase<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+        try body(database)
+    }
+
+    /// Translates storage failures into the domain's error at the border.
+    func translating<T>(_ body: () throws -> T) throws(TellerError) -> T {
+        do {
+            return try body()
+        } catch let error as TellerError {
+            throw error
+        } catch let error as LimitViolation {
+            throw .limit(error)
+        } catch {
+            throw .storage(String(describing: error))
+        }
+    }
+}

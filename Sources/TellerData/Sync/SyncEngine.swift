@@ -1,0 +1,222 @@
+import Foundation
+import TellerCore
+
+/// Drains the outbox to the host in queue order, each row under its own
+/// idempotency key with its frozen bytes, and publishes what happens.
+///
+/// It wakes on enqueue, on a network link or address coming up, on
+/// ``syncNow()`` and on a timer; failed attempts back off exponentially
+/// with full jitter and obey `Retry-After`.
+public actor SyncEngine: SyncStatusPort {
+    let store: TellerStore
+    let host: HostClient
+    let policy: RetryPolicy
+    private var random = SystemRandomNumberGenerator()
+
+    private var online = false
+    private var lastSyncAt: Date?
+    private var subscribers: [UUID: AsyncStream<SyncEvent>.Continuation] = [:]
+    private var loop: Task<Void, Never>?
+    private var wakePending = false
+    private var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+    private var waiterCounter: UInt64 = 0
+    /// Why the engine last woke: "enqueue", "timer", "link up (…)", "sync now".
+    public private(set) var lastWakeReason = "start"
+
+    private let onWake: @Sendable (String) -> Void
+
+    /// - Parameter onWake: told why the loop woke (for the log).
+    public init(store: TellerStore, host: HostClient, policy: RetryPolicy = RetryPolicy(), onWake: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.store = store
+        self.host = host
+        self.policy = policy
+        self.onWake = onWake
+    }
+
+    /// Starts draining in the background and wakes on every enqueue.
+    public func start() async {
+        guard loop == nil else { return }
+        await store.onEnqueue { [weak self] entry in
+            Task { await self?.noteQueued(entry) }
+        }
+        loop = Task { await self.run() }
+    }
+
+    /// Stops the background drain; an attempt in flight finishes first.
+    public func stop() async {
+        loop?.cancel()
+        wake(reason: "stop")
+        await loop?.value
+        loop = nil
+    }
+
+    public func events() -> AsyncStream<SyncEvent> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .unbounded)
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    public func status() -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSyncAt) }
+
+    public func syncNow() { wake(reason: "sync now") }
+
+    /// Wakes the drain loop, e.g. from the link monitor.
+    public func wake(reason: String) {
+        lastWakeReason = reason
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume()
+        } else {
+            wakePending = true
+        }
+    }
+
+    private func noteQueued(_ entry: OutboxEntry) {
+        publish(.queued(entry.key))
+        wake(reason: "enqueue")
+    }
+
+    private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
+
+    private func publish(_ event: SyncEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    private func setOnline(_ reachable: Bool) {
+        guard reachable != online else { return }
+        online = reachable
+        publish(reachable ? .online : .offline)
+    }
+
+    // MARK: The loop
+
+    private func run() async {
+        onWake(lastWakeReason)
+        while !Task.isCancelled {
+            let nextDue = await drainOnce()
+            if Task.isCancelled { break }
+            await sleep(upTo: nextDue ?? policy.idleInterval)
+            onWake(lastWakeReason)
+        }
+    }
+
+    /// Suspends until woken or until `seconds` pass.
+    private func sleep(upTo seconds: TimeInterval) async {
+        if wakePending {
+            wakePending = false
+            return
+        }
+        waiterCounter += 1
+        let id = waiterCounter
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int(max(seconds, 0.001) * 1000)))
+            await self?.timerFired(id)
+        }
+        await withCheckedContinuation { continuation in
+            waiter = (id, continuation)
+        }
+        timer.cancel()
+    }
+
+    private func timerFired(_ id: UInt64) {
+        guard let waiter, waiter.id == id else { return }
+        self.waiter = nil
+        lastWakeReason = "timer"
+        waiter.continuation.resume()
+    }
+
+    /// Sends queued rows in order until the queue is empty or a row has to
+    /// wait. Returns seconds until the waiting row is due, or nil when the
+    /// queue is empty.
+    @discardableResult
+    public func drainOnce() async -> TimeInterval? {
+        while !Task.isCancelled {
+            let next: (entry: OutboxEntry, payload: [UInt8])?
+            do { next = try await store.nextToSend() } catch { return policy.idleInterval }
+            guard let (entry, payload) = next else {
+                await probeHealth()
+                return nil
+            }
+            let now = store.clock.now()
+            if let due = entry.nextAttemptAt, due > now { return due.timeIntervalSince(now) }
+            if now.timeIntervalSince(entry.createdAt) > policy.horizon {
+                try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host")
+                publish(.needsReview(entry.key, reason: "retry horizon passed"))
+                continue
+            }
+            if let wait = await send(entry, payload) { return wait }
+        }
+        return nil
+    }
+
+    /// One attempt. Returns nil to go on with the next row, or how long to
+    /// wait before this row is tried again.
+    private func send(_ entry: OutboxEntry, _ payload: [UInt8]) async -> TimeInterval? {
+        do {
+            try await store.markSending(entry.id)
+        } catch {
+            return policy.idleInterval
+        }
+        publish(.sending(entry.key))
+        let outcome: SubmissionOutcome
+        do throws(HostError) {
+            outcome = try await host.submit(payload, key: entry.key)
+        } catch {
+            return await handle(error, for: entry)
+        }
+        setOnline(true)
+        lastSyncAt = store.clock.now()
+        do {
+            switch outcome {
+            case .posted(let reference, _):
+                try await store.markConfirmed(entry.id, reference: reference)
+                publish(.confirmed(entry.key, reference: reference))
+            case .rejected(let reason, let detail, _):
+                try await store.markRejected(entry.id, reason: reason, detail: detail)
+                publish(.rejected(entry.key, reason: reason))
+            }
+        } catch {
+            // The outcome is final at the host; a retry replays it.
+            return policy.idleInterval
+        }
+        return nil
+    }
+
+    private func handle(_ error: HostError, for entry: OutboxEntry) async -> TimeInterval? {
+        let attempt = entry.attempts + 1
+        switch error {
+        case .keyReused, .badRequest:
+            setOnline(true)
+            try? await store.markNeedsReview(entry.id, reason: error.description)
+            publish(.needsReview(entry.key, reason: error.description))
+            return nil
+        case .offline:
+            setOnline(false)
+        case .retryable, .inProgress:
+            setOnline(true)
+        default:
+            break
+        }
+        let retryAfter: TimeInterval?
+        switch error {
+        case .retryable(_, _, let value), .inProgress(let value): retryAfter = value
+        default: retryAfter = nil
+        }
+        let delay = policy.delay(retryAfter: retryAfter, attempt: attempt, using: &random)
+        try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description)
+        return delay
+    }
+
+    private func probeHealth() async {
+        do {
+            _ = try await host.health()
+            setOnline(true)
+        } catch {
+            setOnline(false)
+        }
+    }
+}

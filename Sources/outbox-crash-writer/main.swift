@@ -1,0 +1,29 @@
+// outbox-crash-writer: the child process of the outbox crash test.
+//
+// Enqueues deposits into <data-dir>/teller.db as fast as it can and prints
+// "<id> <idempotency-key> <payload-hex>" for each row only after enqueue has
+// returned, i.e. after the commit reached the disk. The test SIGKILLs it at
+// random moments and checks that every printed row survived intact.
+import Foundation
+import TellerCore
+import TellerData
+
+guard CommandLine.arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: outbox-crash-writer DATA_DIR\n".utf8))
+    exit(2)
+}
+let eur = Currency.eur
+let huge = Money(minorUnits: 1 << 60, currency: eur)
+let limits = try Limits(currency: eur, perTransaction: huge, dailyPerTerminal: huge, perOfflineTransaction: huge, offlineQueuedTotal: huge, maxOfflineAge: 1e9)
+let store = try TellerStore(dataDirectory: CommandLine.arguments[1], limits: limits)
+let account = try IBAN("DE89370400440532013000")
+let operatorID = OperatorID("1001")!
+var amount: Int64 = 1
+while true {
+    let request = try TransactionRequest(kind: .deposit, account: account, amount: Money(minorUnits: amount, currency: eur), operatorID: operatorID)
+    let entry = try await store.enqueue(request, isOnline: true)
+    let payload = try await store.frozenPayload(for: entry.key) ?? []
+    let line = "\(entry.id) \(entry.key.rawValue) \(payload.map { String(format: "%02x", $0) }.joined())\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+    amount += 1
+}

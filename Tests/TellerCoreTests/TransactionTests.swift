@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import TellerCore
+
+@Suite struct TransactionTests {
+    let account = try! IBAN("DE89370400440532013000")
+    let other = try! IBAN("GB29NWBK60161331926819")
+    let op = OperatorID("1001")!
+    let ten = Money(minorUnits: 1000, currency: .eur)
+
+    @Test func kindsKnowWhetherTheyDebit() {
+        #expect(!TransactionKind.deposit.isDebit)
+        #expect(TransactionKind.withdrawal.isDebit)
+        #expect(TransactionKind.transfer.isDebit)
+    }
+
+    @Test func transferNeedsADifferentRecipient() throws {
+        #expect(throws: TransactionRuleError.missingRecipient) { try TransactionRequest(kind: .transfer, account: account, amount: ten, operatorID: op) }
+        #expect(throws: TransactionRuleError.recipientIsSameAccount) { try TransactionRequest(kind: .transfer, account: account, counterparty: account, amount: ten, operatorID: op) }
+        #expect(throws: TransactionRuleError.unexpectedRecipient(.deposit)) { try TransactionRequest(kind: .deposit, account: account, counterparty: other, amount: ten, operatorID: op) }
+        _ = try TransactionRequest(kind: .transfer, account: account, counterparty: other, amount: ten, operatorID: op)
+    }
+
+    @Test func amountMustBePositive() {
+        #expect(throws: TransactionRuleError.amountNotPositive) { try TransactionRequest(kind: .deposit, account: account, amount: .zero(.eur), operatorID: op) }
+        #expect(throws: TransactionRuleError.amountNotPositive) { try TransactionRequest(kind: .deposit, account: account, amount: Money(minorUnits: -1, currency: .eur), operatorID: op) }
+    }
+
+    @Test func idempotencyKeysAreCanonicalUUIDs() {
+        #expect(IdempotencyKey(rawValue: "not-a-uuid") == nil)
+        let key = IdempotencyKey(rawValue: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(key?.rawValue == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+        #expect(IdempotencyKey.random() != IdempotencyKey.random())
+    }
+
+    @Test func operatorIDsAreShortAndPlain() {
+        #expect(OperatorID("") == nil)
+        #expect(OperatorID("10 01") == nil)
+        #expect(OperatorID("123") == nil)
+        #expect(OperatorID("123456789") == nil)
+        #expect(OperatorID("10a1") == nil)
+        #expect(OperatorID("12345678")?.rawValue == "12345678")
+        #expect(OperatorID("1001")?.rawValue == "1001")
+    }
+
+    @Test func outboxStatesKnowWhatIsPending() {
+        #expect(OutboxState.queued.isPending)
+        #expect(OutboxState.sending.isPending)
+        #expect(!OutboxState.confirmed(reference: "R1").isPending)
+        #expect(OutboxState.rejected(reason: "insufficient_funds", acknowledged: false).name == "rejected")
+        #expect(OutboxState.needsReview(reason: "x").name == "needsReview")
+    }
+
+    @Test func loadStateCarriesFreshness() {
+        let asOf = Date(timeIntervalSince1970: 1_000)
+        let cached = LoadState<Int>.loaded(5, .cached(asOf: asOf))
+        #expect(cached.value == 5)
+        #expect(cached != LoadState<Int>.loaded(5, .fresh))
+        #expect(LoadState<Int>.failed(.offline).value == nil)
+    }
+}

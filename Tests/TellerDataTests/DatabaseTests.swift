@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import TellerData
+
+@Suite struct DatabaseTests {
+    let directory = TemporaryDirectory()
+
+    @Test func openingSetsDurabilityPragmas() throws {
+        let db = try Database(path: directory.file("a.db"))
+        #expect(try db.queryText("PRAGMA journal_mode") == "wal")
+        #expect(try db.queryInt64("PRAGMA synchronous") == 2) // FULL
+        #expect(try db.queryInt64("PRAGMA foreign_keys") == 1)
+        #expect(try db.queryInt64("PRAGMA busy_timeout") == Int64(Database.busyTimeoutMilliseconds))
+    }
+
+    @Test func typedBindingRoundTripsEveryType() throws {
+        let db = try Database(path: directory.file("b.db"))
+        try db.execute("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, n TEXT)")
+        let blob: [UInt8] = [0, 1, 0, 255, 0]
+        try db.run("INSERT INTO t VALUES (?, ?, ?, ?)", [.integer(.min), .text("Zoë ✓"), .blob(blob), .null])
+        let row = try #require(try db.queryFirst("SELECT i, s, b, n FROM t") { ($0.int64(0), $0.text(1), $0.blob(2), $0.isNull(3)) })
+        #expect(row.0 == .min)
+        #expect(row.1 == "Zoë ✓")
+        #expect(row.2 == blob) // embedded zeros survive: explicit length
+        #expect(row.3)
+    }
+
+    @Test func wrongParameterCountIsAnError() throws {
+        let db = try Database(path: directory.file("c.db"))
+        try db.execute("CREATE TABLE t (i INTEGER)")
+        #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t VALUES (?)", []) }
+    }
+
+    @Test func errorsCarryCodeMessageAndSQL() throws {
+        let db = try Database(path: directory.file("d.db"))
+        do {
+            try db.run("SELECT * FROM missing_table")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .error)
+            #expect(error.message.contains("missing_table"))
+            #expect(error.sql == "SELECT * FROM missing_table")
+            #expect(error.description.contains(directory.file("d.db")))
+        }
+    }
+
+    @Test func transactionRollsBackWhenBodyThrows() throws {
+        struct Boom: Error {}
+        let db = try Database(path: directory.file("e.db"))
+        try db.execute("CREATE TABLE t (i INTEGER)")
+        #expect(throws: Boom.self) {
+            try db.inTransaction {
+                try db.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try db.queryInt64("SELECT count(*) FROM t") == 0)
+        try db.inTransaction { try db.run("INSERT INTO t VALUES (2)") }
+        #expect(try db.queryInt64("SELECT count(*) FROM t") == 1)
+    }
+
+    @Test func constraintViolationRollsBackTheWholeTransaction() throws {
+        let db = try Database(path: directory.file("f.db"))
+        try db.execute("CREATE TABLE t (i INTEGER UNIQUE)")
+        #expect(throws: SQLiteError.self) {
+            try db.inTransaction {
+                try db.run("INSERT INTO t VALUES (1)")
+                try db.run("INSERT INTO t VALUES (1)")
+            }
+        }
+        #expect(try db.queryInt64("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func migrationsAreRecordedAndAppliedOnce() throws {
+        let path = directory.file("g.db")
+        let migrator = Migrator([
+            Migration(version: 1, name: "one", sql: "CREATE TABLE a (x INTEGER)"),
+            Migration(version: 2, name: "two", sql: "CREATE TABLE b (y INTEGER)"),
+        ])
+        do {
+            let db = try Database(path: path)
+            try migrator.migrate(db)
+            try migrator.migrate(db) // again: nothing to do, no "table exists" error
+            #expect(try Migrator.currentVersion(of: db) == 2)
+            #expect(try db.query("SELECT name FROM schema_migrations ORDER BY version") { $0.text(0) } == ["one", "two"])
+        }
+        let newer = Migrator([Migration(version: 1, name: "one", sql: "CREATE TABLE a (x INTEGER)")])
+        let db = try Database(path: path)
+        #expect(throws: SQLiteError.self) { try newer.migrate(db) }
+    }
+
+    @Test func failedMigrationLeavesNoTrace() throws {
+        let db = try Database(path: directory.file("h.db"))
+        let broken = Migrator([Migration(version: 1, name: "broken", sql: "CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER);")])
+        #expect(throws: SQLiteError.self) { try broken.migrate(db) }
+        #expect(try db.queryInt64("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == 0)
+        #expect(try Migrator.currentVersion(of: db) == 0)
+    }
+}

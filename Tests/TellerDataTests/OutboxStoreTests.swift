@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerData
+
+@Suite struct OutboxStoreTests {
+    let directory = TemporaryDirectory()
+    let clock = FixedClock(Fixtures.noon)
+
+    func makeStore() throws -> TellerStore {
+        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+    }
+
+    @Test func enqueueWritesOneQueuedRowWithAFrozenPayload() async throws {
+        let store = try makeStore()
+        let entry = try await store.enqueue(Fixtures.deposit(12_345), isOnline: true)
+        #expect(entry.state == .queued)
+        #expect(entry.id == 1)
+        let payload = try #require(try await store.frozenPayload(for: entry.key))
+        let wire = try JSONDecoder().decode(WireTransaction.self, from: Data(payload))
+        #expect(wire.amount == 12_345)
+        #expect(wire.currency == "EUR")
+        #expect(wire.accountIBAN == "DE89370400440532013000")
+        #expect(!String(decoding: payload, as: UTF8.self).contains("counterparty"), "absent, not null, for a deposit")
+        #expect(wire.clientReference == entry.key.rawValue)
+        #expect(wire.createdAt.hasPrefix("2026-"))
+        // The key is a UUIDv4.
+        #expect(Array(entry.key.rawValue)[14] == "4")
+        let reopened = try makeStore()
+        #expect(try await reopened.entries() == [entry])
+    }
+
+    @Test func limitsAreCheckedAgainstWhatIsStored() async throws {
+        let store = try makeStore()
+        for _ in 0..<3 { _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true) }
+        // 300,000 stored: the daily limit is hit exactly, one cent more is refused.
+        await #expect(throws: TellerError.limit(.dailyTotal(limit: Fixtures.eur(300_000), remaining: Fixtures.eur(0)))) {
+            try await store.enqueue(Fixtures.deposit(1), isOnline: true)
+        }
+        #expect(try await store.entries().count == 3)
+        // Tomorrow the daily total starts again.
+        clock.advance(86_400)
+        _ = try await store.enqueue(Fixtures.deposit(1), isOnline: true)
+    }
+
+    @Test func rejectedRowsDoNotCountTowardsToday() async throws {
+        let store = try makeStore()
+        let first = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
+        _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
+        _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
+        try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(first.id)]) }
+        _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
+    }
+
+    @Test func offlineQueueTotalAndAge() async throws {
+        let store = try makeStore()
+        _ = try await store.enqueue(Fixtures.deposit(20_000), isOnline: false)
+        _ = try await store.enqueue(Fixtures.deposit(20_000), isOnline: false)
+        await #expect(throws: TellerError.limit(.offlineQueuedTotal(limit: Fixtures.eur(50_000), remaining: Fixtures.eur(10_000)))) {
+            try await store.enqueue(Fixtures.deposit(10_001), isOnline: false)
+        }
+        _ = try await store.enqueue(Fixtures.deposit(10_000), isOnline: false)
+        // Online, the offline limits do not apply.
+        _ = try await store.enqueue(Fixtures.deposit(50_000), isOnline: true)
+
+        let aged = try TellerStore(path: directory.file("aged.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        _ = try await aged.enqueue(Fixtures.deposit(100), isOnline: false)
+        clock.advance(72 * 3600)
+        _ = try await aged.enqueue(Fixtures.deposit(100), isOnline: false)
+        clock.advance(1)
+        await #expect(throws: TellerError.limit(.offlineQueueTooOld(maxAge: 72 * 3600))) {
+            try await aged.enqueue(Fixtures.deposit(100), isOnline: false)
+        }
+    }
+
+    @Test func offlineWithdrawalUsesLastKnownAvailableMinusPendingDebits() async throws {
+        let store = try makeStore()
+        await #expect(throws: TellerError.limit(.noKnownBalance)) {
+            try await store.enqueue(Fixtures.withdrawal(100), isOnline: false)
+        }
+        try await store.saveSnapshot(AccountSnapshot(iban: Fixtures.account, holder: "Ada Lovelace", balance: Fixtures.eur(30_000), available: Fixtures.eur(25_000), asOf: clock.now()))
+        _ = try await store.enqueue(Fixtures.withdrawal(15_000), isOnline: false)
+        #expect(try await store.pendingDebits(for: Fixtures.account).map(\.request.amount) == [Fixtures.eur(15_000)])
+        let remaining = try await store.remainingLimits(kind: .withdrawal, account: Fixtures.account, isOnline: false)
+        #expect(remaining.withdrawable == Fixtures.eur(10_000))
+        await #expect(throws: TellerError.limit(.insufficientAvailable(withdrawable: Fixtures.eur(10_000)))) {
+            try await store.enqueue(Fixtures.withdrawal(10_001), isOnline: false)
+        }
+        _ = try await store.enqueue(Fixtures.withdrawal(10_000), isOnline: false)
+    }
+
+    @Test func summaryCountsStatesAndPendingPerCurrency() async throws {
+        let store = try makeStore()
+        let empty = try await store.summary()
+        #expect(empty.countsByState == ["queued": 0, "sending": 0, "confirmed": 0, "rejected": 0, "needsReview": 0])
+        #expect(empty.oldestQueuedAt == nil)
+        let first = try await store.enqueue(Fixtures.deposit(1_000), isOnline: true)
+        clock.advance(60)
+        _ = try await store.enqueue(Fixtures.deposit(2_000), isOnline: true)
+        let third = try await store.enqueue(Fixtures.deposit(4_000), isOnline: true)
+        try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'insufficient_funds' WHERE id = ?", [.integer(third.id)]) }
+        let summary = try await store.summary()
+        #expect(summary.countsByState["queued"] == 2)
+        #expect(summary.countsByState["rejected"] == 1)
+        #expect(summary.pendingByCurrency == [.eur: Fixtures.eur(3_000)])
+        #expect(summary.oldestQueuedAt == first.createdAt)
+        #expect(summary.unacknowledgedRejections == 1)
+    }
+
+    @Test func operatorAcknowledgesARejectionOnce() async throws {
+        let store = try makeStore()
+        let entry = try await store.enqueue(Fixtures.deposit(1_000), isOnline: true)
+        await #expect(throws: TellerError.noSuchEntry(entry.key)) {
+            try await store.acknowledgeRejection(entry.key, by: Fixtures.operatorID)
+        }
+        try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(entry.id)]) }
+        try await store.acknowledgeRejection(entry.key, by: Fixtures.operatorID)
+        #expect(try await store.entry(for: entry.key)?.state == .rejected(reason: "account_blocked", acknowledged: true))
+        #expect(try await store.summary().unacknowledgedRejections == 0)
+        await #expect(throws: TellerError.noSuchEntry(entry.key)) {
+            try await store.acknowledgeRejection(entry.key, by: Fixtures.operatorID)
+        }
+    }
+
+    @Test func interruptedSendsGoBackToQueuedOnOpen() async throws {
+        do {
+            let store = try makeStore()
+            let entry = try await store.enqueue(Fixtures.deposit(1_000), isOnline: true)
+            try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'sending' WHERE id = ?", [.integer(entry.id)]) }
+        }
+        let reopened = try makeStore()
+        #expect(try await reopened.entries().map(\.state) == [.queued])
+    }
+
+    @Test func accountCacheRoundTrips() async throws {
+        let store = try makeStore()
+        #expect(try await store.cachedSnapshot(for: Fixtures.account) == nil)
+        let snapshot = AccountSnapshot(
+            iban: Fixtures.account, holder: "Ada Lovelace", balance: Fixtures.eur(30_000), available: Fixtures.eur(25_000),
+            asOf: Date(timeIntervalSince1970: 1_700_000_000),
+            recent: [ActivityItem(reference: "H-1", kind: .withdrawal, amount: Fixtures.eur(-500), bookedAt: Date(timeIntervalSince1970: 1_699_999_000), description: "Cash")])
+        try await store.saveSnapshot(snapshot)
+        #expect(try await store.cachedSnapshot(for: Fixtures.account) == snapshot)
+    }
+
+    @Test func schemaIsRecorded() async throws {
+        let store = try makeStore()
+        #expect(try await store.withDatabase { try Migrator.currentVersion(of: $0) } == 1)
+    }
+}

@@ -1,0 +1,474 @@
+"""HTTP layer: ThreadingHTTPServer with HTTP/1.1 keep-alive, routing of /v1 and
+/admin, fault injection and response writing.
+
+Every response goes out in one write (status line, headers and body) on a
+socket with Nagle disabled, so keep-alive clients never wait on a delayed ACK.
+"""
+
+import email.utils
+import hashlib
+import ipaddress
+import socket
+import struct
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from . import VERSION, clock
+from . import iban as ibans
+from .faults import Faults, Stats
+from .problems import Problem
+from .store import _dump
+from .submission import parse_idempotency_key, parse_json_object, parse_submission
+
+MAX_BODY = 64 * 1024
+PIN_ATTEMPTS = 5
+PIN_WINDOW = 300.0
+
+
+@dataclass
+class Config:
+    access_ttl: float = 900
+    refresh_ttl: float = 30 * 86_400
+    key_retention: float = 30 * 86_400
+    log_requests: bool = False
+    admin: bool = True
+
+
+def is_loopback_peer(address):
+    """True only for 127.0.0.0/8, ::1 and IPv4-mapped loopback: the admin API's gate."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if getattr(ip, "ipv4_mapped", None) is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+class PinThrottle:
+    """At most PIN_ATTEMPTS wrong PINs per terminal and operator in PIN_WINDOW seconds."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._failures = defaultdict(deque)
+
+    def retry_after(self, terminal_id, operator_id):
+        with self._lock:
+            failures = self._failures[(terminal_id, operator_id)]
+            now = time.monotonic()
+            while failures and failures[0] <= now - PIN_WINDOW:
+                failures.popleft()
+            if len(failures) < PIN_ATTEMPTS:
+                return None
+            return max(1, int(failures[0] + PIN_WINDOW - now) + 1)
+
+    def failed(self, terminal_id, operator_id):
+        with self._lock:
+            self._failures[(terminal_id, operator_id)].append(time.monotonic())
+
+    def succeeded(self, terminal_id, operator_id):
+        with self._lock:
+            self._failures.pop((terminal_id, operator_id), None)
+
+    def clear(self):
+        with self._lock:
+            self._failures.clear()
+
+
+class HostServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+    def __init__(self, address, store, config, handler=None):
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.store = store
+        self.config = config
+        self.faults = Faults()
+        self.stats = Stats()
+        self.pins = PinThrottle()
+        super().__init__(address, handler or HostHandler)
+
+    def get_request(self):
+        connection, peer = super().get_request()
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.stats.add("connections")
+        return connection, peer
+
+    def url(self):
+        host, port = self.server_address[:2]
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _segments(path):
+    return [urllib.parse.unquote(part) for part in path.strip("/").split("/")] if path.strip("/") else []
+
+
+class HostHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "teller-host/" + VERSION
+    sys_version = ""
+    timeout = 300  # idle keep-alive connections are closed after this many seconds
+
+    # MARK: Entry points
+
+    def do_GET(self):
+        self._dispatch("GET")
+
+    def do_POST(self):
+        self._dispatch("POST")
+
+    def do_PUT(self):
+        self._dispatch("PUT")
+
+    def do_DELETE(self):
+        self._dispatch("DELETE")
+
+    def do_PATCH(self):
+        self._dispatch("PATCH")
+
+    def log_message(self, format, *args):
+        if self.server.config.log_requests:
+            sys.stderr.write(f"teller-host: {self.client_address[0]} {format % args}\n")
+
+    def _dispatch(self, method):
+        server = self.server
+        server.stats.add("requests")
+        self._delay = False
+        self._terminal = None
+        path, _, query = self.path.partition("?")
+        self._route = path
+        try:
+            self._body = self._read_body()
+            if path == "/admin" or path.startswith("/admin/"):
+                self._admin(method, path, urllib.parse.parse_qs(query))
+            elif path == "/v1" or path.startswith("/v1/"):
+                self._delay = True
+                self._v1(method, path, urllib.parse.parse_qs(query))
+            else:
+                raise Problem("not_found", f"No resource at {path}; the API lives under /v1.")
+        except Problem as problem:
+            self._send_problem(problem)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            self._send_problem(Problem("internal_error", "The host failed; see its log. Retrying later is safe."))
+
+    def _read_body(self):
+        """The request body by Content-Length; none without it (RFC 9112 §6.3)."""
+        if self.headers.get("Transfer-Encoding"):
+            self.close_connection = True
+            raise Problem("length_required", "Chunked bodies are not accepted; send Content-Length.")
+        length = self.headers.get("Content-Length")
+        if length is None:
+            return b""
+        if not length.strip().isdigit():
+            self.close_connection = True
+            raise Problem("length_required", "Content-Length is not a non-negative integer.")
+        length = int(length)
+        if length > MAX_BODY:
+            self.close_connection = True
+            raise Problem("payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+        return self.rfile.read(length)
+
+    # MARK: Responses
+
+    def _send(self, status, body, headers):
+        if self._delay:
+            delay = self.server.faults.delay_ms
+            if delay:
+                time.sleep(delay / 1000)
+        lines = [
+            f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
+            f"Date: {email.utils.formatdate(usegmt=True)}",
+            f"Server: {self.server_version}",
+            f"Content-Length: {len(body)}",
+            "Cache-Control: no-store",
+        ]
+        lines.extend(f"{name}: {value}" for name, value in headers.items())
+        if self.close_connection:
+            lines.append("Connection: close")
+        self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+        self.log_request(status)
+
+    def _send_json(self, status, doc, headers=None):
+        self._send(status, _dump(doc), {"Content-Type": "application/json", **(headers or {})})
+
+    def _send_problem(self, problem):
+        stats = self.server.stats
+        if problem.status == 401:
+            stats.add("unauthorized", self._terminal or problem.terminal_id)
+            problem.headers.setdefault("WWW-Authenticate", 'Bearer realm="teller", error="invalid_token"')
+        elif problem.status == 400:
+            stats.add("bad_requests", self._terminal)
+        self._send(problem.status, problem.body(instance=self._route), problem.response_headers())
+
+    def _drop(self):
+        """Closes with a TCP reset and no response: the 'lost response' fault."""
+        self.close_connection = True
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    # MARK: /v1
+
+    def _v1(self, method, path, query):
+        server = self.server
+        parts = _segments(path)
+        is_submit = method == "POST" and parts == ["v1", "transactions"]
+        failure = server.faults.take_failure(is_submit)
+        if failure is not None:
+            status, retry_after = failure
+            server.stats.add("injected_failures")
+            code = "service_unavailable" if status == 503 else "too_many_requests"
+            raise Problem(code, "Injected fault: try again after Retry-After seconds.", retry_after=retry_after)
+
+        if parts == ["v1", "health"]:
+            self._allow(method, "GET")
+            return self._send_json(200, {"status": "ok", "api_version": "v1", "host_version": VERSION,
+                                         "time": clock.iso(clock.now())})
+        if parts == ["v1", "auth", "token"]:
+            self._allow(method, "POST")
+            return self._issue_token()
+        if parts == ["v1", "auth", "refresh"]:
+            self._allow(method, "POST")
+            return self._refresh_token()
+
+        known = (parts in (["v1", "operators", "verify"], ["v1", "transactions"])
+                 or (len(parts) == 3 and parts[:2] in (["v1", "accounts"], ["v1", "transactions"]))
+                 or (len(parts) == 4 and parts[:2] == ["v1", "accounts"] and parts[3] == "transactions"))
+        if not known:
+            raise Problem("not_found", f"No resource at {path}.")
+        self._terminal = self._authenticate()
+        if parts == ["v1", "operators", "verify"]:
+            self._allow(method, "POST")
+            return self._verify_operator()
+        if parts == ["v1", "transactions"]:
+            self._allow(method, "POST")
+            return self._submit()
+        if parts[1] == "transactions":
+            self._allow(method, "GET")
+            return self._status(parts[2])
+        self._allow(method, "GET")
+        iban = self._path_iban(parts[2])
+        if len(parts) == 3:
+            snapshot = server.store.account(iban)
+            if snapshot is None:
+                raise Problem("account_not_found", f"No account {iban} at this bank.")
+            return self._send_json(200, snapshot)
+        return self._recent(iban, query)
+
+    def _allow(self, method, allowed):
+        if method != allowed:
+            raise Problem("method_not_allowed", f"Use {allowed} here.", headers={"Allow": allowed})
+
+    def _json_body(self):
+        content_type = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        if content_type != "application/json":
+            raise Problem("unsupported_media_type", "Send the body as application/json.")
+        return parse_json_object(self._body)
+
+    @staticmethod
+    def _field(doc, name):
+        value = doc.get(name)
+        if not isinstance(value, str) or value == "":
+            raise Problem("invalid_field", f"'{name}' is required and must be a non-empty string.", field=name)
+        return value
+
+    def _authenticate(self):
+        header = self.headers.get("Authorization") or ""
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Problem("token_missing", "Send 'Authorization: Bearer <access_token>'.")
+        return self.server.store.authenticate(token.strip())
+
+    def _issue_token(self):
+        doc = self._json_body()
+        terminal_id = self._field(doc, "terminal_id")
+        secret = self._field(doc, "secret")
+        server = self.server
+        if not server.store.check_terminal_secret(terminal_id, secret):
+            raise Problem("invalid_terminal_credentials", "Terminal id or secret is wrong.")
+        server.stats.add("token_issues", terminal_id)
+        tokens = server.store.issue_tokens(terminal_id, server.config.access_ttl, server.config.refresh_ttl)
+        self._send_json(200, tokens)
+
+    def _refresh_token(self):
+        doc = self._json_body()
+        refresh_token = self._field(doc, "refresh_token")
+        server = self.server
+        terminal_id = server.store.redeem_refresh_token(refresh_token)
+        server.stats.add("refreshes", terminal_id)
+        tokens = server.store.issue_tokens(terminal_id, server.config.access_ttl, server.config.refresh_ttl)
+        self._send_json(200, tokens)
+
+    def _verify_operator(self):
+        doc = self._json_body()
+        operator_id = self._field(doc, "operator_id")
+        pin = self._field(doc, "pin")
+        server = self.server
+        server.stats.add("pin_verifications", self._terminal)
+        wait = server.pins.retry_after(self._terminal, operator_id)
+        if wait is not None:
+            raise Problem("too_many_requests", f"Too many wrong PINs for operator {operator_id}; wait {wait} s.", retry_after=wait)
+        try:
+            name = server.store.verify_operator(operator_id, pin)
+        except Problem as problem:
+            if problem.code == "pin_incorrect":
+                server.pins.failed(self._terminal, operator_id)
+                server.stats.add("pin_failures", self._terminal)
+            raise
+        server.pins.succeeded(self._terminal, operator_id)
+        self._send_json(200, {"operator_id": operator_id, "display_name": name, "verified_at": clock.iso(clock.now())})
+
+    @staticmethod
+    def _path_iban(text):
+        iban = ibans.normalize(text)
+        if not ibans.is_valid(iban):
+            raise Problem("invalid_iban", f"'{text}' is not a valid IBAN.", field="iban")
+        return iban
+
+    def _recent(self, iban, query):
+        server = self.server
+        snapshot = server.store.account(iban)
+        if snapshot is None:
+            raise Problem("account_not_found", f"No account {iban} at this bank.")
+        raw = query.get("limit", ["20"])[-1]
+        if not raw.isdigit() or not 1 <= int(raw) <= 100:
+            raise Problem("invalid_parameter", "'limit' must be an integer from 1 to 100.", field="limit")
+        lines = server.store.recent_transactions(iban, int(raw))
+        self._send_json(200, {"iban": iban, "currency": snapshot["currency"], "as_of": snapshot["as_of"],
+                              "transactions": lines})
+
+    # MARK: Submitting, the idempotent write
+
+    def _submit(self):
+        server, terminal = self.server, self._terminal
+        server.stats.add("submissions", terminal)
+        if (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower() != "application/json":
+            raise Problem("unsupported_media_type", "Send the body as application/json.")
+        key = parse_idempotency_key(self.headers.get("Idempotency-Key"))
+        digest = hashlib.sha256(self._body).digest()
+        existing = server.store.find_submission(terminal, key)
+        if existing is None:
+            submission = parse_submission(self._body)
+            existing = server.store.claim(terminal, key, digest)
+            if existing is None:
+                return self._settle(key, submission)
+        self._answer_existing(key, existing, digest)
+
+    def _answer_existing(self, key, row, digest):
+        stats = self.server.stats
+        if row["body_sha256"] != digest:
+            stats.add("key_mismatches", self._terminal)
+            raise Problem("idempotency_key_reused",
+                          f"Key {key} was first sent with a different body; a retry must resend the identical bytes.")
+        if row["state"] == "processing":
+            stats.add("conflicts", self._terminal)
+            raise Problem("request_in_progress", f"Key {key} is still being processed; retry later with the same key.",
+                          retry_after=1)
+        stats.add("replays", self._terminal)
+        self._send(row["status_code"], row["response"],
+                   {"Content-Type": "application/json", "Idempotent-Replayed": "true"})
+
+    def _settle(self, key, submission):
+        server, terminal = self.server, self._terminal
+        try:
+            pause = server.faults.processing_delay_ms
+            if pause:
+                time.sleep(pause / 1000)
+            status, body, outcome = server.store.settle(terminal, key, submission)
+        except BaseException:
+            server.store.release(terminal, key)
+            raise
+        server.stats.add("postings" if outcome == "posted" else "rejections", terminal)
+        if server.faults.take_drop():
+            server.stats.add("dropped_responses", terminal)
+            return self._drop()
+        self._send(status, body, {"Content-Type": "application/json"})
+
+    def _status(self, raw_key):
+        key = parse_idempotency_key(raw_key)
+        row = self.server.store.find_submission(self._terminal, key)
+        if row is None:
+            raise Problem("transaction_not_found", f"Terminal {self._terminal} has no transaction with key {key}.")
+        if row["state"] == "processing":
+            raise Problem("request_in_progress", f"Key {key} is still being processed.", retry_after=1)
+        self._send(200, row["response"], {"Content-Type": "application/json"})
+
+    # MARK: /admin (loopback peers only)
+
+    def _admin(self, method, path, query):
+        server = self.server
+        if not server.config.admin:
+            raise Problem("not_found", "The admin API is disabled (--no-admin).")
+        if not is_loopback_peer(self.client_address[0]):
+            raise Problem("admin_loopback_only", "The admin API answers only 127.0.0.1 and ::1.")
+        route = (method, path.rstrip("/"))
+        if route == ("GET", "/admin/stats"):
+            return self._send_json(200, {**server.stats.snapshot(), "store": server.store.counts()})
+        if route == ("POST", "/admin/reset"):
+            server.stats.reset()
+            server.faults.clear()
+            server.pins.clear()
+            return self._send_json(200, {"reset": True})
+        if route == ("GET", "/admin/faults"):
+            return self._send_json(200, server.faults.snapshot())
+        if route == ("POST", "/admin/faults"):
+            try:
+                server.faults.update(self._admin_doc())
+            except ValueError as error:
+                raise Problem("invalid_field", str(error))
+            return self._send_json(200, server.faults.snapshot())
+        if route == ("DELETE", "/admin/faults"):
+            server.faults.clear()
+            return self._send_json(200, server.faults.snapshot())
+        if route == ("POST", "/admin/tokens/expire"):
+            include_refresh = self._admin_doc().get("include_refresh", False) is True
+            return self._send_json(200, {"expired": server.store.expire_tokens(include_refresh)})
+        if route == ("GET", "/admin/journal"):
+            try:
+                after = int(query.get("after_seq", ["0"])[-1])
+            except ValueError:
+                raise Problem("invalid_parameter", "'after_seq' must be an integer.", field="after_seq")
+            entries = server.store.journal(query.get("terminal_id", [None])[-1], after, query.get("outcome", [None])[-1])
+            return self._send_json(200, {"entries": entries})
+        if route == ("GET", "/admin/accounts"):
+            return self._send_json(200, {"accounts": server.store.accounts()})
+        if route == ("POST", "/admin/accounts"):
+            self._put_account(self._admin_doc())
+            return self._send_json(200, server.store.account(self._admin_doc()["iban"]))
+        if route == ("POST", "/admin/terminals"):
+            doc = self._admin_doc()
+            server.store.set_terminal(self._field(doc, "terminal_id"), self._field(doc, "secret"))
+            return self._send_json(200, {"terminal_id": doc["terminal_id"]})
+        if route == ("POST", "/admin/purge"):
+            return self._send_json(200, {"purged_keys": server.store.purge(server.config.key_retention)})
+        raise Problem("not_found", f"No admin resource {method} {path}.")
+
+    def _put_account(self, doc):
+        iban = doc.get("iban")
+        if not ibans.is_valid(iban):
+            raise Problem("invalid_field", "'iban' must be a valid IBAN.", field="iban")
+        holder = self._field(doc, "holder")
+        currency = doc.get("currency", "EUR")
+        if not isinstance(currency, str) or len(currency) != 3 or not currency.isupper():
+            raise Problem("invalid_field", "'currency' must be an ISO 4217 code.", field="currency")
+        amounts = {}
+        for name in ("balance", "hold"):
+            value = doc.get(name, 0)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Problem("invalid_field", f"'{name}' must be an integer of minor units.", field=name)
+            amounts[name] = value
+        status = doc.get("status", "active")
+        if status not in ("active", "blocked"):
+            raise Problem("invalid_field", "'status' must be active or blocked.", field="status")
+        self.server.store.put_account(iban, holder, currency, amounts["balance"], amounts["hold"], status)
+
+    def _admin_doc(self):
+        return parse_json_object(self._body) if self._body.strip() else {}
