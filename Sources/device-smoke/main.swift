@@ -250,15 +250,22 @@ Report.step("event-loop") {
         surface.copy(display.bounds, from: scene)
         return display.bounds
     }
+    var ticks = 0
     loop.every(milliseconds: 2) {
-        requests += 1
-        loop.setNeedsDisplay()
+        ticks += 1
+        for _ in 0..<3 {
+            requests += 1
+            loop.setNeedsDisplay()
+        }
     }
     loop.after(milliseconds: 600) {
         let frames = loop.framesRendered
+        // bochs has no vblank interrupt (flips complete at once), so the
+        // property checked is the loop's: requests coalesce, and a frame is
+        // only drawn after the previous flip completed.
         Report.check(
-            "vblank-paced", frames > 3 && frames < requests && frames <= display.completedFlips + 1,
-            "\(requests) frame requests became \(frames) frames, \(display.completedFlips) flips")
+            "vblank-paced", frames > 3 && frames <= ticks + 1 && frames <= display.completedFlips + 1,
+            "\(requests) requests in \(ticks) ticks became \(frames) frames, \(display.completedFlips) completed flips")
         kill(getpid(), SIGTERM)  // process-directed, as systemd sends it
     }
     var stoppedBySignal = false

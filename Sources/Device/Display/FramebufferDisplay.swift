@@ -55,9 +55,9 @@ public final class FramebufferDisplay: Display {
             // The memory holds two screens but the driver shows one: ask for a taller virtual screen.
             var taller = v
             taller.yres_virtual = v.yres * 2
-            if (try? Syscall.ioctl(file.fd, UInt(FBIOPUT_VSCREENINFO), &taller)) != nil,
-                (try? Syscall.ioctl(file.fd, UInt(FBIOGET_VSCREENINFO), &v)) != nil
-            {}
+            if (try? Syscall.ioctl(file.fd, UInt(FBIOPUT_VSCREENINFO), &taller)) != nil {
+                _ = try? Syscall.ioctl(file.fd, UInt(FBIOGET_VSCREENINFO), &v)
+            }
         }
         isDoubleBuffered = Int(v.yres_virtual) >= 2 * physical.height && length >= 2 * pageBytes
         let pages = isDoubleBuffered ? 2 : 1

@@ -141,6 +141,7 @@ public final class EventLoop {
         cleanups.removeAll()
         for token in tokens { token.cancel() }
         displayWatch?.cancel()
+        // exit() runs no deinit, so the console's CRTC is put back explicitly.
         if let drm = display as? DRMDisplay { drm.restore() }
         display = nil
         exit(status)

@@ -39,23 +39,20 @@ public final class UInputDevice {
                 }
             }
         }
-        let file: DeviceFile
         do { file = try DeviceFile(path: uinputPath, flags: O_RDWR) }
         catch .noSuchFile { throw .system(path: uinputPath, operation: "open (is the uinput module loaded? modprobe uinput)", errno: .noSuchFile) }
         catch { throw InputError.opening(uinputPath, error) }
         var handle: OpaquePointer?
-        // libevdev keeps using the fd it is given; it is closed with the device in destroy().
-        let fd = dup(file.fd)
-        let rc = libevdev_uinput_create_from_device(dev, fd, &handle)
+        // libevdev uses the descriptor it is given and leaves closing it to us (`file`).
+        let rc = libevdev_uinput_create_from_device(dev, file.fd, &handle)
         guard rc == 0, let handle else {
-            Syscall.close(fd)
             throw .system(path: uinputPath, operation: "UI_DEV_CREATE", errno: Errno(rawValue: -rc))
         }
         uinput = handle
-        uinputFD = fd
     }
 
-    private var uinputFD: Int32 = -1
+    /// /dev/uinput, open for the device's lifetime.
+    private let file: DeviceFile
 
     deinit { destroy() }
 
@@ -72,7 +69,6 @@ public final class UInputDevice {
         guard let handle = uinput else { return }
         uinput = nil
         libevdev_uinput_destroy(handle)
-        Syscall.close(uinputFD)
     }
 
     /// Emits one event (the kernel stamps the time).
