@@ -21,6 +21,12 @@ func collect(_ monitor: InputMonitor, until done: ([InputNotice]) -> Bool) -> [I
     return notices
 }
 
+/// A main-actor flag that closures and tasks can share.
+@MainActor
+final class Flag {
+    var value = false
+}
+
 func touches(_ notices: [InputNotice]) -> [TouchEvent] {
     notices.compactMap { if case .touch(let t, _) = $0 { t } else { nil } }
 }
@@ -149,6 +155,17 @@ if let touch = injector {
             "two fingers decoded as \(phases)")
     }
 
+    Report.step("grab") {
+        guard let node = touch.device.devicePath else { throw InputError.unplugged(path: "uinput") }
+        let holder = try InputDevice(path: node, grab: true)
+        do {
+            _ = try InputDevice(path: node, grab: true)
+            Report.fail("grab", "a second exclusive grab of \(node) succeeded")
+        } catch InputError.grabbedElsewhere {
+            Report.pass("grab", "\(holder.path) held exclusively; a second grab is refused: \(InputError.grabbedElsewhere(path: node))")
+        }
+    }
+
     Report.step("syn-dropped") {
         guard let node = touch.device.devicePath else { throw InputError.unplugged(path: "uinput") }
         let reader = try InputDevice(path: node)
@@ -250,6 +267,11 @@ Report.step("event-loop") {
         surface.copy(display.bounds, from: scene)
         return display.bounds
     }
+    let taskRan = Flag()
+    Task { @MainActor in
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        taskRan.value = true
+    }
     var ticks = 0
     loop.every(milliseconds: 2) {
         ticks += 1
@@ -266,6 +288,7 @@ Report.step("event-loop") {
         Report.check(
             "vblank-paced", frames > 3 && frames <= ticks + 1 && frames <= display.completedFlips + 1,
             "\(requests) requests in \(ticks) ticks became \(frames) frames, \(display.completedFlips) completed flips")
+        Report.check("main-actor-task", taskRan.value, "an async @MainActor task ran between loop events")
         kill(getpid(), SIGTERM)  // process-directed, as systemd sends it
     }
     var stoppedBySignal = false
