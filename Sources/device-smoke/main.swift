@@ -73,6 +73,11 @@ Report.step("modeset") {
             Report.check("buffer-age", mismatches == 0, "after partial redraws the shown buffer equals the scene (\(mismatches) pixels differ)")
         }
     }
+    display.restore()
+    let restored = display.scanoutFramebuffer
+    Report.check(
+        "restore-crtc", restored == display.previousFramebuffer && restored != .none,
+        "the CRTC scans out the console's framebuffer \(display.previousFramebuffer.rawValue) again (now \(restored.rawValue))")
 }
 
 // MARK: 2. The pattern rotated 90 degrees, photographed

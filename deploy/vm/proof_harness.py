@@ -18,7 +18,7 @@ import zlib
 
 REQUIRED = [
     "modeset", "pageflip-nonblocking", "pageflip-event", "pattern-readback", "screendump-rot0",
-    "buffer-age", "rotation-output", "screendump-rot90", "input-monitor", "hotplug-add",
+    "buffer-age", "restore-crtc", "rotation-output", "screendump-rot90", "input-monitor", "hotplug-add",
     "tap-rot0", "tap-rot90", "tap-rot180", "tap-rot270", "multitouch", "grab", "syn-dropped",
     "evemu-replay", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
     "vblank-paced", "main-actor-task", "sigterm",

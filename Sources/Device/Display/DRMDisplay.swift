@@ -40,6 +40,8 @@ public final class DRMDisplay: Display {
     private var buffers: [DumbBuffer]
     private let chain: SwapChain
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
+    /// What the CRTC showed before Teller (the console's framebuffer), put back by ``restore()``.
+    public private(set) var previousFramebuffer: FramebufferID = .none
     private var flipPending = false
     private var shown: Int
     public private(set) var completedFlips = 0
@@ -139,6 +141,7 @@ public final class DRMDisplay: Display {
         shown = 0
 
         savedCRTC = drmModeGetCrtc(card.fd, crtcID)
+        previousFramebuffer = FramebufferID(rawValue: savedCRTC?.pointee.buffer_id ?? 0)
         var connectorID = chosen.id
         var modeInfo = chosen.mode.info
         if drmModeSetCrtc(card.fd, crtcID, buffers[0].framebuffer.rawValue, 0, 0, &connectorID, 1, &modeInfo) != 0 {
@@ -215,6 +218,13 @@ public final class DRMDisplay: Display {
         shown = chain.back
         chain.advance()
         completedFlips += 1
+    }
+
+    /// The framebuffer the CRTC scans out right now, as the kernel reports it.
+    public var scanoutFramebuffer: FramebufferID {
+        guard let crtcState = drmModeGetCrtc(card.fd, crtc.rawValue) else { return .none }
+        defer { drmModeFreeCrtc(crtcState) }
+        return FramebufferID(rawValue: crtcState.pointee.buffer_id)
     }
 
     /// Puts back the CRTC configuration found at open (the console, usually). Idempotent.
