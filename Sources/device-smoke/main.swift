@@ -27,6 +27,10 @@ final class Flag {
     var value = false
 }
 
+extension TouchEvent {
+    var summary: String { "\(phase)@\(position.x),\(position.y)" }
+}
+
 func touches(_ notices: [InputNotice]) -> [TouchEvent] {
     notices.compactMap { if case .touch(let t, _) = $0 { t } else { nil } }
 }
@@ -78,6 +82,28 @@ Report.step("modeset") {
     Report.check(
         "restore-crtc", restored == display.previousFramebuffer && restored != .none,
         "the CRTC scans out the console's framebuffer \(display.previousFramebuffer.rawValue) again (now \(restored.rawValue))")
+}
+
+// MARK: 1b. Configured modes and the errors a technician sees
+
+Report.step("drm-config") {
+    let display = try DRMDisplay(configuration: .init(mode: ModeRequest("1024x768")))
+    Report.check("configured-mode", display.transform.physicalSize == Size(width: 1024, height: 768), "WxH from the configuration: \(display.name)")
+    do {
+        _ = try DRMDisplay(configuration: .init(cardPath: display.devicePath))
+        Report.fail("master-busy", "a second DRM master was allowed")
+    } catch {
+        Report.check("master-busy", (error as? DisplayError)?.kind == .cannotBecomeMaster, "while Teller holds the card: \(error)")
+    }
+    display.restore()
+}
+Report.step("drm-config") {
+    do {
+        _ = try DRMDisplay(configuration: .init(mode: ModeRequest("1234x567@60")))
+        Report.fail("mode-missing", "an unoffered mode was accepted")
+    } catch {
+        Report.check("mode-missing", { if case .modeNotAvailable = (error as? DisplayError)?.kind { true } else { false } }(), "\(error)")
+    }
 }
 
 // MARK: 2. The pattern rotated 90 degrees, photographed
@@ -272,6 +298,36 @@ Report.step("event-loop") {
         surface.copy(display.bounds, from: scene)
         return display.bounds
     }
+    // Input through the loop: hotplug, a tap, then an unplug mid-touch, all as dispatch events.
+    let loopInput = InputMonitor(configuration: .init(transform: display.transform))
+    var seen: [InputNotice] = []
+    try loop.attach(input: loopInput) { seen.append($0) }
+    var loopInjector: TouchInjector?
+    loop.after(milliseconds: 50) {
+        do { loopInjector = try TouchInjector(transform: display.transform, name: "Teller QA loop touchscreen") }
+        catch { Report.fail("loop-input", "\(error)") }
+    }
+    loop.after(milliseconds: 250) {
+        do {
+            try loopInjector?.tap(Point(x: 200, y: 150))
+            try loopInjector?.down(Point(x: 400, y: 300))
+        } catch { Report.fail("loop-input", "\(error)") }
+    }
+    loop.after(milliseconds: 400) { loopInjector?.device.destroy() }
+    loop.after(milliseconds: 550) {
+        let names = seen.compactMap { notice -> String? in
+            switch notice {
+            case .added(_, let name, let kind) where name == "Teller QA loop touchscreen": "added \(kind)"
+            case .removed(_, let name) where name == "Teller QA loop touchscreen": "removed"
+            case .touch(let t, _): t.summary
+            default: nil
+            }
+        }
+        Report.check(
+            "loop-input", names == ["added multitouchScreen", "began@200,150", "ended@200,150", "began@400,300", "cancelled@400,300", "removed"],
+            "through dispatch watches: \(names)")
+    }
+
     let taskRan = Flag()
     Task { @MainActor in
         try? await Task.sleep(nanoseconds: 50_000_000)

@@ -18,10 +18,10 @@ import zlib
 
 REQUIRED = [
     "modeset", "pageflip-nonblocking", "pageflip-event", "pattern-readback", "screendump-rot0",
-    "buffer-age", "restore-crtc", "rotation-output", "screendump-rot90", "input-monitor", "hotplug-add",
+    "buffer-age", "restore-crtc", "configured-mode", "master-busy", "mode-missing", "rotation-output", "screendump-rot90", "input-monitor", "hotplug-add",
     "tap-rot0", "tap-rot90", "tap-rot180", "tap-rot270", "multitouch", "grab", "syn-dropped",
     "evemu-replay", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
-    "vblank-paced", "main-actor-task", "sigterm",
+    "loop-input", "vblank-paced", "main-actor-task", "sigterm",
 ]
 
 # Same picture as Sources/device-smoke/Pattern.swift, drawn independently here.

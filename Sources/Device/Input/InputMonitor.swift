@@ -67,6 +67,14 @@ public final class InputMonitor {
         (notifyFD >= 0 ? [notifyFD] : []) + devices.values.map(\.device.fileDescriptor)
     }
 
+    /// The inotify descriptor, readable when devices come or go (-1 before ``start()``).
+    public var hotplugDescriptor: Int32 { notifyFD }
+
+    /// The devices open now; a removed device's descriptor closes when the last reference goes.
+    public var openDevices: [InputDevice] {
+        devices.values.map(\.device).sorted { $0.path < $1.path }
+    }
+
     /// Starts watching the directory and opens what is already there.
     ///
     /// A missing /dev/input is not an error (no input modules loaded yet):

@@ -24,6 +24,7 @@ public final class EventLoop {
     public typealias Renderer = @MainActor (_ surface: Surface, _ stale: Rect) -> Rect
 
     private var tokens: [Token] = []
+    var inputRouters: [InputRouter] = []
     private var cleanups: [@MainActor () -> Void] = []
     private var display: (any Display)?
     private var renderer: Renderer?
@@ -35,10 +36,17 @@ public final class EventLoop {
     public init() {}
 
     /// Calls `handler` on the main queue whenever `fd` is readable.
+    ///
+    /// - Parameter owner: kept alive until the watch is cancelled; pass the
+    ///   object that closes `fd`, so the descriptor outlives its watch.
     @discardableResult
-    public func watch(_ fd: Int32, _ handler: @escaping @MainActor () -> Void) -> Token {
+    public func watch(_ fd: Int32, keepingAlive owner: AnyObject? = nil, _ handler: @escaping @MainActor () -> Void) -> Token {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler { MainActor.assumeIsolated { handler() } }
+        if let owner {
+            let box = OwnerBox(owner)
+            source.setCancelHandler { box.release() }
+        }
         return keep(source)
     }
 
@@ -154,6 +162,14 @@ public final class EventLoop {
         source.resume()
         return token
     }
+}
+
+/// Holds a descriptor's owner until the dispatch source watching it is cancelled.
+private final class OwnerBox: @unchecked Sendable {
+    // Touched only on the main queue: at creation and in the cancel handler.
+    private var owner: AnyObject?
+    init(_ owner: AnyObject) { self.owner = owner }
+    func release() { owner = nil }
 }
 
 /// Lets a one-shot timer cancel itself.
