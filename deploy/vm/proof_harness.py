@@ -22,7 +22,8 @@ REQUIRED = [
     "modeset", "pageflip-nonblocking", "pageflip-event", "pattern-readback", "screendump-rot0",
     "buffer-age", "restore-crtc", "configured-mode", "master-busy", "mode-missing", "rotation-output", "screendump-rot90", "input-monitor", "hotplug-add",
     "tap-rot0", "tap-rot90", "tap-rot180", "tap-rot270", "multitouch", "grab", "syn-dropped",
-    "evemu-replay", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
+    "evemu-replay", "replay-two-finger", "replay-two-taps", "replay-single-touch", "replay-qemu-usb-tablet",
+    "replay-keyboard", "replay-scanner", "replay-unbranded-scanner", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
     "loop-input", "vblank-paced", "main-actor-task", "sigterm",
 ]
 
