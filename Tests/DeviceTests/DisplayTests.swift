@@ -91,6 +91,35 @@ struct DisplayTests {
         }
     }
 
+    /// Rotated output draws into a shadow; each scanout buffer still gets what it missed.
+    @Test(arguments: [Rotation.degrees90, .degrees180, .degrees270])
+    func rotatedShadowChainStaysCorrect(rotation: Rotation) {
+        let physical = Size(width: 40, height: 30)
+        let transform = DisplayTransform(rotation: rotation, physicalSize: physical)
+        let memory = (0..<2).map { _ in Surface(size: physical) }
+        let buffers = memory.map { ScanoutBuffer(base: UnsafeMutableRawPointer($0.baseAddress), strideBytes: $0.strideBytes, size: physical, format: .xrgb8888) }
+        let chain = SwapChain(transform: transform, buffers: buffers, owner: nil, firstBack: 1)
+        #expect(!chain.drawsDirectly)
+        #expect(chain.staleRegion == .zero)  // the shadow is always complete
+        for frame in 0..<5 {
+            let damage = Rect(x: frame * 5, y: frame * 4, width: 6, height: 5)
+            let logical = chain.backBuffer
+            for y in damage.minY..<min(damage.maxY, logical.height) {
+                for x in damage.minX..<min(damage.maxX, logical.width) { logical[x, y] = UInt32(0xFF00_0000 | (frame + 1) << 8 | x) }
+            }
+            let shown = chain.prepare(damage: frame == 0 ? logical.bounds : damage)
+            chain.advance()
+            var differ = 0
+            for y in 0..<logical.height {
+                for x in 0..<logical.width {
+                    let p = transform.physical(fromLogical: Point(x: x, y: y))
+                    if memory[shown][p.x, p.y] != logical[x, y] { differ += 1 }
+                }
+            }
+            #expect(differ == 0, "frame \(frame): \(differ) pixels differ on the panel")
+        }
+    }
+
     @Test func rgb565Conversion() {
         let size = Size(width: 2, height: 1)
         let raw = UnsafeMutablePointer<UInt16>.allocate(capacity: 2)

@@ -25,6 +25,16 @@ struct EvemuTests {
         #expect(again == original)
     }
 
+    /// Descriptions written by libevemu's own evemu_write (from our fixtures, via
+    /// ctypes): the real tool's output, comments and all, reads back the same.
+    @Test(arguments: ["two-finger", "keyboard"])
+    func readsDescriptionsWrittenByLibevemu(name: String) throws {
+        let ours = try Fixture.recording(name + ".evemu")
+        let theirs = try Fixture.recording(name + ".described-by-libevemu.evemu")
+        #expect(theirs.capabilities == ours.capabilities)
+        #expect(theirs.events.isEmpty)
+    }
+
     @Test func writerUsesEvemuLayout() throws {
         let text = try Fixture.recording("two-finger.evemu").text
         #expect(text.contains("\nN: ILITEK ILITEK-TP\n"))

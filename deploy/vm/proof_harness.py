@@ -9,10 +9,12 @@ Standard library only. Run by deploy/vm/device-proof; not meant to be run alone.
 import argparse
 import os
 import select
+import shutil
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import zlib
 
@@ -20,7 +22,8 @@ REQUIRED = [
     "modeset", "pageflip-nonblocking", "pageflip-event", "pattern-readback", "screendump-rot0",
     "buffer-age", "restore-crtc", "configured-mode", "master-busy", "mode-missing", "rotation-output", "screendump-rot90", "input-monitor", "hotplug-add",
     "tap-rot0", "tap-rot90", "tap-rot180", "tap-rot270", "multitouch", "grab", "syn-dropped",
-    "evemu-replay", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
+    "evemu-replay", "replay-two-finger", "replay-two-taps", "replay-single-touch", "replay-qemu-usb-tablet",
+    "replay-keyboard", "replay-scanner", "replay-unbranded-scanner", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
     "loop-input", "vblank-paced", "main-actor-task", "sigterm",
 ]
 
@@ -145,11 +148,12 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     console = os.path.join(args.out, "console.log")
-    ctl_path = os.path.join(args.out, "ctl.sock")
-    mon_path = os.path.join(args.out, "monitor.sock")
-    for p in (console, ctl_path, mon_path):
-        if os.path.exists(p):
-            os.unlink(p)
+    if os.path.exists(console):
+        os.unlink(console)
+    # Unix socket paths are limited to 108 bytes; a deep checkout must not break the proof.
+    sockets = tempfile.mkdtemp(prefix="device-proof-")
+    ctl_path = os.path.join(sockets, "ctl.sock")
+    mon_path = os.path.join(sockets, "monitor.sock")
 
     qemu = [
         "qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-m", "512", "-smp", "1",
@@ -203,6 +207,7 @@ def main():
     finally:
         if proc.poll() is None:
             proc.kill()
+        shutil.rmtree(sockets, ignore_errors=True)
     elapsed = time.time() - started
     print(f"device-proof: guest ran {elapsed:.1f} s", flush=True)
 
@@ -250,7 +255,9 @@ def main():
         print("device-proof: FAIL", flush=True)
         for f in failures:
             print("  " + f, flush=True)
-        print(f"  console log: {console}", flush=True)
+        print(f"  console log: {console}; its last lines:", flush=True)
+        for line in log.splitlines()[-40:]:
+            print("  | " + line, flush=True)
         return 1
     print(f"device-proof: PASS ({len(passed)} checks, {len(dumps)} screendumps compared)", flush=True)
     return 0

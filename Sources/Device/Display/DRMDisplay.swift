@@ -246,3 +246,13 @@ public final class DRMDisplay: Display {
         return "\(typeName)-\(index)"
     }
 }
+
+extension DRMDisplay {
+    /// Opens a display, runs `body` with it, and restores the previous CRTC
+    /// however `body` ends (tools and tests; the app keeps its display for the loop).
+    public static func withDisplay<T>(_ configuration: Configuration = Configuration(), _ body: (DRMDisplay) throws -> T) throws -> T {
+        let display = try DRMDisplay(configuration: configuration)
+        defer { display.restore() }
+        return try body(display)
+    }
+}

@@ -91,13 +91,9 @@ extension EvemuRecording {
                 for value in values.dropFirst() {
                     let byte = try hexByte(value)
                     for bit in 0..<8 where byte & (1 << bit) != 0 {
-                        let code = UInt16(index * 8 + bit)
-                        if type == 0 {
-                            // The EV_SYN bitmask lists the event types the device has.
-                            codes[EventType(rawValue: code), default: []] = codes[EventType(rawValue: code), default: []]
-                        } else {
-                            codes[EventType(rawValue: type), default: []].insert(EventCode(code))
-                        }
+                        // libevemu always writes "B: 00 0b ...", whatever the device has, so
+                        // the EV_SYN line says nothing: a type exists when it has codes.
+                        if type != 0 { codes[EventType(rawValue: type), default: []].insert(EventCode(UInt16(index * 8 + bit))) }
                     }
                     index += 1
                 }
@@ -137,6 +133,7 @@ extension EvemuRecording {
             }
         }
         guard let name else { throw EvemuError(line: 0, problem: "no N: line naming the device") }
+        codes[.synchronization] = []
         for code in axes.keys where codes[.absolute]?.contains(code) != true {
             codes[.absolute, default: []].insert(code)
         }

@@ -14,6 +14,8 @@
 /// ```
 /// Bitmask bytes are little-endian bit order: bit n of byte k is code 8·k+n;
 /// successive lines for the same type continue where the last one ended.
+/// The `B: 00` line (event types) is written but not trusted on reading,
+/// because libevemu always writes `B: 00 0b`: a type exists when it has codes.
 public struct EvemuRecording: Hashable, Sendable {
     public var capabilities: InputCapabilities
     public var ledStates: [EventCode: Int32]

@@ -76,7 +76,7 @@ public struct TouchDecoder: Sendable {
     private var buttonDown = false
     private var committedButtonDown = false
     private var relativeCursor: Point
-    private var relativeMoved = false
+    private var committedCursor: Point
 
     /// - Parameters:
     ///   - capabilities: the device's description; decides the mode and axes.
@@ -108,6 +108,7 @@ public struct TouchDecoder: Sendable {
         if currentSlot < 0 || currentSlot >= slotCount { currentSlot = 0 }
         committedSlot = currentSlot
         relativeCursor = Point(x: size.width / 2, y: size.height / 2)
+        committedCursor = relativeCursor
     }
 
     /// Contacts that are down after the last SYN_REPORT, by contact id.
@@ -133,8 +134,8 @@ public struct TouchDecoder: Sendable {
             if event.code == .buttonLeft && (mode == .absolutePointer || mode == .relativePointer) { buttonDown = event.value != 0 }
         case .relative where mode == .relativePointer:
             let size = mapping.transform.logicalSize
-            if event.code == .relX { relativeCursor.x = min(max(relativeCursor.x + Int(event.value), 0), size.width - 1); relativeMoved = true }
-            if event.code == .relY { relativeCursor.y = min(max(relativeCursor.y + Int(event.value), 0), size.height - 1); relativeMoved = true }
+            if event.code == .relX { relativeCursor.x = min(max(relativeCursor.x + Int(event.value), 0), size.width - 1) }
+            if event.code == .relY { relativeCursor.y = min(max(relativeCursor.y + Int(event.value), 0), size.height - 1) }
         default:
             break
         }
@@ -184,7 +185,7 @@ public struct TouchDecoder: Sendable {
         slots = committed
         currentSlot = committedSlot
         buttonDown = committedButtonDown
-        relativeMoved = false
+        relativeCursor = committedCursor
     }
 
     private mutating func commit(at time: EventTime) -> [TouchEvent] {
@@ -228,7 +229,7 @@ public struct TouchDecoder: Sendable {
             slot.reportedPosition = position
             slots[0] = slot
             committedButtonDown = buttonDown
-            relativeMoved = false
+            committedCursor = relativeCursor
         }
         committed = slots
         committedSlot = currentSlot

@@ -83,6 +83,27 @@ public final class UInputDevice {
         for e in events { try emit(e.type, e.code, e.value) }
     }
 
+    /// Replays recorded events through the kernel, like evemu-play.
+    ///
+    /// - Parameters:
+    ///   - preservingTiming: sleep between events as the recording did, so
+    ///     timing-based decoding (scanner detection) sees the same gaps.
+    ///   - afterEachFrame: runs after every SYN_REPORT; a reader on the same
+    ///     thread drains the device here, or the kernel's buffer (64 events
+    ///     for a keyboard) overflows into SYN_DROPPED.
+    public func replay(_ events: [InputEvent], preservingTiming: Bool, afterEachFrame: () -> Void = {}) throws(InputError) {
+        var previous = events.first?.time
+        for event in events {
+            if preservingTiming, let last = previous {
+                let gap = event.time.totalMicroseconds - last.totalMicroseconds
+                if gap > 0 { usleep(UInt32(min(gap, 5_000_000))) }
+            }
+            previous = event.time
+            try emit(event.type, event.code, event.value)
+            if event.isReport { afterEachFrame() }
+        }
+    }
+
     /// Ends a frame.
     public func report() throws(InputError) { try emit(.synchronization, .synReport, 0) }
 }
