@@ -191,7 +191,7 @@ if let touch = injector {
     }
 
     Report.step("grab") {
-        guard let node = touch.device.devicePath else { throw InputError.unplugged(path: "uinput") }
+        guard let node = touch.uinput!.devicePath else { throw InputError.unplugged(path: "uinput") }
         let holder = try InputDevice(path: node, grab: true)
         do {
             _ = try InputDevice(path: node, grab: true)
@@ -202,7 +202,7 @@ if let touch = injector {
     }
 
     Report.step("syn-dropped") {
-        guard let node = touch.device.devicePath else { throw InputError.unplugged(path: "uinput") }
+        guard let node = touch.uinput!.devicePath else { throw InputError.unplugged(path: "uinput") }
         let reader = try InputDevice(path: node)
         var decoder = TouchDecoder(capabilities: reader.capabilities, transform: startTransform)!
         let id = try touch.down(Point(x: 10, y: 10))
@@ -306,8 +306,8 @@ if let touch = injector {
     Report.step("unplug") {
         try touch.down(Point(x: 50, y: 50))
         _ = collect(monitor) { touches($0).contains { $0.phase == .began } }
-        let path = touch.device.devicePath ?? "?"
-        touch.device.destroy()
+        let path = touch.uinput!.devicePath ?? "?"
+        touch.uinput?.destroy()
         let notices = collect(monitor) { $0.contains { if case .removed(let p, _) = $0 { p == path } else { false } } }
         let removed = notices.contains { if case .removed(let p, _) = $0 { p == path } else { false } }
         let cancelled = touches(notices).contains { $0.phase == .cancelled }
@@ -354,7 +354,7 @@ Report.step("event-loop") {
             try loopInjector?.down(Point(x: 400, y: 300))
         } catch { Report.fail("loop-input", "\(error)") }
     }
-    loop.after(milliseconds: 400) { loopInjector?.device.destroy() }
+    loop.after(milliseconds: 400) { loopInjector?.uinput?.destroy() }
     loop.after(milliseconds: 550) {
         let names = seen.compactMap { notice -> String? in
             switch notice {

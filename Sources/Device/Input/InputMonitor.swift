@@ -47,6 +47,22 @@ public final class InputMonitor {
         }
     }
 
+    /// Decoders of an in-process device (``InProcessInputDevice``): the
+    /// same decoders a kernel device with these capabilities gets.
+    final class Virtual {
+        let capabilities: InputCapabilities
+        var touch: TouchDecoder?
+        var keyboard: KeyboardDecoder?
+        init(_ capabilities: InputCapabilities, transform: DisplayTransform, calibration: AffineMatrix) {
+            self.capabilities = capabilities
+            touch = TouchDecoder(capabilities: capabilities, transform: transform, calibration: calibration)
+            let kind = capabilities.kind
+            keyboard = (kind == .keyboard || kind == .scanner) ? KeyboardDecoder(isScanner: kind == .scanner) : nil
+        }
+    }
+
+    private var virtuals: [String: Virtual] = [:]
+
     public private(set) var configuration: Configuration
     private var devices: [String: Attached] = [:]
     private var notifyFD: Int32 = -1
@@ -96,6 +112,22 @@ public final class InputMonitor {
         for attached in devices.values where attached.touch != nil {
             attached.touch = TouchDecoder(capabilities: attached.device.capabilities, transform: transform, calibration: calibration)
         }
+        for virtual in virtuals.values where virtual.touch != nil {
+            virtual.touch = TouchDecoder(capabilities: virtual.capabilities, transform: transform, calibration: calibration)
+        }
+    }
+
+    /// Registers an in-process device and returns its `.added` notice.
+    public func addInProcess(_ device: InProcessInputDevice) -> [InputNotice] {
+        virtuals[device.path] = Virtual(device.capabilities, transform: configuration.transform, calibration: configuration.calibration)
+        return [.added(path: device.path, name: device.capabilities.name, kind: device.capabilities.kind)]
+    }
+
+    /// Decodes one frame an in-process device delivered, exactly as a
+    /// kernel device's events are decoded.
+    public func decodeInProcess(_ events: [InputEvent], from path: String) -> [InputNotice] {
+        guard let virtual = virtuals[path] else { return [] }
+        return Self.decode(events, path: path, touch: &virtual.touch, keyboard: &virtual.keyboard)
     }
 
     /// Handles a readable descriptor from ``watchedDescriptors``.
@@ -146,17 +178,23 @@ public final class InputMonitor {
             gone = true
             notices.append(.failed(error))
         }
+        notices += Self.decode(events, path: path, touch: &attached.touch, keyboard: &attached.keyboard)
+        if gone { notices += remove(path: path) }
+        return notices
+    }
+
+    private static func decode(_ events: [InputEvent], path: String, touch: inout TouchDecoder?, keyboard: inout KeyboardDecoder?) -> [InputNotice] {
+        var notices: [InputNotice] = []
         for event in events {
-            if var touch = attached.touch {
-                for t in touch.decode(event) { notices.append(.touch(t, path: path)) }
-                attached.touch = touch
+            if var decoder = touch {
+                for t in decoder.decode(event) { notices.append(.touch(t, path: path)) }
+                touch = decoder
             }
-            if var keyboard = attached.keyboard {
-                for k in keyboard.decode(event) { notices.append(.keyboard(k, path: path)) }
-                attached.keyboard = keyboard
+            if var decoder = keyboard {
+                for k in decoder.decode(event) { notices.append(.keyboard(k, path: path)) }
+                keyboard = decoder
             }
         }
-        if gone { notices += remove(path: path) }
         return notices
     }
 

@@ -12,6 +12,20 @@ extension EventLoop {
         router.deliver(initial)
         inputRouters.append(router)
     }
+
+    /// A synthetic device inside the process whose events are decoded by
+    /// `monitor` and delivered to the handler given to ``attach(input:handler:)``,
+    /// like a kernel device's. For QA injection when /dev/uinput is absent.
+    public func attachInProcessDevice(capabilities: InputCapabilities, to monitor: InputMonitor) -> InProcessInputDevice? {
+        guard let router = inputRouters.first(where: { $0.monitor === monitor }) else { return nil }
+        let device = InProcessInputDevice(capabilities: capabilities) { [weak monitor, unowned router] events in
+            guard let monitor else { return }
+            let path = "inprocess:\(capabilities.name)"
+            MainActor.assumeIsolated { router.deliver(monitor.decodeInProcess(events, from: path)) }
+        }
+        router.deliver(monitor.addInProcess(device))
+        return device
+    }
 }
 
 /// Keeps one watch per open input device in step with an ``InputMonitor``.

@@ -28,16 +28,26 @@ public final class TouchInjector {
             absoluteAxes: axes)
     }
 
-    public let device: UInputDevice
+    /// Where the events go: a uinput device, or an in-process device.
+    public let device: any InputEventSink
     public var transform: DisplayTransform
     private var nextTrackingID: Int32 = 1
     /// Microseconds to sleep between swipe steps.
     public var stepDelayMicroseconds: UInt32 = 8_000
 
-    public init(transform: DisplayTransform, name: String = "Teller QA touchscreen") throws(InputError) {
-        self.transform = transform
-        device = try UInputDevice(capabilities: Self.capabilities(name: name))
+    /// A uinput touchscreen: events go through the kernel's input stack.
+    public convenience init(transform: DisplayTransform, name: String = "Teller QA touchscreen") throws(InputError) {
+        self.init(transform: transform, sink: try UInputDevice(capabilities: Self.capabilities(name: name)))
     }
+
+    /// Writes to `sink`, which must have been made with ``capabilities(name:)``.
+    public init(transform: DisplayTransform, sink: any InputEventSink) {
+        self.transform = transform
+        device = sink
+    }
+
+    /// The kernel device, when this injector writes through uinput.
+    public var uinput: UInputDevice? { device as? UInputDevice }
 
     /// Raw panel values for a logical point under the current transform.
     public func raw(forLogical p: Point) -> (x: Int32, y: Int32) {
@@ -110,17 +120,30 @@ public final class TouchInjector {
 
 /// A synthetic USB keyboard (or scanner) for QA, typing US-layout text.
 public final class KeyboardInjector {
-    public let device: UInputDevice
+    public let device: any InputEventSink
 
+    /// The capabilities of the injector's keyboard: every key of a US layout.
     /// - Parameter name: use a name with "Barcode Scanner" in it to get a device classified `.scanner`.
-    public init(name: String = "Teller QA keyboard") throws(InputError) {
+    public static func capabilities(name: String = "Teller QA keyboard") -> InputCapabilities {
         var keys: Set<EventCode> = []
         for code in UInt16(1)...UInt16(111) { keys.insert(EventCode(code)) }
-        let caps = InputCapabilities(
+        return InputCapabilities(
             name: name, id: InputDeviceID(bustype: InputDeviceID.virtual, vendor: 0x7e11, product: 0x0002, version: 1),
             codes: [.synchronization: [], .key: keys, .autoRepeat: []])
-        device = try UInputDevice(capabilities: caps)
     }
+
+    /// A uinput keyboard: keys go through the kernel's input stack.
+    public convenience init(name: String = "Teller QA keyboard") throws(InputError) {
+        self.init(sink: try UInputDevice(capabilities: Self.capabilities(name: name)))
+    }
+
+    /// Writes to `sink`, which must have been made with ``capabilities(name:)``.
+    public init(sink: any InputEventSink) {
+        device = sink
+    }
+
+    /// The kernel device, when this injector writes through uinput.
+    public var uinput: UInputDevice? { device as? UInputDevice }
 
     /// Pause between characters; 0 types as fast as a scanner, ~50 ms like a person.
     public var keyDelayMicroseconds: UInt32 = 0
