@@ -53,6 +53,11 @@ public final class AmountEntryViewModel {
     }
     public var continueTitle: String { "Review" }
     public var backTitle: String { "Back" }
+    public var limitsTitle: String { "Limits left" }
+    /// The cash-register keypad for the amount.
+    public var amountKeypad: KeypadText { KeypadText(name: "Amount keypad", enterTitle: continueTitle) }
+    /// The keyboard for the recipient's IBAN.
+    public var recipientKeyboard: KeypadText { KeypadText(name: "Keyboard", enterTitle: continueTitle) }
 
     /// The limits still open, including the offline ones while offline.
     public var limitLines: [String] {
@@ -128,6 +133,8 @@ public final class AmountEntryViewModel {
             refuse(error.description)
         }
     }
+
+    public func back() { navigator?.pop() }
 
     private func refuse(_ text: String) {
         refusal = text

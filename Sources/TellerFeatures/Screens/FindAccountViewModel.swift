@@ -17,6 +17,7 @@ public final class FindAccountViewModel {
     public var prompt: String { "IBAN (type or scan)" }
     public var openTitle: String { "Open account" }
     public var backTitle: String { "Back" }
+    public var keyboard: KeypadText { KeypadText(name: "Keyboard", enterTitle: "Open", enter: openTitle) }
 
     /// The IBAN as typed, grouped in fours.
     public var fieldText: String { Self.grouped(IBAN.normalise(text)) }
