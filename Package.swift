@@ -48,6 +48,10 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "Widgets", dependencies: ["Graphics"]),
 
+        // MARK: Screens
+        /// The dumb layer: one screen per view model, and the tap/key/touch routing.
+        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets"]),
+
         // MARK: Executables
         .executableTarget(
             name: "teller",
@@ -64,6 +68,7 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
+        .testTarget(name: "TellerUITests", dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "Widgets", "Graphics"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
