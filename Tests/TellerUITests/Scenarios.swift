@@ -110,6 +110,7 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.tap("DE54500105".map { "find-account.keys.\($0)" })
         case .account, .accountOfflineCached:
             _ = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: !isOffline)
+            await h.coordinator.refreshStatus()
             await d.openAccount()
         case .amount:
             await d.openAccount()
@@ -137,9 +138,19 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.openAccount()
             await d.deposit("25000")
             guard let key = d.receipt?.entry.key else { return }
-            if self == .receiptConfirmed { await h.sync.send(.confirmed(key, reference: "H20261129-0000042")) }
-            if self == .receiptRejected { await h.sync.send(.rejected(key, reason: "account_blocked")) }
+            // What the sync engine does: announce the enqueue, then post the outcome on the row and announce it.
+            await h.sync.send(.queued(key))
+            if self == .receiptConfirmed {
+                await h.outbox.setState(key, .confirmed(reference: "H20261129-0000042"))
+                await h.sync.send(.confirmed(key, reference: "H20261129-0000042"))
+            }
+            if self == .receiptRejected {
+                await h.outbox.setState(key, .rejected(reason: "account_blocked", acknowledged: false))
+                await h.sync.send(.rejected(key, reason: "account_blocked"))
+            }
             if self != .receipt { await d.waitUntil { d.receipt?.statusTitle != "Queued" } }
+            let queued = self == .receipt ? "Queue: 1 queued · 250.00 EUR" : "Queue: Queue empty"
+            await d.waitUntil { d.layout().node(withIdentifier: "status.queue")?.label == queued }
         case .queue, .queueRejected:
             let first = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: true)
             let second = try? await h.outbox.enqueue(request(.withdrawal, 12_000), isOnline: true)

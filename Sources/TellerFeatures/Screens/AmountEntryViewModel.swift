@@ -48,8 +48,7 @@ public final class AmountEntryViewModel {
     public var recipientValidationText: String? {
         guard needsRecipient else { return nil }
         if recipientText.isEmpty { return "Enter the recipient's IBAN." }
-        do { _ = try IBAN(recipientText) } catch { return error.description }
-        return "Valid IBAN"
+        return FindAccountViewModel.validationText(Result { () throws(IBANError) -> IBAN in try IBAN(recipientText) })
     }
     public var continueTitle: String { "Review" }
     public var backTitle: String { "Back" }

@@ -29,7 +29,10 @@ public final class FindAccountViewModel {
     public var isValid: Bool { if case .success = validation { true } else { false } }
 
     /// The live line under the field.
-    public var validationText: String {
+    public var validationText: String { Self.validationText(validation) }
+
+    /// The live line under an IBAN field; shared with the transfer's recipient.
+    static func validationText(_ validation: Result<IBAN, IBANError>) -> String {
         switch validation {
         case .success: "Valid IBAN"
         case .failure(.empty): "Enter or scan an IBAN."

@@ -57,12 +57,13 @@ public struct AmountEntryScreen {
         if !limits.isEmpty {
             form.append(VStack(spacing: 2, identifier: "amount.limits",
                                [Label(model.limitsTitle, style: .caption, color: .secondaryText)]
-                                   + limits.map { Label($0, style: .caption, color: .primaryText) }))
+                                   + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 2) }))
         }
         form.append(Spacer())
+        // The form gets a little more than half: titles and limit lines are long, keys stay over 100 dp wide.
         return HStack(spacing: 16, padding: .all(12), [
-            Flexible(1, VStack(spacing: 8, form)),
-            Flexible(1, Keypad(identifier: Self.keys, labels: KeypadLabels(model.amountKeypad))),
+            Flexible(6, VStack(spacing: 8, form)),
+            Flexible(5, Keypad(identifier: Self.keys, labels: KeypadLabels(model.amountKeypad))),
         ])
     }
 

@@ -10,7 +10,8 @@ enum ScreenParts {
         var children: [any Widget] = []
         if let back { children.append(back) }
         children.append(Label(title, style: .title))
-        children.append(Spacer())
+        // At least a touch target high, so the title sits at the same place with or without buttons.
+        children.append(Frame(height: LayoutContext.minimumTouchTarget, Spacer()))
         if let action { children.append(action) }
         return HStack(spacing: 12, alignment: .center, children)
     }
