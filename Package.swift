@@ -49,6 +49,10 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "Widgets", dependencies: ["Graphics"]),
 
+        // MARK: Screens
+        /// The dumb layer: one screen per view model, and the tap/key/touch routing.
+        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets"]),
+
         // MARK: Device (displays, evdev input, uinput, evemu)
         .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
 
@@ -70,6 +74,7 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
+        .testTarget(name: "TellerUITests", dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "Widgets", "Graphics"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
