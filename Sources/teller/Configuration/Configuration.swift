@@ -14,8 +14,35 @@ struct Configuration {
     var retryBase: TimeInterval = 1
     var retryCap: TimeInterval = 60
 
-    // Storage
+    // Storage and runtime
     var dataDirectory = "/var/lib/teller"
+    /// Holds the control socket (systemd's RuntimeDirectory=teller).
+    var runtimeDirectory = "/run/teller"
+
+    // Display and input
+    enum DisplayChoice: String { case auto, drm, fbdev, offscreen }
+    var display = DisplayChoice.auto
+    var drmCard: String?
+    var framebufferDevice: String?
+    /// "1280x800" or "1280x800@60"; nil takes the panel's preferred mode.
+    var mode: String?
+    var rotation = 0
+    /// libinput's LIBINPUT_CALIBRATION_MATRIX, six numbers.
+    var touchCalibration: [Double] = [1, 0, 0, 0, 1, 0]
+    var offscreenWidth = 800
+    var offscreenHeight = 480
+    /// Pixels per dp; nil picks from the panel width.
+    var scale: Double?
+    var highContrast = false
+    var textScale = 1.0
+    var fontDirectory = "/usr/share/fonts/truetype/dejavu"
+    var grabInput = false
+
+    // Session
+    var idleLockSeconds: Double = 120
+    /// Argon2id hash of the technician PIN (`teller hash-pin`); nil disables diagnostics.
+    var technicianPINHash: String?
+    var timeZone: TimeZone = .current
 
     // Limits, in the terminal currency's major units
     var currency = Currency.eur

@@ -11,7 +11,7 @@ struct ConfigurationProblem: Error, CustomStringConvertible, Equatable {
     let line: Int
     let message: String
 
-    var description: String { "\(file):\(line): \(message)" }
+    var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// Reads the `key = value` format: one setting per line, `#` starts a
