@@ -14,6 +14,8 @@ case "check-config":
     exitCode = CheckConfigCommand.run(Array(arguments.dropFirst()))
 case "hash-pin":
     exitCode = HashPINCommand.run(Array(arguments.dropFirst()))
+case "scenario":
+    exitCode = await ScenarioCommand.run(Array(arguments.dropFirst()))
 case "ctl":
     exitCode = ControlClient.run(Array(arguments.dropFirst()))
 case "--version", "version":

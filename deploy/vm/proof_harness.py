@@ -10,13 +10,12 @@ import argparse
 import os
 import select
 import shutil
-import socket
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
+
+from vmtools import connect, monitor_command, read_ppm, write_png
 
 REQUIRED = [
     "modeset", "pageflip-nonblocking", "pageflip-event", "pattern-readback", "screendump-rot0",
@@ -72,71 +71,6 @@ def expected_physical(pw, ph, rotation):
                 px, py = ly, ph - 1 - lx
             out[py][px] = logical[ly][lx]
     return out
-
-
-def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        if data[pos:pos + 1] == b"#":
-            pos = data.index(b"\n", pos) + 1
-            continue
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    pos += 1
-    if fields[0] != b"P6" or int(fields[3]) != 255:
-        raise ValueError(f"{path}: not an 8-bit P6 PPM")
-    w, h = int(fields[1]), int(fields[2])
-    pixels = data[pos:pos + w * h * 3]
-    rows = []
-    for y in range(h):
-        row = pixels[y * w * 3:(y + 1) * w * 3]
-        rows.append([row[i] << 16 | row[i + 1] << 8 | row[i + 2] for i in range(0, w * 3, 3)])
-    return w, h, rows
-
-
-def write_png(path, w, h, rows):
-    raw = bytearray()
-    for row in rows:
-        raw.append(0)
-        for p in row:
-            raw += bytes(((p >> 16) & 255, (p >> 8) & 255, p & 255))
-
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-    png += chunk(b"IDAT", zlib.compress(bytes(raw), 6)) + chunk(b"IEND", b"")
-    with open(path, "wb") as f:
-        f.write(png)
-
-
-def connect(path, deadline):
-    while time.time() < deadline:
-        try:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            return s
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"qemu did not open {path}")
-
-
-def monitor_command(sock, command):
-    sock.sendall(command.encode() + b"\n")
-    buf = b""
-    deadline = time.time() + 30
-    while not buf.rstrip().endswith(b"(qemu)") and time.time() < deadline:
-        r, _, _ = select.select([sock], [], [], 1)
-        if r:
-            buf += sock.recv(65536)
-    return buf.decode(errors="replace")
 
 
 def main():

@@ -29,6 +29,13 @@ extension TerminalApp: ControlHandler {
                 throw ControlError.failed("(\(x), \(y)) is outside the \(display.size.width)x\(display.size.height) screen")
             }
             try injectTap(at: Point(x: x, y: y))
+        case .swipe(let x1, let y1, let x2, let y2):
+            let start = Point(x: x1, y: y1), end = Point(x: x2, y: y2)
+            guard display.bounds.contains(start), display.bounds.contains(end) else {
+                throw ControlError.failed("the swipe leaves the \(display.size.width)x\(display.size.height) screen")
+            }
+            guard let injector = syntheticTouch else { throw ControlError.failed("no synthetic touchscreen") }
+            try injector.swipe(from: start, to: end)
         case .tap(let identifier):
             let tree = layoutCurrentScreen()
             guard let node = tree.node(withIdentifier: identifier) else {
@@ -52,6 +59,8 @@ extension TerminalApp: ControlHandler {
         case .sync:
             guard let engine = live.engine else { throw ControlError.failed("no host_url configured; nothing to sync") }
             await engine.syncNow()
+        case .settle:
+            break
         }
         await coordinator.settle()
         loop.setNeedsDisplay()

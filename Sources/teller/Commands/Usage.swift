@@ -7,6 +7,7 @@ let usage = """
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
       check-config [FILE]       report every problem in the configuration, with line numbers
       hash-pin                  print the Argon2id hash of a technician PIN read from stdin
+      scenario FILE...          run QA scenarios in-process, or through uinput with --drive uinput (docs/qa.md)
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
 
     every configuration key is also an option: data_dir is --data-dir DIR;

@@ -8,13 +8,17 @@ enum ControlCommand: Equatable {
     case ui
     case screenshot(path: String)
     case touch(x: Int, y: Int)
+    /// A finger dragged from one point to another (scrolling lists).
+    case swipe(x1: Int, y1: Int, x2: Int, y2: Int)
     case tap(identifier: String)
     case type(text: String)
     case play(path: String)
     case sync
+    /// Answers once the view models have handled everything so far (QA drivers that inject through uinput).
+    case settle
 
     static let usage = """
-        status | ui | screenshot FILE.png | touch X Y | tap ID | type TEXT | play FILE.evemu | sync
+        status | ui | screenshot FILE.png | touch X Y | swipe X1 Y1 X2 Y2 | tap ID | type TEXT | play FILE.evemu | sync | settle
         """
 
     /// Parses one command line; the error names what is wrong.
@@ -28,6 +32,7 @@ enum ControlCommand: Equatable {
         case "status": self = .status
         case "ui": self = .ui
         case "sync": self = .sync
+        case "settle": self = .settle
         case "screenshot":
             guard !rest.isEmpty else { throw .badCommand("screenshot needs a file name") }
             self = .screenshot(path: rest)
@@ -35,6 +40,10 @@ enum ControlCommand: Equatable {
             let numbers = rest.split(separator: " ").compactMap { Int($0) }
             guard numbers.count == 2, rest.split(separator: " ").count == 2 else { throw .badCommand("touch needs two integers: touch X Y") }
             self = .touch(x: numbers[0], y: numbers[1])
+        case "swipe":
+            let numbers = rest.split(separator: " ").compactMap { Int($0) }
+            guard numbers.count == 4, rest.split(separator: " ").count == 4 else { throw .badCommand("swipe needs four integers: swipe X1 Y1 X2 Y2") }
+            self = .swipe(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3])
         case "tap":
             guard !rest.isEmpty, !rest.contains(" ") else { throw .badCommand("tap needs one identifier (see `teller ctl ui`)") }
             self = .tap(identifier: rest)
@@ -54,6 +63,8 @@ enum ControlCommand: Equatable {
         case .status: "status"
         case .ui: "ui"
         case .sync: "sync"
+        case .settle: "settle"
+        case .swipe(let x1, let y1, let x2, let y2): "swipe \(x1) \(y1) \(x2) \(y2)"
         case .screenshot(let path): "screenshot \(path)"
         case .touch(let x, let y): "touch \(x) \(y)"
         case .tap(let identifier): "tap \(identifier)"

@@ -1,0 +1,50 @@
+import Foundation
+import Graphics
+import Widgets
+
+/// The terminal in this process on the offscreen display, driven through
+/// the same ``ControlHandler`` as `teller ctl`: taps and keys become
+/// kernel-format events in the input monitor's decoders.
+@MainActor
+final class InProcessTarget: ScenarioTarget {
+    let app: TerminalApp
+    let outputDirectory: String
+    let goldenDirectory: String?
+    let updateGoldens: Bool
+    var comparison = GoldenComparison()
+
+    init(app: TerminalApp, outputDirectory: String, goldenDirectory: String?, updateGoldens: Bool) {
+        self.app = app
+        self.outputDirectory = outputDirectory
+        self.goldenDirectory = goldenDirectory
+        self.updateGoldens = updateGoldens
+    }
+
+    func perform(_ command: ControlCommand) async throws {
+        _ = try await app.handle(command)
+    }
+
+    func accessibilityTree() async throws -> AccessibilityNode {
+        await app.coordinator.settle()
+        return app.layoutCurrentScreen().accessibilityNode
+    }
+
+    func screenshot(_ name: String) async throws -> String {
+        await app.coordinator.settle()
+        let surface = app.snapshot()
+        let path = (outputDirectory as NSString).appendingPathComponent("\(name).png")
+        try PNG.write(surface, to: path)
+        guard let goldenDirectory else { return "screenshot \(name): \(path)" }
+        let golden = (goldenDirectory as NSString).appendingPathComponent("\(name).png")
+        if updateGoldens {
+            try PNG.write(surface, to: golden)
+            return "screenshot \(name): golden \(golden) written"
+        }
+        guard FileManager.default.fileExists(atPath: golden) else { return "screenshot \(name): \(path) (no golden \(golden))" }
+        return try comparison.compare(surface, golden: golden, name: name)
+    }
+
+    func powerCut(line: Int) async throws -> String {
+        "power-cut: skipped in-process (only the virtual device can cut the power)"
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A QA scenario: a plain-text list of steps, one per line (docs/qa.md,
+/// "Scenarios"). The same file runs in-process on the offscreen display
+/// and in the virtual device through uinput.
+struct Scenario {
+    /// One thing a step does.
+    enum Action: Equatable {
+        case tap(identifier: String)
+        case touch(x: Int, y: Int)
+        case swipe(x1: Int, y1: Int, x2: Int, y2: Int)
+        /// Typed on a keyboard; `\n` in the file is Enter.
+        case type(text: String)
+        /// An evemu recording, resolved against the scenario's directory.
+        case play(path: String)
+        case expect(identifier: String)
+        case expectText(String)
+        case waitFor(identifier: String, timeout: Double)
+        case screenshot(name: String)
+        case powerCut
+    }
+
+    struct Step: Equatable {
+        let line: Int
+        let action: Action
+    }
+
+    let path: String
+    let steps: [Step]
+
+    /// The name used in reports: the file name without `.scenario`.
+    var name: String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
+
+    init(contentsOf path: String) throws(ScenarioError) {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(file: path, line: 0, message: "cannot read the scenario file")
+        }
+        try self.init(parsing: text, path: path)
+    }
+
+    init(parsing text: String, path: String) throws(ScenarioError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        var steps: [Step] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let verb = String(line.prefix { !$0.isWhitespace })
+            let rest = String(line.dropFirst(verb.count)).trimmingCharacters(in: .whitespaces)
+            let words = rest.split(separator: " ").map(String.init)
+            func fail(_ message: String) -> ScenarioError { ScenarioError(file: path, line: number, message: message) }
+            func integers(_ count: Int, usage: String) throws(ScenarioError) -> [Int] {
+                let numbers = words.compactMap { Int($0) }
+                guard words.count == count, numbers.count == count else { throw fail("\(verb) needs \(count) integers: \(usage)") }
+                return numbers
+            }
+            let action: Action
+            switch verb {
+            case "tap":
+                guard words.count == 1 else { throw fail("tap needs one identifier: tap ID") }
+                action = .tap(identifier: rest)
+            case "touch":
+                let n = try integers(2, usage: "touch X Y")
+                action = .touch(x: n[0], y: n[1])
+            case "swipe":
+                let n = try integers(4, usage: "swipe X1 Y1 X2 Y2")
+                action = .swipe(x1: n[0], y1: n[1], x2: n[2], y2: n[3])
+            case "type":
+                guard !rest.isEmpty else { throw fail("type needs text: type TEXT (\\n is Enter)") }
+                action = .type(text: rest.replacingOccurrences(of: "\\n", with: "\n"))
+            case "play":
+                guard words.count == 1 else { throw fail("play needs one evemu file: play FILE.evemu") }
+                action = .play(path: rest.hasPrefix("/") ? rest : (directory as NSString).appendingPathComponent(rest))
+            case "expect":
+                guard words.count == 1 else { throw fail("expect needs one identifier: expect ID") }
+                action = .expect(identifier: rest)
+            case "expect-text":
+                guard !rest.isEmpty else { throw fail("expect-text needs text: expect-text TEXT") }
+                action = .expectText(rest)
+            case "wait-for":
+                guard (1...2).contains(words.count) else { throw fail("wait-for needs an identifier and an optional timeout: wait-for ID [SECONDS]") }
+                var timeout = 10.0
+                if words.count == 2 {
+                    guard let seconds = Double(words[1]), seconds > 0, seconds <= 600 else { throw fail("wait-for: '\(words[1])' is not a timeout in seconds (0-600)") }
+                    timeout = seconds
+                }
+                action = .waitFor(identifier: words[0], timeout: timeout)
+            case "screenshot":
+                guard words.count == 1, rest.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                    throw fail("screenshot needs one name of letters, digits, '-', '_' or '.': screenshot NAME")
+                }
+                action = .screenshot(name: rest)
+            case "power-cut":
+                guard words.isEmpty else { throw fail("power-cut takes no arguments") }
+                action = .powerCut
+            default:
+                throw fail("unknown step '\(verb)'; steps: tap, touch, swipe, type, play, expect, expect-text, wait-for, screenshot, power-cut")
+            }
+            steps.append(Step(line: number, action: action))
+        }
+        self.steps = steps
+    }
+}
+
+/// A scenario that cannot be read or did not pass, at `file:line`.
+struct ScenarioError: Error, CustomStringConvertible, Equatable {
+    let file: String
+    let line: Int
+    let message: String
+
+    var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}

@@ -1,0 +1,121 @@
+import Device
+import Foundation
+import Graphics
+import Widgets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A terminal running in this machine (the virtual device), touched
+/// through a uinput touchscreen and keyboard: every step goes through the
+/// kernel's input stack and the terminal's evdev reader, like a real panel.
+/// Element centres come from the control socket's `ui`; screenshots and
+/// power cuts are asked of the host on a serial line (deploy/vm/teller_vm.py).
+@MainActor
+final class UInputTarget: ScenarioTarget {
+    let socketPath: String
+    let hostChannel: FileHandle?
+    private var touch: TouchInjector?
+    private var keyboard: KeyboardInjector?
+
+    init(socketPath: String, hostChannelPath: String?) throws {
+        self.socketPath = socketPath
+        if let hostChannelPath {
+            guard let handle = FileHandle(forUpdatingAtPath: hostChannelPath) else {
+                throw ControlError.failed("cannot open the host channel \(hostChannelPath)")
+            }
+            hostChannel = handle
+        } else {
+            hostChannel = nil
+        }
+    }
+
+    /// Creates the uinput devices once the screen size is known, and gives
+    /// the terminal's hotplug watch time to open them.
+    private func injectors() async throws -> (TouchInjector, KeyboardInjector) {
+        if let touch, let keyboard { return (touch, keyboard) }
+        let root = try await accessibilityTree()
+        let size = Size(width: root.frame.width, height: root.frame.height)
+        let touch = try TouchInjector(transform: DisplayTransform(rotation: .degrees0, physicalSize: size), name: "Teller QA touchscreen")
+        let keyboard = try KeyboardInjector(name: "Teller QA keyboard")
+        // At a person's pace, so the terminal does not take the keyboard for a scanner.
+        keyboard.keyDelayMicroseconds = 35_000
+        self.touch = touch
+        self.keyboard = keyboard
+        try await Task.sleep(for: .milliseconds(1500))
+        return (touch, keyboard)
+    }
+
+    func perform(_ command: ControlCommand) async throws {
+        let (touch, keyboard) = try await injectors()
+        switch command {
+        case .tap(let identifier):
+            let root = try await accessibilityTree()
+            guard let node = root.node(identifier: identifier) else {
+                throw ControlError.failed("no element '\(identifier)' on screen '\(root.identifier ?? "?")'")
+            }
+            guard node.enabled else { throw ControlError.failed("'\(identifier)' is disabled on screen '\(root.identifier ?? "?")'") }
+            try touch.tap(Point(x: node.frame.x + node.frame.width / 2, y: node.frame.y + node.frame.height / 2))
+        case .touch(let x, let y):
+            try touch.tap(Point(x: x, y: y))
+        case .swipe(let x1, let y1, let x2, let y2):
+            try touch.swipe(from: Point(x: x1, y: y1), to: Point(x: x2, y: y2))
+        case .type(let text):
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                try keyboard.type(String(line), pressEnter: index < lines.count - 1)
+            }
+        case .play(let path):
+            let recording = try EvemuRecording(contentsOf: path)
+            let device = try UInputDevice(capabilities: recording.capabilities)
+            try await Task.sleep(for: .milliseconds(1500))  // hotplug: the terminal opens the new device
+            try device.replay(recording.events, preservingTiming: true)
+            try await Task.sleep(for: .milliseconds(300))
+            device.destroy()
+        default:
+            _ = try await control(command)
+        }
+        try await settle()
+    }
+
+    /// Lets the terminal read what the kernel queued, then waits for its view models.
+    private func settle() async throws {
+        try await Task.sleep(for: .milliseconds(100))
+        _ = try await control(.settle)
+    }
+
+    func accessibilityTree() async throws -> AccessibilityNode {
+        let data = try await control(.ui)
+        return try JSONDecoder().decode(AccessibilityNode.self, from: data)
+    }
+
+    /// One control-socket round trip; returns the `result` as JSON.
+    private func control(_ command: ControlCommand) async throws -> Data {
+        let answer = try ControlClient.send(command.line, to: socketPath)
+        guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
+            throw ControlError.failed("the terminal's answer is not JSON")
+        }
+        guard object["ok"] as? Bool == true else { throw ControlError.failed(object["error"] as? String ?? "failed") }
+        return try JSONSerialization.data(withJSONObject: object["result"] ?? NSNull(), options: [.fragmentsAllowed])
+    }
+
+    func screenshot(_ name: String) async throws -> String {
+        guard let hostChannel else { return "screenshot \(name): skipped (no host channel for screendumps)" }
+        try await settle()
+        try await Task.sleep(for: .milliseconds(200))
+        try hostChannel.write(contentsOf: Data("SCREENDUMP \(name)\n".utf8))
+        var reply = Data()
+        while !reply.contains(10) {
+            guard let byte = try hostChannel.read(upToCount: 1), !byte.isEmpty else { break }
+            reply.append(byte)
+        }
+        return "screenshot \(name): screendump taken by the host (\(String(decoding: reply, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))"
+    }
+
+    func powerCut(line: Int) async throws -> String {
+        guard let hostChannel else { return "power-cut: skipped (no host channel)" }
+        try hostChannel.write(contentsOf: Data("POWERCUT \(line)\n".utf8))
+        // The host kills the machine; nothing after this line runs in this boot.
+        while true { try await Task.sleep(for: .seconds(60)) }
+    }
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Boots the virtual teller device (deploy/vm/teller-vm) in qemu TCG and
+serves the guest: screendumps asked for on the second serial port, power
+cuts, and the end of a job. Standard library only; run by teller-vm.
+
+Guest -> host lines on the control serial (ttyS1):
+  READY                  teller answers on its control socket
+  SCREENDUMP NAME        take a monitor screendump now; the host answers OK
+  POWERCUT LINE          kill qemu now, as a power cut (scenario line LINE)
+  DONE STATUS            the job is over
+"""
+import argparse
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmtools import connect, differing_pixels, monitor_command, read_png, read_ppm, write_png  # noqa: E402
+
+
+class Guest:
+    """One boot of the virtual device."""
+
+    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append=""):
+        self.out = out
+        os.makedirs(out, exist_ok=True)
+        self.console = os.path.join(out, "console.log")
+        self.sockets = tempfile.mkdtemp(prefix="teller-vm-")
+        ctl_path = os.path.join(self.sockets, "ctl.sock")
+        mon_path = os.path.join(self.sockets, "monitor.sock")
+        append = f"console=ttyS0 panic=-1 loglevel=4 teller.job={job} {extra_append}".strip()
+        self.command = [
+            "qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-m", "1024", "-smp", "1",
+            # bochs DRM at the 7-inch panel's 800x480, offered as the preferred mode through EDID.
+            "-vga", "none", "-device", "VGA,edid=on,xres=800,yres=480",
+            "-usb", "-device", "usb-tablet",
+            # No network at all: the guest has its loopback and nothing else.
+            "-nic", "none", "-no-reboot",
+            "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
+            "-kernel", kernel, "-initrd", initrd, "-append", append,
+            "-serial", f"file:{self.console}",
+            "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
+            "-monitor", f"unix:{mon_path},server=on,wait=off",
+        ]
+        if display == "window":
+            pass  # qemu's default display: a GTK or SDL window
+        elif display.startswith("vnc"):
+            self.command += ["-display", "vnc=127.0.0.1:" + display.split(":", 1)[1]]
+        else:
+            self.command += ["-display", "none"]
+        if os.path.exists(self.console):
+            os.unlink(self.console)
+        self.started = time.time()
+        self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL)
+        self.monitor = connect(mon_path, time.time() + 30)
+        monitor_command(self.monitor, "")
+        self.ctl = connect(ctl_path, time.time() + 30)
+        self.pending = b""
+
+    def lines(self, deadline):
+        """Yields control-serial lines until qemu exits or the deadline passes."""
+        while self.proc.poll() is None and time.time() < deadline:
+            r, _, _ = select.select([self.ctl], [], [], 0.2)
+            if not r:
+                continue
+            data = self.ctl.recv(4096)
+            if not data:
+                time.sleep(0.1)
+                continue
+            self.pending += data
+            while b"\n" in self.pending:
+                line, self.pending = self.pending.split(b"\n", 1)
+                yield line.strip().decode(errors="replace")
+
+    def reply(self, text):
+        self.ctl.sendall(text.encode() + b"\n")
+
+    def screendump(self, name):
+        """Takes a monitor screendump; returns (png path, w, h, rows)."""
+        ppm = os.path.join(self.out, f"{name}.ppm")
+        if os.path.exists(ppm):
+            os.unlink(ppm)
+        monitor_command(self.monitor, f"screendump {ppm}")
+        for _ in range(100):
+            if os.path.exists(ppm) and os.path.getsize(ppm) > 0:
+                break
+            time.sleep(0.05)
+        w, h, rows = read_ppm(ppm)
+        png = os.path.join(self.out, f"{name}.png")
+        write_png(png, w, h, rows)
+        os.unlink(ppm)
+        return png, w, h, rows
+
+    def kill(self):
+        """Pulls the plug: SIGKILL, no shutdown, no flush."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+    def close(self, timeout=20):
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        shutil.rmtree(self.sockets, ignore_errors=True)
+
+    def console_text(self):
+        try:
+            with open(self.console, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+
+def compare_with_golden(png, rows, w, h, goldens, name, tolerance):
+    """None when there is no golden; otherwise (ok, message)."""
+    golden = os.path.join(goldens, f"{name}.png") if goldens else None
+    if not golden or not os.path.exists(golden):
+        return None
+    gw, gh, grows = read_png(golden)
+    if (gw, gh) != (w, h):
+        return False, f"{name}: screendump is {w}x{h}, golden {golden} is {gw}x{gh}"
+    differ = differing_pixels(rows, grows)
+    ratio = differ / float(w * h)
+    verdict = ratio <= tolerance
+    return verdict, f"{name}: {differ} of {w * h} pixels ({ratio:.2%}) differ from {golden} (tolerance {tolerance:.1%})"
+
+
+def drawn(rows):
+    """A frame the terminal drew has many colours; a blank or console screen has few."""
+    colours = set()
+    for row in rows[::8]:
+        colours.update(row[::8])
+        if len(colours) > 16:
+            return True
+    return False
+
+
+def run_job(args):
+    guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job)
+    print(f"teller-vm: qemu {' '.join(guest.command)}", flush=True)
+    deadline = time.time() + args.timeout
+    failures, status, ready_at = [], None, None
+    try:
+        for line in guest.lines(deadline):
+            if line == "READY":
+                ready_at = time.time() - guest.started
+                print(f"teller-vm: terminal ready after {ready_at:.1f} s", flush=True)
+                if args.job == "interactive":
+                    png, w, h, rows = guest.screendump("screen")
+                    print(f"teller-vm: screendump {png} ({w}x{h}); the terminal keeps running (Ctrl-C stops qemu)", flush=True)
+            elif line.startswith("SCREENDUMP "):
+                name = line.split()[1]
+                time.sleep(0.3)  # the page flip after the last input
+                png, w, h, rows = guest.screendump(name)
+                result = compare_with_golden(png, rows, w, h, args.goldens, name, args.tolerance)
+                if not drawn(rows):
+                    failures.append(f"screendump {name}: the screen is blank (no DRM frame)")
+                if result is None:
+                    print(f"teller-vm: screendump {name}: {png} ({w}x{h})", flush=True)
+                else:
+                    ok, message = result
+                    print(f"teller-vm: screendump {message}: {'ok' if ok else 'DIFFERS'}", flush=True)
+                    if not ok:
+                        failures.append("screendump " + message)
+                guest.reply("OK")
+            elif line.startswith("DONE"):
+                status = int(line.split()[1]) if len(line.split()) > 1 else 0
+                break
+            elif line:
+                print(f"  guest: {line}", flush=True)
+        else:
+            if args.job != "interactive" and guest.proc.poll() is None:
+                failures.append(f"the guest did not finish within {args.timeout} s")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if args.job == "interactive" or status is None:
+            guest.kill()
+        guest.close()
+    log = guest.console_text()
+    for line in log.splitlines():
+        if line.startswith(("scenario", "teller-vm guest")) or "ready:" in line:
+            print("  console: " + line.strip(), flush=True)
+    if args.job == "interactive":
+        return 0
+    if ready_at is None:
+        failures.append("the terminal never became ready")
+    if status not in (0,):
+        failures.append(f"the guest job ended with status {status}")
+    print(f"teller-vm: guest ran {time.time() - guest.started:.1f} s", flush=True)
+    if failures:
+        print("teller-vm: FAIL", flush=True)
+        for f in failures:
+            print("  " + f, flush=True)
+        print(f"  console log: {guest.console}; its last lines:", flush=True)
+        for line in log.splitlines()[-30:]:
+            print("  | " + line, flush=True)
+        return 1
+    print(f"teller-vm: PASS ({args.job})", flush=True)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--initrd", required=True)
+    ap.add_argument("--disk", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--display", default="none")
+    ap.add_argument("--job", default="interactive")
+    ap.add_argument("--goldens")
+    ap.add_argument("--tolerance", type=float, default=0.01)
+    ap.add_argument("--timeout", type=int, default=600)
+    args = ap.parse_args()
+    if args.job == "interactive":
+        args.timeout = 10 ** 9
+    return run_job(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
