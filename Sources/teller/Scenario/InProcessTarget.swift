@@ -22,6 +22,19 @@ final class InProcessTarget: ScenarioTarget {
 
     func perform(_ command: ControlCommand) async throws {
         _ = try await app.handle(command)
+        try await waitForFrame()
+    }
+
+    /// Touches are hit-tested against the last frame drawn, as on a real
+    /// panel; a person never taps before the new screen shows, so neither
+    /// does the runner.
+    private func waitForFrame() async throws {
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline {
+            await app.coordinator.settle()
+            if app.tree?.accessibilityNode == app.layoutCurrentScreen().accessibilityNode { return }
+            try await Task.sleep(for: .milliseconds(2))
+        }
     }
 
     func accessibilityTree() async throws -> AccessibilityNode {
