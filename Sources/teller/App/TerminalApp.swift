@@ -62,7 +62,8 @@ final class TerminalApp {
             await facts.lines()
         }
         coordinator = Coordinator(dependencies: FeatureDependencies(
-            accounts: AccountRepository(store: live.store, host: live.host), outbox: live.store, sync: sync, session: session,
+            accounts: AccountRepository(store: live.store, host: live.host),
+            outbox: configuration.logCommits ? CommitReportingOutbox(outbox: live.store) : live.store, sync: sync, session: session,
             diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: SystemClock(),
             terminal: TerminalIdentity(terminalID: configuration.terminalID ?? "unprovisioned", branch: configuration.branch),
             time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,

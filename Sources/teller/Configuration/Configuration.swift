@@ -16,6 +16,8 @@ struct Configuration {
 
     // Storage and runtime
     var dataDirectory = "/var/lib/teller"
+    /// One log line per committed transaction, after the commit (power-cut tests).
+    var logCommits = false
     /// Holds the control socket (systemd's RuntimeDirectory=teller).
     var runtimeDirectory = "/run/teller"
 
