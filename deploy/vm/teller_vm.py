@@ -144,45 +144,60 @@ def run_job(args):
     guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job)
     print(f"teller-vm: qemu {' '.join(guest.command)}", flush=True)
     deadline = time.time() + args.timeout
-    failures, status, ready_at = [], None, None
+    failures, status, ready_at, boots, logs = [], None, None, 1, []
     try:
-        for line in guest.lines(deadline):
-            if line == "READY":
-                ready_at = time.time() - guest.started
-                print(f"teller-vm: terminal ready after {ready_at:.1f} s", flush=True)
-                if args.job == "interactive":
-                    png, w, h, rows = guest.screendump("screen")
-                    print(f"teller-vm: screendump {png} ({w}x{h}); the terminal keeps running (Ctrl-C stops qemu)", flush=True)
-            elif line.startswith("SCREENDUMP "):
-                name = line.split()[1]
-                time.sleep(0.3)  # the page flip after the last input
-                png, w, h, rows = guest.screendump(name)
-                result = compare_with_golden(png, rows, w, h, args.goldens, name, args.tolerance)
-                if not drawn(rows):
-                    failures.append(f"screendump {name}: the screen is blank (no DRM frame)")
-                if result is None:
-                    print(f"teller-vm: screendump {name}: {png} ({w}x{h})", flush=True)
-                else:
-                    ok, message = result
-                    print(f"teller-vm: screendump {message}: {'ok' if ok else 'DIFFERS'}", flush=True)
-                    if not ok:
-                        failures.append("screendump " + message)
-                guest.reply("OK")
-            elif line.startswith("DONE"):
-                status = int(line.split()[1]) if len(line.split()) > 1 else 0
+        while True:
+            cut = None
+            for line in guest.lines(deadline):
+                if line == "READY":
+                    ready_at = time.time() - guest.started
+                    print(f"teller-vm: terminal ready after {ready_at:.1f} s", flush=True)
+                    if args.job == "interactive":
+                        png, w, h, rows = guest.screendump("screen")
+                        print(f"teller-vm: screendump {png} ({w}x{h}); the terminal keeps running (Ctrl-C stops qemu)", flush=True)
+                elif line.startswith("SCREENDUMP "):
+                    name = line.split()[1]
+                    time.sleep(0.3)  # the page flip after the last input
+                    png, w, h, rows = guest.screendump(name)
+                    result = compare_with_golden(png, rows, w, h, args.goldens, name, args.tolerance)
+                    if not drawn(rows):
+                        failures.append(f"screendump {name}: the screen is blank (no DRM frame)")
+                    if result is None:
+                        print(f"teller-vm: screendump {name}: {png} ({w}x{h})", flush=True)
+                    else:
+                        ok, message = result
+                        print(f"teller-vm: screendump {message}: {'ok' if ok else 'DIFFERS'}", flush=True)
+                        if not ok:
+                            failures.append("screendump " + message)
+                    guest.reply("OK")
+                elif line.startswith("POWERCUT "):
+                    _, path, number = line.split()
+                    cut = f"{path}:{int(number) + 1}"
+                    break
+                elif line.startswith("DONE"):
+                    status = int(line.split()[1]) if len(line.split()) > 1 else 0
+                    break
+                elif line:
+                    print(f"  guest: {line}", flush=True)
+            if cut is None:
                 break
-            elif line:
-                print(f"  guest: {line}", flush=True)
-        else:
-            if args.job != "interactive" and guest.proc.poll() is None:
-                failures.append(f"the guest did not finish within {args.timeout} s")
+            # The scenario asked for a power cut: pull the plug and boot the same disk again.
+            guest.kill()
+            guest.close()
+            logs.append(guest.console_text())
+            boots += 1
+            print(f"teller-vm: power cut at {cut.rsplit(':', 1)[0]} line {int(cut.rsplit(':', 1)[1]) - 1}; boot {boots} resumes at line {cut.rsplit(':', 1)[1]}", flush=True)
+            guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut}")
+        if status is None and args.job != "interactive" and guest.proc.poll() is None:
+            failures.append(f"the guest did not finish within {args.timeout} s")
     except KeyboardInterrupt:
         pass
     finally:
         if args.job == "interactive" or status is None:
             guest.kill()
         guest.close()
-    log = guest.console_text()
+    logs.append(guest.console_text())
+    log = "\n".join(logs)
     for line in log.splitlines():
         if line.startswith(("scenario", "teller-vm guest")) or "ready:" in line:
             print("  console: " + line.strip(), flush=True)
@@ -190,7 +205,7 @@ def run_job(args):
         return 0
     if ready_at is None:
         failures.append("the terminal never became ready")
-    if status not in (0,):
+    if status != 0:
         failures.append(f"the guest job ended with status {status}")
     print(f"teller-vm: guest ran {time.time() - guest.started:.1f} s", flush=True)
     if failures:

@@ -57,7 +57,7 @@ final class InProcessTarget: ScenarioTarget {
         return try comparison.compare(surface, golden: golden, name: name)
     }
 
-    func powerCut(line: Int) async throws -> String {
+    func powerCut(file: String, line: Int) async throws -> String {
         "power-cut: skipped in-process (only the virtual device can cut the power)"
     }
 }

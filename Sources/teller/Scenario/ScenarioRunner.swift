@@ -12,8 +12,8 @@ protocol ScenarioTarget: AnyObject {
     func accessibilityTree() async throws -> AccessibilityNode
     /// Takes the screenshot `name`; returns a line for the report, or throws when it differs from its golden.
     func screenshot(_ name: String) async throws -> String
-    /// Cuts the power after scenario line `line`; returns a note when the target cannot.
-    func powerCut(line: Int) async throws -> String
+    /// Cuts the power at line `line` of scenario `file`; returns a note when the target cannot.
+    func powerCut(file: String, line: Int) async throws -> String
 }
 
 /// Runs scenarios step by step against a target and reports each failure
@@ -66,7 +66,7 @@ struct ScenarioRunner {
         case .screenshot(let name):
             log("scenario: \(scenario.name):\(step.line): \(try await target.screenshot(name))")
         case .powerCut:
-            log("scenario: \(scenario.name):\(step.line): \(try await target.powerCut(line: step.line))")
+            log("scenario: \(scenario.name):\(step.line): \(try await target.powerCut(file: scenario.path, line: step.line))")
         }
     }
 

@@ -112,9 +112,9 @@ final class UInputTarget: ScenarioTarget {
         return "screenshot \(name): screendump taken by the host (\(String(decoding: reply, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))"
     }
 
-    func powerCut(line: Int) async throws -> String {
+    func powerCut(file: String, line: Int) async throws -> String {
         guard let hostChannel else { return "power-cut: skipped (no host channel)" }
-        try hostChannel.write(contentsOf: Data("POWERCUT \(line)\n".utf8))
+        try hostChannel.write(contentsOf: Data("POWERCUT \(file) \(line)\n".utf8))
         // The host kills the machine; nothing after this line runs in this boot.
         while true { try await Task.sleep(for: .seconds(60)) }
     }
