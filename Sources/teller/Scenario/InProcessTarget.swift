@@ -7,7 +7,9 @@ import Widgets
 /// kernel-format events in the input monitor's decoders.
 @MainActor
 final class InProcessTarget: ScenarioTarget {
-    let app: TerminalApp
+    private(set) var app: TerminalApp
+    /// Terminals stopped by `power-cut`, kept alive because their loop's timers still hold them.
+    private var stopped: [TerminalApp] = []
     let outputDirectory: String
     let goldenDirectory: String?
     let updateGoldens: Bool
@@ -57,7 +59,18 @@ final class InProcessTarget: ScenarioTarget {
         return try comparison.compare(surface, golden: golden, name: name)
     }
 
+    /// There is no power to cut in a process: the terminal is stopped
+    /// without saving anything and built again on the same data directory,
+    /// like a restart after a crash. Only the virtual device loses the page cache.
     func powerCut(file: String, line: Int) async throws -> String {
-        "power-cut: skipped in-process (only the virtual device can cut the power)"
+        app.control?.shutDown()
+        app.coordinator.stop()
+        if let engine = app.live.engine { await engine.stop() }
+        stopped.append(app)
+        let restarted = try TerminalApp(configuration: app.configuration, configurationPath: app.configurationPath)
+        restarted.start()
+        while !restarted.announcedReady { try await Task.sleep(for: .milliseconds(10)) }
+        app = restarted
+        return "power-cut: in-process, the terminal restarted on the same data directory (the virtual device cuts the power)"
     }
 }
