@@ -27,6 +27,12 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]),
         /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
         .systemLibrary(name: "CNetlink", path: "CNetlink"),
+        .systemLibrary(
+            name: "CFreeType", path: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
@@ -35,8 +41,12 @@ let package = Package(
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
 
+        /// Fakes of the TellerCore ports, for view-model and screen tests.
+        .target(name: "TellerFakes", dependencies: ["TellerCore", "TellerFeatures"]),
+
         // MARK: Rendering
-        .target(name: "Graphics"),
+        .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
+        .target(name: "Widgets", dependencies: ["Graphics"]),
 
         // MARK: Executables
         .executableTarget(
@@ -44,7 +54,7 @@ let package = Package(
             dependencies: ["TellerCore", "TellerData", "TellerFeatures"]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData"]),
+            dependencies: ["TellerCore", "TellerData", "Graphics", "Widgets"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",
@@ -53,7 +63,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
-        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures"]),
+        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
+        .testTarget(
+            name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
+            exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

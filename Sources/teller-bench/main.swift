@@ -12,6 +12,7 @@ struct Benchmark: Sendable {
 
 let benchmarks: [Benchmark] = [
     enqueueBenchmark,
+    renderBenchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,6 +6,17 @@ let exitCode: Int32
 switch arguments.first {
 case "status":
     exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
+case "drain":
+    exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
+case "check-config":
+    exitCode = CheckConfigCommand.run(Array(arguments.dropFirst()))
+case "hash-pin":
+    exitCode = HashPINCommand.run(Array(arguments.dropFirst()))
+case "ctl":
+    exitCode = ControlClient.run(Array(arguments.dropFirst()))
+case "--version", "version":
+    print(BuildInfo.version)
+    exitCode = 0
 case "-h", "--help", "help", nil:
     print(usage)
     exitCode = arguments.isEmpty ? 2 : 0

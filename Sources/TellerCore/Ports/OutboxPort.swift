@@ -36,6 +36,8 @@ public protocol OutboxPort: Sendable {
     func summary() async throws(TellerError) -> QueueSummary
     /// Queued and sending debits against one account.
     func pendingDebits(for account: IBAN) async throws(TellerError) -> [OutboxEntry]
+    /// Every queued or sending row of one account, newest first ("Queued" on the account screen).
+    func pendingEntries(for account: IBAN) async throws(TellerError) -> [OutboxEntry]
     /// Records that an operator has seen a rejection and told the customer.
     func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError)
 }

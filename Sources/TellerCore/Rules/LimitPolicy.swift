@@ -22,20 +22,46 @@ public struct LimitContext: Hashable, Sendable {
     }
 }
 
-/// How much is still allowed, for the amount entry screen.
+/// How much is still allowed, for the amount entry screen, and the one
+/// place that decides whether an amount fits.
 public struct RemainingLimits: Hashable, Sendable {
     public let perTransaction: Money
+    public let dailyLimit: Money
     public let today: Money
     /// Present only while offline.
     public let offlinePerTransaction: Money?
+    public let offlineQueueLimit: Money?
     public let offlineQueue: Money?
+    /// While offline: the maximum age, when the oldest queued row is older.
+    public let offlineQueueTooOld: TimeInterval?
     /// For debits offline: last known available minus pending debits.
     public let withdrawable: Money?
+    /// Offline debits need a known balance.
+    public let requiresKnownBalance: Bool
 
     /// The largest amount that would pass every limit now.
     public var largestAllowed: Money {
         let candidates = [perTransaction, today, offlinePerTransaction, offlineQueue, withdrawable].compactMap { $0 }
         return candidates.min { $0.minorUnits < $1.minorUnits } ?? perTransaction
+    }
+
+    /// The first limit `amount` breaks, in the order an operator would want
+    /// to hear about them, or nil when it fits.
+    public func violation(for amount: Money) -> LimitViolation? {
+        let currency = perTransaction.currency
+        guard amount.currency == currency else { return .currencyNotSupported(amount.currency, terminal: currency) }
+        if amount.minorUnits > perTransaction.minorUnits { return .perTransaction(limit: perTransaction) }
+        if amount.minorUnits > today.minorUnits { return .dailyTotal(limit: dailyLimit, remaining: today) }
+        if let maxAge = offlineQueueTooOld { return .offlineQueueTooOld(maxAge: maxAge) }
+        if let limit = offlinePerTransaction, amount.minorUnits > limit.minorUnits { return .offlinePerTransaction(limit: limit) }
+        if let left = offlineQueue, let limit = offlineQueueLimit, amount.minorUnits > left.minorUnits {
+            return .offlineQueuedTotal(limit: limit, remaining: left)
+        }
+        if requiresKnownBalance {
+            guard let withdrawable else { return .noKnownBalance }
+            if amount.minorUnits > withdrawable.minorUnits { return .insufficientAvailable(withdrawable: withdrawable) }
+        }
+        return nil
     }
 }
 
@@ -82,39 +108,26 @@ public enum LimitViolation: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Limits {
-    /// Checks one amount against every limit, in the order an operator
-    /// would want to hear about them: the plain limits, then the offline
-    /// ones, then the account's own balance.
+    /// Checks one amount against every limit.
     public func check(_ amount: Money, kind: TransactionKind, context: LimitContext) throws(LimitViolation) {
         guard amount.currency == currency else { throw .currencyNotSupported(amount.currency, terminal: currency) }
-        let remaining = try self.remaining(kind: kind, context: context)
-        if amount.minorUnits > perTransaction.minorUnits { throw .perTransaction(limit: perTransaction) }
-        if amount.minorUnits > remaining.today.minorUnits { throw .dailyTotal(limit: dailyPerTerminal, remaining: remaining.today) }
-        if !context.isOnline {
-            if let age = context.oldestQueuedAge, age > maxOfflineAge { throw .offlineQueueTooOld(maxAge: maxOfflineAge) }
-            if amount.minorUnits > perOfflineTransaction.minorUnits { throw .offlinePerTransaction(limit: perOfflineTransaction) }
-            if let left = remaining.offlineQueue, amount.minorUnits > left.minorUnits {
-                throw .offlineQueuedTotal(limit: offlineQueuedTotal, remaining: left)
-            }
-            if kind.isDebit {
-                guard let withdrawable = context.withdrawable else { throw .noKnownBalance }
-                if amount.currency == withdrawable.currency, amount.minorUnits > withdrawable.minorUnits {
-                    throw .insufficientAvailable(withdrawable: withdrawable)
-                }
-            }
-        }
+        if let violation = try remaining(kind: kind, context: context).violation(for: amount) { throw violation }
     }
 
     /// What is left under each limit; never negative.
     public func remaining(kind: TransactionKind, context: LimitContext) throws(LimitViolation) -> RemainingLimits {
         do {
             let today = try dailyPerTerminal.subtracting(context.todayTotal).clampedAtZero()
-            guard !context.isOnline else {
-                return RemainingLimits(perTransaction: perTransaction, today: today, offlinePerTransaction: nil, offlineQueue: nil, withdrawable: nil)
-            }
-            let queue = try offlineQueuedTotal.subtracting(context.queuedTotal).clampedAtZero()
-            let withdrawable = kind.isDebit ? context.withdrawable?.clampedAtZero() : nil
-            return RemainingLimits(perTransaction: perTransaction, today: today, offlinePerTransaction: perOfflineTransaction, offlineQueue: queue, withdrawable: withdrawable)
+            let offline = !context.isOnline
+            let queue = offline ? try offlineQueuedTotal.subtracting(context.queuedTotal).clampedAtZero() : nil
+            let tooOld = offline && (context.oldestQueuedAge.map { $0 > maxOfflineAge } ?? false)
+            return RemainingLimits(
+                perTransaction: perTransaction, dailyLimit: dailyPerTerminal, today: today,
+                offlinePerTransaction: offline ? perOfflineTransaction : nil,
+                offlineQueueLimit: offline ? offlineQueuedTotal : nil, offlineQueue: queue,
+                offlineQueueTooOld: tooOld ? maxOfflineAge : nil,
+                withdrawable: offline && kind.isDebit ? context.withdrawable?.clampedAtZero() : nil,
+                requiresKnownBalance: offline && kind.isDebit)
         } catch {
             throw .arithmetic(error)
         }

@@ -66,6 +66,15 @@ extension TellerStore: OutboxPort {
         }
     }
 
+    public func pendingEntries(for account: IBAN) throws(TellerError) -> [OutboxEntry] {
+        try translating {
+            try database.query("""
+                SELECT \(OutboxColumns.list) FROM outbox
+                WHERE state IN ('queued', 'sending') AND account_iban = ? ORDER BY id DESC
+                """, [.text(account.electronic)], row: OutboxColumns.entry)
+        }
+    }
+
     public func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) throws(TellerError) {
         try translating {
             try database.run("""

@@ -23,10 +23,14 @@ public actor SyncEngine: SyncStatusPort {
     /// Why the engine last woke: "enqueue", "timer", "link up (…)", "sync now".
     public private(set) var lastWakeReason = "start"
 
-    public init(store: TellerStore, host: HostClient, policy: RetryPolicy = RetryPolicy()) {
+    private let onWake: @Sendable (String) -> Void
+
+    /// - Parameter onWake: told why the loop woke (for the log).
+    public init(store: TellerStore, host: HostClient, policy: RetryPolicy = RetryPolicy(), onWake: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
         self.host = host
         self.policy = policy
+        self.onWake = onWake
     }
 
     /// Starts draining in the background and wakes on every enqueue.
@@ -91,10 +95,12 @@ public actor SyncEngine: SyncStatusPort {
     // MARK: The loop
 
     private func run() async {
+        onWake(lastWakeReason)
         while !Task.isCancelled {
             let nextDue = await drainOnce()
             if Task.isCancelled { break }
             await sleep(upTo: nextDue ?? policy.idleInterval)
+            onWake(lastWakeReason)
         }
     }
 

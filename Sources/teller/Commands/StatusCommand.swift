@@ -6,23 +6,11 @@ import TellerData
 /// `deploy/diagnose` and monitoring.
 enum StatusCommand {
     static func run(_ arguments: [String]) async -> Int32 {
-        var configuration = Configuration()
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--data-dir":
-                guard let value = rest.popFirst() else {
-                    Log.error("--data-dir needs a directory")
-                    return 2
-                }
-                configuration.dataDirectory = value
-            default:
-                Log.error("teller status: unknown option '\(flag)'")
-                return 2
-            }
-        }
+        let options = CommandLineOptions(arguments)
+        guard options.reportProblems(command: "status") else { return 2 }
+        let configuration = options.configuration
         do {
-            let store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits)
+            let store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits())
             let report = try await statusReport(store, now: Date())
             let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
             FileHandle.standardOutput.write(json + Data("\n".utf8))

@@ -1,21 +1,129 @@
 import Foundation
 import TellerCore
 
-/// The terminal's settings. Every key is documented in docs/configuration.md.
+/// The terminal's settings. Every key is documented in docs/configuration.md;
+/// ``Configuration/keys`` is the single table that parses them.
 struct Configuration {
-    var dataDirectory = "/var/lib/teller"
-    var limits = Configuration.defaultLimits
+    // Identity and host
+    var terminalID: String?
+    var branch = ""
+    var hostURL: URL?
+    var allowInsecureHTTP = false
+    var secretFile: String? = "/etc/teller/terminal-secret"
+    var requestTimeout: TimeInterval = 10
+    var retryBase: TimeInterval = 1
+    var retryCap: TimeInterval = 60
 
-    /// Conservative counter limits for a terminal nobody has provisioned yet.
-    static let defaultLimits: Limits = {
-        let eur = Currency.eur
-        // Constant, valid limits: the initializer cannot throw for these values.
-        return try! Limits(
-            currency: eur,
-            perTransaction: Money(minorUnits: 1_000_000, currency: eur),
-            dailyPerTerminal: Money(minorUnits: 5_000_000, currency: eur),
-            perOfflineTransaction: Money(minorUnits: 200_000, currency: eur),
-            offlineQueuedTotal: Money(minorUnits: 1_000_000, currency: eur),
-            maxOfflineAge: 72 * 3600)
-    }()
+    // Storage and runtime
+    var dataDirectory = "/var/lib/teller"
+    /// Holds the control socket (systemd's RuntimeDirectory=teller).
+    var runtimeDirectory = "/run/teller"
+
+    // Display and input
+    enum DisplayChoice: String { case auto, drm, fbdev, offscreen }
+    var display = DisplayChoice.auto
+    var drmCard: String?
+    var framebufferDevice: String?
+    /// "1280x800" or "1280x800@60"; nil takes the panel's preferred mode.
+    var mode: String?
+    var rotation = 0
+    /// libinput's LIBINPUT_CALIBRATION_MATRIX, six numbers.
+    var touchCalibration: [Double] = [1, 0, 0, 0, 1, 0]
+    var offscreenWidth = 800
+    var offscreenHeight = 480
+    /// Pixels per dp; nil picks from the panel width.
+    var scale: Double?
+    var highContrast = false
+    var textScale = 1.0
+    var fontDirectory = "/usr/share/fonts/truetype/dejavu"
+    var grabInput = false
+
+    // Session
+    var idleLockSeconds: Double = 120
+    /// Argon2id hash of the technician PIN (`teller hash-pin`); nil disables diagnostics.
+    var technicianPINHash: String?
+    var timeZone: TimeZone = .current
+
+    // Limits, in the terminal currency's major units
+    var currency = Currency.eur
+    var limitPerTransaction: Decimal = 10_000
+    var limitDaily: Decimal = 50_000
+    var limitOfflinePerTransaction: Decimal = 2_000
+    var limitOfflineQueuedTotal: Decimal = 10_000
+    var maxOfflineAgeHours: Double = 72
+
+    /// The file's default location.
+    static let defaultPath = "/etc/teller/teller.conf"
+
+    /// The limits in the terminal currency.
+    /// - Throws: ``LimitsError`` naming the key.
+    func limits() throws -> Limits {
+        try Limits(
+            currency: currency,
+            perTransaction: money(limitPerTransaction), dailyPerTerminal: money(limitDaily),
+            perOfflineTransaction: money(limitOfflinePerTransaction), offlineQueuedTotal: money(limitOfflineQueuedTotal),
+            maxOfflineAge: maxOfflineAgeHours * 3600)
+    }
+
+    private func money(_ major: Decimal) -> Money {
+        let minor = NSDecimalNumber(decimal: major * Decimal(currency.minorPerMajor)).int64Value
+        return Money(minorUnits: minor, currency: currency)
+    }
+}
+
+extension Configuration {
+    /// Reads `path` over the defaults. A missing file is an error only when
+    /// `required` (an explicit --config).
+    /// - Returns: the configuration and every problem found, each with its line.
+    static func load(path: String, required: Bool) -> (Configuration, [ConfigurationProblem]) {
+        var configuration = Configuration()
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            if required || exists {
+                return (configuration, [ConfigurationProblem(file: path, line: 0, message: exists ? "cannot read the file (permissions?)" : "no such file")])
+            }
+            return (configuration, [])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (configuration, [ConfigurationProblem(file: path, line: 0, message: "the file is not UTF-8 text")])
+        }
+        let (entries, syntax) = ConfigurationFile.parse(text, file: path)
+        var problems = syntax
+        var seen: [String: Int] = [:]
+        for entry in entries {
+            if let first = seen[entry.key] {
+                problems.append(ConfigurationProblem(file: path, line: entry.line, message: "'\(entry.key)' is set again (first on line \(first))"))
+                continue
+            }
+            seen[entry.key] = entry.line
+            guard let key = keys[entry.key] else {
+                problems.append(ConfigurationProblem(file: path, line: entry.line, message: "unknown key '\(entry.key)'\(suggestion(for: entry.key))"))
+                continue
+            }
+            if let message = key.apply(entry.value, &configuration) {
+                problems.append(ConfigurationProblem(file: path, line: entry.line, message: "\(entry.key): \(message)"))
+            }
+        }
+        for (key, amount) in [("limit_per_transaction", configuration.limitPerTransaction), ("limit_daily", configuration.limitDaily),
+                              ("limit_offline_per_transaction", configuration.limitOfflinePerTransaction),
+                              ("limit_offline_queued_total", configuration.limitOfflineQueuedTotal)] {
+            var minor = amount * Decimal(configuration.currency.minorPerMajor)
+            var whole = Decimal()
+            NSDecimalRound(&whole, &minor, 0, .down)
+            if whole != minor {
+                problems.append(ConfigurationProblem(file: path, line: seen[key] ?? 0, message: "\(key): has more decimals than \(configuration.currency.code) allows (\(configuration.currency.exponent))"))
+            }
+        }
+        do {
+            _ = try configuration.limits()
+        } catch {
+            problems.append(ConfigurationProblem(file: path, line: seen["limit_offline_per_transaction"] ?? seen["limit_per_transaction"] ?? 0, message: "limits: \(error)"))
+        }
+        return (configuration, problems)
+    }
+
+    private static func suggestion(for key: String) -> String {
+        let close = keys.keys.filter { $0.hasPrefix(String(key.prefix(4))) }.sorted()
+        return close.isEmpty ? "" : " (did you mean \(close.prefix(3).joined(separator: ", "))?)"
+    }
 }

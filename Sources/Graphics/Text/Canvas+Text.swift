@@ -1,0 +1,66 @@
+extension Canvas {
+    /// Draws one line of `text` with the pen starting at `baseline`.
+    ///
+    /// Glyph masks come from the font's cache; fully covered mask pixels are
+    /// stored directly and partial ones blended, so opaque text on any
+    /// background costs one pass over each mask.
+    /// - Returns: The advance width drawn, equal to ``Font/width(of:)``.
+    @discardableResult
+    public func drawText<S: StringProtocol>(_ text: S, font: Font, color: Color, baseline: Point) -> Int {
+        let clip = self.clip
+        let src = color.xrgb
+        let colorAlpha = UInt32(color.alpha)
+        // Lines outside the clip still need their width, but not their pixels.
+        let lineBox = Rect(x: clip.minX, y: baseline.y - font.ascender - 2, width: clip.width,
+                           height: font.ascender + font.descender + 4)
+        let visible = lineBox.intersects(clip) && colorAlpha > 0
+        var pen = baseline.x << 6
+        var previous: (Unicode.Scalar, GlyphMask)?
+        for scalar in text.unicodeScalars {
+            let glyph = font.glyph(scalar)
+            if let (p, g) = previous { pen += font.kerning(p, scalar, g, glyph) }
+            if visible && glyph.width > 0 {
+                let x0 = ((pen + 32) >> 6) + glyph.left
+                let y0 = baseline.y - glyph.top
+                drawMask(glyph, x: x0, y: y0, src: src, colorAlpha: colorAlpha, clip: clip)
+            }
+            pen += glyph.advance
+            previous = (scalar, glyph)
+        }
+        return ((pen + 32) >> 6) - baseline.x
+    }
+
+    /// Draws `text` vertically centred in `rect` with the given alignment,
+    /// truncating with an ellipsis when it is wider than the rect.
+    public func drawText(_ text: String, font: Font, color: Color, in rect: Rect, alignment: TextAlignment = .leading) {
+        let line = font.truncated(text, toWidth: rect.width)
+        let width = font.width(of: line)
+        let x: Int
+        switch alignment {
+        case .leading: x = rect.minX
+        case .center: x = rect.minX + (rect.width - width) / 2
+        case .trailing: x = rect.maxX - width
+        }
+        let baseline = rect.minY + (rect.height - (font.ascender + font.descender)) / 2 + font.ascender
+        drawText(line, font: font, color: color, baseline: Point(x: x, y: baseline))
+    }
+
+    @inline(__always)
+    private func drawMask(_ glyph: GlyphMask, x x0: Int, y y0: Int, src: UInt32, colorAlpha: UInt32, clip: Rect) {
+        let box = Rect(x: x0, y: y0, width: glyph.width, height: glyph.height).intersection(clip)
+        guard !box.isEmpty else { return }
+        glyph.coverage.withUnsafeBufferPointer { coverage in
+            let base = coverage.baseAddress!
+            for y in box.minY..<box.maxY {
+                let maskRow = base + (y - y0) * glyph.width - x0
+                let row = surface.row(y)
+                for x in box.minX..<box.maxX {
+                    var alpha = UInt32(maskRow[x])
+                    if alpha == 0 { continue }
+                    if colorAlpha != 255 { alpha = multiplyAlpha(alpha, colorAlpha) }
+                    row[x] = alpha == 255 ? src : blendPixel(src, over: row[x], alpha: alpha)
+                }
+            }
+        }
+    }
+}

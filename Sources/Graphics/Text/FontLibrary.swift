@@ -1,0 +1,50 @@
+import Foundation
+
+/// Opens the configured font files once and hands out ``Font``s by weight and size.
+///
+/// Fonts are cached per (weight, pixel size), so a font and its glyph masks
+/// are created once per size for the life of the process. Not thread-safe:
+/// the UI renders on one thread.
+public final class FontLibrary {
+    public let configuration: FontConfiguration
+    private let library: FreeTypeLibrary
+    private var typefaces: [FontWeight: Typeface] = [:]
+    private var fonts: [FontKey: Font] = [:]
+
+    private struct FontKey: Hashable {
+        let weight: FontWeight
+        let pixelSize: Int
+    }
+
+    /// Opens every face in `configuration`.
+    /// - Throws: ``FontError/missingFont(path:)`` naming the first file that
+    ///   does not exist, or ``FontError/freeType(operation:path:code:)``.
+    public init(configuration: FontConfiguration = .debian) throws {
+        self.configuration = configuration
+        library = try FreeTypeLibrary()
+        for weight in FontWeight.allCases {
+            let path = configuration.path(for: weight)
+            guard FileManager.default.isReadableFile(atPath: path) else { throw FontError.missingFont(path: path) }
+            typefaces[weight] = try Typeface(path: path, library: library)
+        }
+    }
+
+    /// The font for `weight` at `pixelSize` (clamped to at least 1).
+    public func font(_ weight: FontWeight, pixelSize: Int) -> Font {
+        let key = FontKey(weight: weight, pixelSize: max(1, pixelSize))
+        if let font = fonts[key] { return font }
+        let font = Font(typeface: typefaces[weight]!, weight: weight, pixelSize: key.pixelSize)
+        fonts[key] = font
+        return font
+    }
+
+    /// Glyph-cache hits and misses summed over every font handed out.
+    public var glyphCacheStatistics: GlyphCacheStatistics {
+        fonts.values.reduce(GlyphCacheStatistics()) { $0 + $1.statistics }
+    }
+
+    /// Zeroes the counters of every font, to measure a steady state.
+    public func resetGlyphCacheStatistics() {
+        for font in fonts.values { font.resetStatistics() }
+    }
+}

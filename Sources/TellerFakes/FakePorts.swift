@@ -1,0 +1,173 @@
+import Foundation
+import TellerCore
+
+// Fakes of the TellerCore ports: in memory, no disk, no network. The
+// outbox fake applies the real limit rules from TellerCore. For view-model
+// and screen tests only; the executable never links them.
+
+/// A clock the test moves by hand.
+public final class FakeClock: WallClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+    public init(_ date: Date) { current = date }
+    public func now() -> Date { lock.withLock { current } }
+    public func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+public actor FakeAccounts: AccountReading {
+    public var cached: [IBAN: AccountSnapshot] = [:]
+    public var fresh: [IBAN: AccountSnapshot] = [:]
+    public var offline = false
+
+    public func set(cached snapshot: AccountSnapshot?, fresh freshSnapshot: AccountSnapshot?, offline: Bool = false, for iban: IBAN) {
+        cached[iban] = snapshot
+        fresh[iban] = freshSnapshot
+        self.offline = offline
+    }
+
+    public func cachedSnapshot(for iban: IBAN) async throws(TellerError) -> AccountSnapshot? { cached[iban] }
+
+    public func freshSnapshot(for iban: IBAN) async throws(TellerError) -> AccountSnapshot {
+        if offline { throw .offline }
+        guard let snapshot = fresh[iban] else { throw .accountNotFound(iban) }
+        cached[iban] = snapshot
+        return snapshot
+    }
+}
+
+public actor FakeOutbox: OutboxPort {
+    public let limits: Limits
+    public let clock: FakeClock
+    public var rows: [OutboxEntry] = []
+    public var knownAvailable: [IBAN: Money] = [:]
+    public var acknowledged: [IdempotencyKey] = []
+
+    public init(limits: Limits, clock: FakeClock) {
+        self.limits = limits
+        self.clock = clock
+    }
+
+    public func setKnownAvailable(_ money: Money, for iban: IBAN) { knownAvailable[iban] = money }
+
+    public func setState(_ key: IdempotencyKey, _ state: OutboxState) {
+        if let index = rows.firstIndex(where: { $0.key == key }) { rows[index].state = state }
+    }
+
+    private func context(kind: TransactionKind, account: IBAN, isOnline: Bool) -> LimitContext {
+        let eur = limits.currency
+        let today = rows.filter { if case .rejected = $0.state { false } else { true } }.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
+        let pending = rows.filter(\.state.isPending)
+        let queued = pending.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
+        let debits = pending.filter { $0.request.account == account && $0.request.kind.isDebit }.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
+        let withdrawable = knownAvailable[account].map { Money(minorUnits: $0.minorUnits - debits, currency: $0.currency) }
+        let oldest = pending.map(\.createdAt).min().map { clock.now().timeIntervalSince($0) }
+        return LimitContext(isOnline: isOnline, todayTotal: Money(minorUnits: today, currency: eur), queuedTotal: Money(minorUnits: queued, currency: eur), oldestQueuedAge: oldest, withdrawable: withdrawable)
+    }
+
+    public func enqueue(_ request: TransactionRequest, isOnline: Bool) async throws(TellerError) -> OutboxEntry {
+        do {
+            try limits.check(request.amount, kind: request.kind, context: context(kind: request.kind, account: request.account, isOnline: isOnline))
+        } catch {
+            throw .limit(error)
+        }
+        let entry = OutboxEntry(id: Int64(rows.count + 1), key: .random(), request: request, createdAt: clock.now(), state: .queued)
+        rows.append(entry)
+        return entry
+    }
+
+    public func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) async throws(TellerError) -> RemainingLimits {
+        do { return try limits.remaining(kind: kind, context: context(kind: kind, account: account, isOnline: isOnline)) } catch { throw .limit(error) }
+    }
+
+    public func entries() async throws(TellerError) -> [OutboxEntry] { rows.reversed() }
+
+    public func summary() async throws(TellerError) -> QueueSummary {
+        var counts: [String: Int] = [:]
+        for row in rows { counts[row.state.name, default: 0] += 1 }
+        let pending = rows.filter(\.state.isPending)
+        let total = pending.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
+        let unacknowledged = rows.filter { if case .rejected(_, false) = $0.state { true } else { false } }.count
+        return QueueSummary(countsByState: counts, pendingByCurrency: pending.isEmpty ? [:] : [.eur: Money(minorUnits: total, currency: .eur)],
+                            oldestQueuedAt: pending.map(\.createdAt).min(), unacknowledgedRejections: unacknowledged)
+    }
+
+    public func pendingDebits(for account: IBAN) async throws(TellerError) -> [OutboxEntry] {
+        rows.filter { $0.state.isPending && $0.request.account == account && $0.request.kind.isDebit }
+    }
+
+    public func pendingEntries(for account: IBAN) async throws(TellerError) -> [OutboxEntry] {
+        rows.filter { $0.state.isPending && $0.request.account == account }.reversed()
+    }
+
+    public func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) {
+        guard let index = rows.firstIndex(where: { $0.key == key }), case .rejected(let reason, false) = rows[index].state else { throw .noSuchEntry(key) }
+        rows[index].state = .rejected(reason: reason, acknowledged: true)
+        acknowledged.append(key)
+    }
+}
+
+public actor FakeSync: SyncStatusPort {
+    public var online: Bool
+    public var lastSync: Date?
+    public var syncNowCount = 0
+    private var continuations: [AsyncStream<SyncEvent>.Continuation] = []
+
+    public init(online: Bool) { self.online = online }
+
+    public func events() async -> AsyncStream<SyncEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+        continuations.append(continuation)
+        return stream
+    }
+
+    public func status() async -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSync) }
+    public func syncNow() async { syncNowCount += 1 }
+
+    public func send(_ event: SyncEvent) {
+        if event == .online { online = true }
+        if event == .offline { online = false }
+        for continuation in continuations { continuation.yield(event) }
+    }
+}
+
+public actor FakeSession: OperatorSessionPort {
+    public var pins: [String: (name: String, pin: String)] = ["1001": ("Maria Keller", "1234")]
+    public var seenOnline: Set<String> = ["1001"]
+    public var online = true
+    public var failures: [String: Int] = [:]
+    public let clock: FakeClock
+
+    public init(clock: FakeClock) { self.clock = clock }
+
+    public func setOnline(_ value: Bool) { online = value }
+
+    public func signIn(_ id: OperatorID, pin: String) async throws(SignInError) -> (Operator, SignInMode) {
+        guard let known = pins[id.rawValue] else {
+            if !online { throw .neverSeenOnline(id) }
+            throw try failure(id)
+        }
+        if !online && !seenOnline.contains(id.rawValue) { throw .neverSeenOnline(id) }
+        guard known.pin == pin else { throw try failure(id) }
+        failures[id.rawValue] = 0
+        return (Operator(id: id, displayName: known.name), online ? .online : .offline)
+    }
+
+    public func unlock(_ signedIn: Operator, pin: String) async throws(SignInError) {
+        guard pins[signedIn.id.rawValue]?.pin == pin else { throw try failure(signedIn.id) }
+    }
+
+    private func failure(_ id: OperatorID) throws(SignInError) -> SignInError {
+        failures[id.rawValue, default: 0] += 1
+        let count = failures[id.rawValue]!
+        if count >= 3 { return .lockedOut(until: clock.now().addingTimeInterval(300)) }
+        return .wrongPIN(attemptsLeft: 3 - count)
+    }
+}
+
+public actor FakeDiagnostics: DiagnosticsPort {
+    public var saved: [[Double]] = []
+    public func verifyTechnicianPIN(_ pin: String) async -> Bool { pin == "987654" }
+    public func report() async -> [DiagnosticsLine] { [DiagnosticsLine(label: "Version", value: "test")] }
+    public func saveCalibration(_ matrix: [Double]) async throws(TellerError) { saved.append(matrix) }
+}
+

@@ -1,0 +1,47 @@
+import Foundation
+import TellerCore
+import TellerFeatures
+
+/// A whole feature layer on fakes, at a fixed time in UTC.
+@MainActor
+public struct FeatureHarness {
+    public let clock = FakeClock(Date(timeIntervalSince1970: 1_795_000_000 - 1_795_000_000.truncatingRemainder(dividingBy: 86_400) + 8 * 3600 + 2 * 60))
+    public let accounts = FakeAccounts()
+    public let outbox: FakeOutbox
+    public let sync: FakeSync
+    public let session: FakeSession
+    public let diagnostics = FakeDiagnostics()
+    public let coordinator: Coordinator
+
+    public static let account = try! IBAN("DE54500105170426397158")
+    public static let lowBalance = try! IBAN("DE98100700002431457802")
+    public static func eur(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .eur) }
+
+    public init(online: Bool = true, idleLockAfter: TimeInterval = 120) {
+        let limits = try! Limits(currency: .eur, perTransaction: Self.eur(1_000_000), dailyPerTerminal: Self.eur(5_000_000),
+                                 perOfflineTransaction: Self.eur(200_000), offlineQueuedTotal: Self.eur(1_000_000), maxOfflineAge: 72 * 3600)
+        outbox = FakeOutbox(limits: limits, clock: clock)
+        sync = FakeSync(online: online)
+        session = FakeSession(clock: clock)
+        coordinator = Coordinator(dependencies: FeatureDependencies(
+            accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, clock: clock,
+            terminal: TerminalIdentity(terminalID: "T-0001", branch: "Main St"), time: TimeFormatting(timeZone: TimeZone(identifier: "UTC")!),
+            idleLockAfter: idleLockAfter))
+    }
+
+    public func snapshot(_ iban: IBAN = account, balance: Int64 = 1_250_000, available: Int64 = 1_250_000, asOf: Date) -> AccountSnapshot {
+        AccountSnapshot(iban: iban, holder: "Anna Schmidt", balance: Self.eur(balance), available: Self.eur(available), asOf: asOf,
+                        recent: [ActivityItem(reference: "H20261129-0000001", kind: .deposit, amount: Self.eur(5_000), bookedAt: asOf, description: "Cash")])
+    }
+
+    /// Signs in operator 1001 through the sign-in screen's keypad.
+    public func signIn() async {
+        await coordinator.start()
+        guard case .signIn(let model) = coordinator.current else { return }
+        for digit in "1001" { model.press(digit: digit) }
+        await model.enter()
+        for digit in "1234" { model.press(digit: digit) }
+        await model.enter()
+        await coordinator.settle()
+    }
+}

@@ -1,0 +1,17 @@
+/// The operator's words for the host's rejection reason codes
+/// (docs/host-api.md §6). An unknown code is shown as the host's detail.
+public enum ReasonText {
+    public static func text(_ code: String, detail: String? = nil) -> String {
+        switch code {
+        case "insufficient_funds": "Insufficient funds"
+        case "account_not_found": "Account not found at the bank"
+        case "account_blocked": "Account is blocked"
+        case "currency_mismatch": "Currency does not match the account"
+        case "operator_not_found": "Operator not known to the bank"
+        case "same_account": "Transfer to the same account"
+        case "counterparty_not_found": "Recipient account not found"
+        case "counterparty_blocked": "Recipient account is blocked"
+        default: detail.flatMap { $0.isEmpty ? nil : $0 } ?? code.replacingOccurrences(of: "_", with: " ")
+        }
+    }
+}

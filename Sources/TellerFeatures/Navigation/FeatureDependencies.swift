@@ -1,0 +1,34 @@
+import Foundation
+import TellerCore
+
+/// The ports the features work through; the executable hands in live
+/// implementations, tests hand in fakes.
+public struct FeatureDependencies: Sendable {
+    public let accounts: any AccountReading
+    public let outbox: any OutboxPort
+    public let sync: any SyncStatusPort
+    public let session: any OperatorSessionPort
+    public let diagnostics: (any DiagnosticsPort)?
+    public let clock: any WallClock
+    public let terminal: TerminalIdentity
+    public let time: TimeFormatting
+    /// Seconds without a touch or key before the screen locks.
+    public let idleLockAfter: TimeInterval
+    /// The currency of the terminal's limits; amounts default to it.
+    public let terminalCurrency: Currency
+
+    public init(accounts: any AccountReading, outbox: any OutboxPort, sync: any SyncStatusPort, session: any OperatorSessionPort,
+                diagnostics: (any DiagnosticsPort)? = nil, clock: any WallClock = SystemClock(), terminal: TerminalIdentity,
+                time: TimeFormatting = TimeFormatting(), idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur) {
+        self.accounts = accounts
+        self.outbox = outbox
+        self.sync = sync
+        self.session = session
+        self.diagnostics = diagnostics
+        self.clock = clock
+        self.terminal = terminal
+        self.time = time
+        self.idleLockAfter = idleLockAfter
+        self.terminalCurrency = terminalCurrency
+    }
+}

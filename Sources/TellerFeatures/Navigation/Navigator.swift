@@ -1,0 +1,19 @@
+import TellerCore
+
+/// What a view model may ask of navigation; the coordinator implements it.
+@MainActor
+public protocol Navigator: AnyObject {
+    var isOnline: Bool { get }
+    var signedInOperator: Operator? { get }
+    func push(_ route: Route)
+    func pop()
+    /// Replaces the top screen (review becomes receipt).
+    func replaceTop(with route: Route)
+    func popToHome()
+    func signedIn(_ op: Operator, mode: SignInMode)
+    func unlocked()
+    func lock()
+    func signOut()
+    /// Marks the screen as needing a redraw.
+    func invalidate()
+}

@@ -1,0 +1,118 @@
+import Foundation
+import TellerCore
+
+/// An account in two paints: the cached snapshot at once, the host's fresh
+/// one when it arrives. With no signal the cache stays, with "updated HH:MM".
+@MainActor
+public final class AccountViewModel {
+    /// One line of recent activity, already formatted.
+    public struct ActivityLine: Hashable, Sendable {
+        public let id: String
+        public let title: String
+        public let amount: String
+        public let detail: String
+        /// "Queued" for this terminal's own rows not yet at the host.
+        public let badge: String?
+    }
+
+    private let dependencies: FeatureDependencies
+    private weak var navigator: (any Navigator)?
+    public let iban: IBAN
+    public private(set) var state: LoadState<AccountSnapshot> = .idle
+    public private(set) var pending: [OutboxEntry] = []
+
+    init(dependencies: FeatureDependencies, navigator: any Navigator, iban: IBAN) {
+        self.dependencies = dependencies
+        self.navigator = navigator
+        self.iban = iban
+    }
+
+    public var title: String { state.value?.holder ?? "Account" }
+    public var ibanText: String { iban.grouped }
+    public var balanceLabel: String { "Balance" }
+    public var availableLabel: String { "Available" }
+    public var balanceText: String { state.value.map { MoneyFormatting.text($0.balance) } ?? "—" }
+    public var availableText: String { state.value.map { MoneyFormatting.text($0.available) } ?? "—" }
+
+    /// "updated 08:02" while the figures come from the cache; nil when fresh.
+    public var freshnessText: String? {
+        switch state {
+        case .loaded(_, .cached(let asOf)): dependencies.time.updated(asOf, now: dependencies.clock.now())
+        case .loading: "Loading…"
+        default: nil
+        }
+    }
+
+    /// A quiet message; never an error wall over figures already shown.
+    public var message: String? {
+        switch state {
+        case .failed(.offline): "The bank's host cannot be reached and this account was never loaded on this terminal."
+        case .failed(let error): error.description
+        default: nil
+        }
+    }
+
+    public var depositTitle: String { "Deposit" }
+    public var withdrawTitle: String { "Withdraw" }
+    public var transferTitle: String { "Transfer" }
+    public var backTitle: String { "Back" }
+    public var activityTitle: String { "Recent activity" }
+    public var canTransact: Bool { state.value != nil }
+
+    public var activity: [ActivityLine] {
+        let now = dependencies.clock.now()
+        let own = pending.map { entry in
+            ActivityLine(
+                id: entry.key.rawValue, title: Self.kindTitle(entry.request.kind),
+                amount: MoneyFormatting.signed(entry.request.kind.isDebit ? (try? entry.request.amount.negated()) ?? entry.request.amount : entry.request.amount),
+                detail: dependencies.time.dayAndClock(entry.createdAt, now: now), badge: "Queued")
+        }
+        let host = (state.value?.recent ?? []).map { item in
+            ActivityLine(id: item.reference, title: Self.kindTitle(item.kind), amount: MoneyFormatting.signed(item.amount),
+                         detail: [dependencies.time.dayAndClock(item.bookedAt, now: now), item.description].filter { !$0.isEmpty }.joined(separator: " · "),
+                         badge: nil)
+        }
+        return own + host
+    }
+
+    static func kindTitle(_ kind: TransactionKind) -> String {
+        switch kind {
+        case .deposit: "Deposit"
+        case .withdrawal: "Withdrawal"
+        case .transfer: "Transfer"
+        }
+    }
+
+    /// First paint from the cache, second from the host.
+    public func load() async {
+        if state.value == nil { state = .loading }
+        navigator?.invalidate()
+        await refreshPending()
+        do throws(TellerError) {
+            if let cached = try await dependencies.accounts.cachedSnapshot(for: iban) {
+                state = .loaded(cached, .cached(asOf: cached.asOf))
+                navigator?.invalidate()
+            }
+        } catch {
+            state = .failed(error)
+        }
+        do throws(TellerError) {
+            let fresh = try await dependencies.accounts.freshSnapshot(for: iban)
+            state = .loaded(fresh, .fresh)
+        } catch {
+            // Keep cached figures on screen; only an empty screen shows the error.
+            if state.value == nil { state = .failed(error) }
+        }
+        navigator?.invalidate()
+    }
+
+    func refreshPending() async {
+        pending = (try? await dependencies.outbox.pendingEntries(for: iban)) ?? pending
+        navigator?.invalidate()
+    }
+
+    public func deposit() { navigator?.push(.amount(iban, .deposit)) }
+    public func withdraw() { navigator?.push(.amount(iban, .withdrawal)) }
+    public func transfer() { navigator?.push(.amount(iban, .transfer)) }
+    public func back() { navigator?.pop() }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import TellerCore
+
+/// Amount entry on a cash-register keypad (1 2 3 4 5 is 123.45), with the
+/// recipient IBAN for transfers and the limits that remain.
+@MainActor
+public final class AmountEntryViewModel {
+    /// Which field the keypad types into.
+    public enum Field: Hashable, Sendable {
+        case amount
+        case recipient
+    }
+
+    private let dependencies: FeatureDependencies
+    private weak var navigator: (any Navigator)?
+    public let account: IBAN
+    public let kind: TransactionKind
+    public let currency: Currency
+    public private(set) var digits = KeypadEntry(maximumLength: Money.maximumKeypadDigits)
+    public private(set) var recipientText = ""
+    public private(set) var focus: Field = .amount
+    public private(set) var remaining: RemainingLimits?
+    public private(set) var refusal: String?
+
+    init(dependencies: FeatureDependencies, navigator: any Navigator, account: IBAN, kind: TransactionKind, currency: Currency) {
+        self.dependencies = dependencies
+        self.navigator = navigator
+        self.account = account
+        self.kind = kind
+        self.currency = currency
+    }
+
+    public var title: String {
+        switch kind {
+        case .deposit: "Deposit"
+        case .withdrawal: "Withdrawal"
+        case .transfer: "Transfer"
+        }
+    }
+
+    public var accountText: String { account.grouped }
+    public var amountLabel: String { "Amount" }
+    public var amount: Money? { try? Money(keypadDigits: digits.isEmpty ? "0" : digits.digits, currency: currency) }
+    public var amountText: String { MoneyFormatting.text(amount ?? .zero(currency)) }
+    public var needsRecipient: Bool { kind == .transfer }
+    public var recipientLabel: String { "Recipient IBAN" }
+    public var recipientFieldText: String { FindAccountViewModel.grouped(IBAN.normalise(recipientText)) }
+    public var recipientValidationText: String? {
+        guard needsRecipient else { return nil }
+        if recipientText.isEmpty { return "Enter the recipient's IBAN." }
+        do { _ = try IBAN(recipientText) } catch { return error.description }
+        return "Valid IBAN"
+    }
+    public var continueTitle: String { "Review" }
+    public var backTitle: String { "Back" }
+
+    /// The limits still open, including the offline ones while offline.
+    public var limitLines: [String] {
+        guard let remaining else { return [] }
+        var lines = ["Per transaction: \(MoneyFormatting.text(remaining.perTransaction))",
+                     "Left today: \(MoneyFormatting.text(remaining.today))"]
+        if let offline = remaining.offlinePerTransaction { lines.append("Offline per transaction: \(MoneyFormatting.text(offline))") }
+        if let queue = remaining.offlineQueue { lines.append("Offline queue left: \(MoneyFormatting.text(queue))") }
+        if let withdrawable = remaining.withdrawable { lines.append("Withdrawable (last known, minus queued): \(MoneyFormatting.text(withdrawable))") }
+        return lines
+    }
+
+    public func load() async {
+        do throws(TellerError) {
+            remaining = try await dependencies.outbox.remainingLimits(kind: kind, account: account, isOnline: navigator?.isOnline ?? false)
+        } catch {
+            refusal = error.description
+        }
+        navigator?.invalidate()
+    }
+
+    public func focus(_ field: Field) {
+        focus = needsRecipient ? field : .amount
+        navigator?.invalidate()
+    }
+
+    public func press(digit: Character) {
+        refusal = nil
+        if focus == .amount { digits.append(digit) } else { type(digit) }
+        navigator?.invalidate()
+    }
+
+    /// The "00" key of a cash register.
+    public func pressDoubleZero() {
+        press(digit: "0")
+        press(digit: "0")
+    }
+
+    public func type(_ character: Character) {
+        guard focus == .recipient, character.isASCII, character.isLetter || character.isNumber, recipientText.count < 34 else { return }
+        recipientText.append(Character(character.uppercased()))
+        refusal = nil
+        navigator?.invalidate()
+    }
+
+    public func backspace() {
+        if focus == .amount { digits.backspace() } else if !recipientText.isEmpty { recipientText.removeLast() }
+        refusal = nil
+        navigator?.invalidate()
+    }
+
+    /// A scanner typed the recipient's IBAN.
+    public func scanned(_ text: String) {
+        guard needsRecipient else { return }
+        recipientText = IBAN.normalise(text)
+        navigator?.invalidate()
+    }
+
+    /// Checks the amount, the recipient and the limits, then shows the review.
+    public func reviewTransaction() async {
+        guard let amount, amount.minorUnits > 0 else { return refuse("Enter an amount.") }
+        var recipient: IBAN?
+        if needsRecipient {
+            do { recipient = try IBAN(recipientText) } catch { return refuse("Recipient: \(error.description)") }
+        }
+        guard let signedIn = navigator?.signedInOperator else { return }
+        await load()
+        if let violation = remaining?.violation(for: amount) { return refuse(LimitText.text(violation)) }
+        do {
+            let request = try TransactionRequest(kind: kind, account: account, counterparty: recipient, amount: amount, operatorID: signedIn.id)
+            navigator?.push(.review(request))
+        } catch {
+            refuse(error.description)
+        }
+    }
+
+    private func refuse(_ text: String) {
+        refusal = text
+        navigator?.invalidate()
+    }
+}
+
+extension FindAccountViewModel {
+    static func grouped(_ normalised: String) -> String {
+        var result = ""
+        for (index, character) in normalised.enumerated() {
+            if index > 0 && index % 4 == 0 { result.append(" ") }
+            result.append(character)
+        }
+        return result
+    }
+}

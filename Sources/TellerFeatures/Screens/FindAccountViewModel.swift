@@ -1,0 +1,71 @@
+import TellerCore
+
+/// Find an account by IBAN, typed on the on-screen keyboard or scanned.
+/// Validation runs on every key, with the reason shown.
+@MainActor
+public final class FindAccountViewModel {
+    private weak var navigator: (any Navigator)?
+    public private(set) var text = ""
+    /// The longest IBAN (Saint Lucia) is 32 characters.
+    static let maximumLength = 34
+
+    init(navigator: any Navigator) {
+        self.navigator = navigator
+    }
+
+    public var title: String { "Find account" }
+    public var prompt: String { "IBAN (type or scan)" }
+    public var openTitle: String { "Open account" }
+    public var backTitle: String { "Back" }
+
+    /// The IBAN as typed, grouped in fours.
+    public var fieldText: String { Self.grouped(IBAN.normalise(text)) }
+
+    public var validation: Result<IBAN, IBANError> {
+        Result { () throws(IBANError) -> IBAN in try IBAN(text) }
+    }
+
+    public var isValid: Bool { if case .success = validation { true } else { false } }
+
+    /// The live line under the field.
+    public var validationText: String {
+        switch validation {
+        case .success: "Valid IBAN"
+        case .failure(.empty): "Enter or scan an IBAN."
+        case .failure(.wrongLength(let country, let expected, let actual)) where actual < expected:
+            "\(country) IBAN: \(expected - actual) more characters (\(expected) in all)."
+        case .failure(let error): error.description
+        }
+    }
+
+    public func type(_ character: Character) {
+        guard character.isASCII, character.isLetter || character.isNumber, IBAN.normalise(text).count < Self.maximumLength else { return }
+        text.append(Character(character.uppercased()))
+        navigator?.invalidate()
+    }
+
+    public func backspace() {
+        if !text.isEmpty { text.removeLast() }
+        navigator?.invalidate()
+    }
+
+    public func clear() {
+        text = ""
+        navigator?.invalidate()
+    }
+
+    /// Opens the account when the IBAN is valid.
+    public func open() {
+        guard case .success(let iban) = validation else { return }
+        navigator?.push(.account(iban))
+    }
+
+    /// A scanner typed a whole IBAN and pressed Enter: replace, validate, open.
+    public func scanned(_ scannedText: String) {
+        text = IBAN.normalise(scannedText)
+        navigator?.invalidate()
+        open()
+    }
+
+    public func back() { navigator?.pop() }
+}

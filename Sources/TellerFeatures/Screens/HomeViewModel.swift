@@ -1,0 +1,38 @@
+import TellerCore
+
+/// The signed-in start screen.
+@MainActor
+public final class HomeViewModel {
+    private weak var navigator: (any Navigator)?
+    private let dependencies: FeatureDependencies
+    public private(set) var pendingCount = 0
+    public private(set) var rejectedCount = 0
+
+    init(dependencies: FeatureDependencies, navigator: any Navigator) {
+        self.dependencies = dependencies
+        self.navigator = navigator
+    }
+
+    public var title: String { navigator?.signedInOperator.map { "Hello, \($0.displayName)" } ?? "Teller" }
+    public var findAccountTitle: String { "Find account" }
+    public var queueTitle: String {
+        var text = pendingCount == 0 ? "Queue" : "Queue (\(pendingCount))"
+        if rejectedCount > 0 { text += " · \(rejectedCount) to acknowledge" }
+        return text
+    }
+    public var lockTitle: String { "Lock" }
+    public var signOutTitle: String { "Sign out" }
+    public var diagnosticsTitle: String { "Technician" }
+    public var hasDiagnostics: Bool { dependencies.diagnostics != nil }
+
+    func update(summary: QueueSummary) {
+        pendingCount = summary.pendingCount
+        rejectedCount = summary.unacknowledgedRejections
+    }
+
+    public func findAccount() { navigator?.push(.findAccount) }
+    public func openQueue() { navigator?.push(.queue) }
+    public func openDiagnostics() { navigator?.push(.diagnostics) }
+    public func lock() { navigator?.lock() }
+    public func signOut() { navigator?.signOut() }
+}

@@ -1,0 +1,60 @@
+import TellerCore
+
+/// The lock screen: the signed-in operator's PIN unlocks it.
+@MainActor
+public final class LockedViewModel {
+    private let dependencies: FeatureDependencies
+    private weak var navigator: (any Navigator)?
+    public let lockedOperator: Operator
+    public private(set) var pinEntry = KeypadEntry(maximumLength: 8)
+    public private(set) var state: SignInViewModel.State = .entering
+
+    init(dependencies: FeatureDependencies, navigator: any Navigator, lockedOperator: Operator) {
+        self.dependencies = dependencies
+        self.navigator = navigator
+        self.lockedOperator = lockedOperator
+    }
+
+    public var title: String { "Locked" }
+    public var subtitle: String { "\(lockedOperator.displayName) (\(lockedOperator.id)) · enter your PIN to unlock" }
+    public var fieldText: String { pinEntry.masked }
+    public var fieldAccessibilityValue: String { "\(pinEntry.digits.count) digits entered" }
+    public var unlockTitle: String { "Unlock" }
+    public var signOutTitle: String { "Sign out" }
+
+    public var message: String? {
+        switch state {
+        case .entering: nil
+        case .verifying: "Checking…"
+        case .failed(let text), .lockedOut(let text): text
+        }
+    }
+
+    public func press(digit: Character) {
+        pinEntry.append(digit)
+        if case .failed = state { state = .entering }
+        navigator?.invalidate()
+    }
+
+    public func backspace() {
+        pinEntry.backspace()
+        navigator?.invalidate()
+    }
+
+    public func unlock() async {
+        state = .verifying
+        navigator?.invalidate()
+        do throws(SignInError) {
+            try await dependencies.session.unlock(lockedOperator, pin: pinEntry.digits)
+            pinEntry.clear()
+            state = .entering
+            navigator?.unlocked()
+        } catch {
+            pinEntry.clear()
+            state = SignInViewModel.state(for: error, time: dependencies.time, now: dependencies.clock.now())
+            navigator?.invalidate()
+        }
+    }
+
+    public func signOut() { navigator?.signOut() }
+}

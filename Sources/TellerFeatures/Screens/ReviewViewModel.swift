@@ -1,0 +1,61 @@
+import TellerCore
+
+/// Review and confirm: the last look before the row is written.
+@MainActor
+public final class ReviewViewModel {
+    public struct Line: Hashable, Sendable {
+        public let label: String
+        public let value: String
+    }
+
+    private let dependencies: FeatureDependencies
+    private weak var navigator: (any Navigator)?
+    public let request: TransactionRequest
+    public private(set) var isSubmitting = false
+    public private(set) var refusal: String?
+
+    init(dependencies: FeatureDependencies, navigator: any Navigator, request: TransactionRequest) {
+        self.dependencies = dependencies
+        self.navigator = navigator
+        self.request = request
+    }
+
+    public var title: String { "Review \(AccountViewModel.kindTitle(request.kind).lowercased())" }
+
+    public var lines: [Line] {
+        var lines = [Line(label: "Type", value: AccountViewModel.kindTitle(request.kind)),
+                     Line(label: request.kind == .transfer ? "From" : "Account", value: request.account.grouped)]
+        if let counterparty = request.counterparty { lines.append(Line(label: "To", value: counterparty.grouped)) }
+        lines.append(Line(label: "Amount", value: MoneyFormatting.text(request.amount)))
+        if let op = navigator?.signedInOperator { lines.append(Line(label: "Operator", value: "\(op.displayName) (\(op.id))")) }
+        return lines
+    }
+
+    public var note: String {
+        navigator?.isOnline == true
+            ? "It is saved on this terminal, then sent to the bank."
+            : "Offline: it is saved on this terminal and sent when the bank can be reached."
+    }
+
+    public var confirmTitle: String { "Confirm" }
+    public var backTitle: String { "Change" }
+
+    /// Writes the row; the receipt replaces this screen.
+    public func confirm() async {
+        guard !isSubmitting else { return }
+        isSubmitting = true
+        refusal = nil
+        navigator?.invalidate()
+        do throws(TellerError) {
+            let entry = try await dependencies.outbox.enqueue(request, isOnline: navigator?.isOnline ?? false)
+            isSubmitting = false
+            navigator?.replaceTop(with: .receipt(entry))
+        } catch {
+            isSubmitting = false
+            refusal = LimitText.text(error)
+            navigator?.invalidate()
+        }
+    }
+
+    public func back() { navigator?.pop() }
+}

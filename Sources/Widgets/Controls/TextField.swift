@@ -1,0 +1,78 @@
+import Graphics
+
+/// A one-line input that shows its value and, when focused, a caret.
+///
+/// The field does not edit text itself: the app receives key taps and
+/// passes the new ``value`` in the next tree. Secure fields (PINs) draw one
+/// dot per character and never expose the value to accessibility.
+public struct TextField: Widget {
+    public var identifier: String
+    /// The spoken name of the field ("Operator ID").
+    public var label: String
+    public var value: String
+    public var placeholder: String
+    public var isSecure: Bool
+    public var isEnabled: Bool
+
+    public init(identifier: String, label: String, value: String, placeholder: String = "",
+                isSecure: Bool = false, isEnabled: Bool = true) {
+        self.identifier = identifier
+        self.label = label
+        self.value = value
+        self.placeholder = placeholder
+        self.isSecure = isSecure
+        self.isEnabled = isEnabled
+    }
+
+    public func measure(_ available: Size, _ context: LayoutContext) -> Size {
+        let font = context.font(.body)
+        return Size(width: min(available.width, max(context.px(200), font.width(of: placeholder) + context.px(32))),
+                    height: max(context.minimumTouchPixels, font.lineHeight + 2 * context.px(12)))
+    }
+
+    /// The touch target, and room for a few characters.
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        Size(width: min(available.width, 2 * context.minimumTouchPixels), height: context.minimumTouchPixels)
+    }
+
+    public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
+        let theme = context.theme
+        let focused = context.state.focused == identifier
+        let radius = context.px(6)
+        let borderWidth = focused ? max(2, context.px(2)) : max(1, context.px(theme.borderWidth))
+        var paints: [Paint] = [
+            .fill(frame, isEnabled ? theme.surface : theme.disabled, radius: radius),
+            .stroke(frame, focused ? theme.focus : theme.border, radius: radius, width: borderWidth),
+        ]
+        let content = frame.insetBy(dx: context.px(14), dy: context.px(8))
+        let spec = context.fontSpec(.body)
+        let font = context.font(spec)
+        var caretX = content.minX
+        if isSecure && !value.isEmpty {
+            // Dots a little larger than a lower-case letter read clearly at arm's length.
+            let dot = max(4, font.pixelSize * 3 / 10)
+            let pitch = dot * 3
+            for index in 0..<min(value.count, max(0, content.width / pitch)) {
+                let center = Point(x: content.minX + index * pitch + dot + 1, y: content.midY)
+                paints.append(.circle(center: center, radius: dot, theme.primaryText))
+            }
+            caretX = content.minX + value.count * pitch + context.px(2)
+        } else {
+            let empty = value.isEmpty
+            let text = TextLines.single(empty ? placeholder : value, style: .body,
+                                        color: empty ? theme.secondaryText : theme.primaryText,
+                                        width: content.width - context.px(4), context)
+            paints += text.paints(in: content, context)
+            if !empty { caretX = content.minX + font.width(of: text.lines[0]) + context.px(2) }
+        }
+        if focused {
+            let top = content.midY - font.lineHeight / 2
+            paints.append(.line(from: Point(x: min(caretX, content.maxX - 1), y: top),
+                                to: Point(x: min(caretX, content.maxX - 1), y: top + font.lineHeight - 1),
+                                width: max(2, context.px(2)), theme.focus))
+        }
+        return LayoutNode(frame: frame, role: .textField, identifier: identifier, label: label,
+                          value: isSecure ? String(repeating: "\u{2022}", count: value.count) : value,
+                          isEnabled: isEnabled, interaction: .focus, paints: paints)
+    }
+}

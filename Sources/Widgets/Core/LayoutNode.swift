@@ -1,0 +1,56 @@
+import Graphics
+
+/// A widget after layout: its frame in pixels, what it paints, how it reacts
+/// to touch, how it presents itself to accessibility, and its children.
+///
+/// Trees are values; two trees of successive states are diffed by
+/// ``DamageTracker`` and hit-tested by ``hitPath(at:)``.
+public struct LayoutNode: Hashable, Sendable {
+    public var frame: Rect
+    public var role: AccessibilityRole
+    /// Stable id used by the app for taps and by QA to find the control.
+    public var identifier: String?
+    /// The name read out for this node (usually its visible text).
+    public var label: String?
+    /// The current value (a field's text, a badge's state).
+    public var value: String?
+    public var isEnabled: Bool
+    public var interaction: Interaction
+    /// Drawn before the children, in order.
+    public var paints: [Paint]
+    /// Children are clipped to ``frame`` (scrolling lists).
+    public var clipsChildren: Bool
+    public var children: [LayoutNode]
+
+    public init(
+        frame: Rect, role: AccessibilityRole, identifier: String? = nil, label: String? = nil,
+        value: String? = nil, isEnabled: Bool = true, interaction: Interaction = .none,
+        paints: [Paint] = [], clipsChildren: Bool = false, children: [LayoutNode] = []
+    ) {
+        self.frame = frame
+        self.role = role
+        self.identifier = identifier
+        self.label = label
+        self.value = value
+        self.isEnabled = isEnabled
+        self.interaction = interaction
+        self.paints = paints
+        self.clipsChildren = clipsChildren
+        self.children = children
+    }
+
+    /// Calls `body` for this node and every descendant, parents first.
+    public func forEach(_ body: (LayoutNode) throws -> Void) rethrows {
+        try body(self)
+        for child in children { try child.forEach(body) }
+    }
+
+    /// The first node (depth first) with `identifier`.
+    public func node(withIdentifier identifier: String) -> LayoutNode? {
+        if self.identifier == identifier { return self }
+        for child in children {
+            if let found = child.node(withIdentifier: identifier) { return found }
+        }
+        return nil
+    }
+}

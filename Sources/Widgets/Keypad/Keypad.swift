@@ -1,0 +1,107 @@
+import Graphics
+
+/// An on-screen numeric pad or alphanumeric keyboard.
+///
+/// Every key is its own accessible element with identifier
+/// `"<identifier>.<key>"` (`sign-in.pin.7`, `search.keys.backspace`);
+/// ``KeypadKey/init(tapIdentifier:keypadIdentifier:)`` decodes a tap. The
+/// keypad fills the frame it is given up to a comfortable key size and
+/// centres itself; keys never get smaller than the frame allows, and the
+/// screen is expected to give at least 48 dp per key.
+public struct Keypad: Widget {
+    public var identifier: String
+    public var layout: KeypadLayout
+    public var labels: KeypadLabels
+    public var isEnabled: Bool
+
+    public init(identifier: String, layout: KeypadLayout = .numeric, labels: KeypadLabels = .english, isEnabled: Bool = true) {
+        self.identifier = identifier
+        self.layout = layout
+        self.labels = labels
+        self.isEnabled = isEnabled
+    }
+
+    /// The identifier of `key` on this keypad.
+    public func identifier(of key: KeypadKey) -> String { identifier + "." + key.identifierSuffix }
+
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { measure(available, context) }
+
+    /// Every key at the 48 dp minimum; the keypad grows into any larger frame.
+    public func measure(_ available: Size, _ context: LayoutContext) -> Size {
+        let gap = context.px(gapDP)
+        let rows = layout.rows.count
+        let minimum = context.minimumTouchPixels
+        return Size(width: layout.columns * minimum + (layout.columns - 1) * gap, height: rows * minimum + (rows - 1) * gap)
+    }
+
+    public func flexibility(_ axis: Axis) -> Double { 1 }
+
+    public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
+        let gap = context.px(gapDP)
+        let rows = layout.rows
+        let columns = layout.columns
+        let unit = min(context.px(layout == .numeric ? 120 : 96), (frame.width - (columns - 1) * gap) / columns)
+        let keyHeight = min(context.px(72), (frame.height - (rows.count - 1) * gap) / rows.count)
+        let totalHeight = rows.count * keyHeight + (rows.count - 1) * gap
+        var y = frame.minY + (frame.height - totalHeight) / 2
+        var keys: [LayoutNode] = []
+        for row in rows {
+            let units = row.reduce(0) { $0 + $1.units }
+            let rowWidth = units * unit + (units - 1) * gap
+            var x = frame.minX + (frame.width - rowWidth) / 2
+            for (key, span) in row {
+                let width = span * unit + (span - 1) * gap
+                keys.append(layoutKey(key, in: Rect(x: x, y: y, width: width, height: keyHeight), context))
+                x += width + gap
+            }
+            y += keyHeight + gap
+        }
+        return LayoutNode(frame: frame, role: .keypad, identifier: identifier,
+                          label: labels.keypad,
+                          isEnabled: isEnabled, children: keys)
+    }
+
+    private var gapDP: Double { layout == .numeric ? 8 : 5 }
+
+    private func layoutKey(_ key: KeypadKey, in frame: Rect, _ context: LayoutContext) -> LayoutNode {
+        let theme = context.theme
+        let id = identifier(of: key)
+        let pressed = isEnabled && context.state.pressed == id
+        let isEnter = key == .enter
+        let fill = !isEnabled ? theme.disabled : isEnter ? (pressed ? theme.accentPressed : theme.accent)
+            : (pressed ? theme.keyPressed : theme.key)
+        let textColor = !isEnabled ? theme.onDisabled : isEnter ? theme.onAccent : theme.onKey
+        let radius = context.px(8)
+        var paints: [Paint] = [.fill(frame, fill, radius: radius)]
+        if !isEnter {
+            paints.append(.stroke(frame, theme.border, radius: radius, width: max(1, context.px(theme.borderWidth))))
+        }
+        var spec = context.fontSpec(isEnter ? .bodyBold : .key)
+        // Large text scales must still fit inside the key, not spill over its neighbours.
+        spec.pixelSize = min(spec.pixelSize, frame.height * 11 / 20)
+        let font = context.font(spec)
+        let inset = frame.insetBy(dx: context.px(6), dy: 0)
+        let title = font.truncated(title(of: key), toWidth: inset.width)
+        paints += TextLines(lines: [title], spec: spec, color: textColor, alignment: .center).paints(in: inset, context)
+        return LayoutNode(frame: frame, role: .key, identifier: id, label: accessibilityLabel(of: key),
+                          isEnabled: isEnabled, interaction: .tap, paints: paints)
+    }
+
+    private func title(of key: KeypadKey) -> String {
+        switch key {
+        case .backspace: return "\u{232B}"
+        case .enter: return labels.enterTitle
+        case .space: return labels.space
+        default: return key.text ?? ""
+        }
+    }
+
+    private func accessibilityLabel(of key: KeypadKey) -> String {
+        switch key {
+        case .backspace: return labels.backspace
+        case .enter: return labels.enter
+        case .space: return labels.space
+        default: return key.text ?? ""
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Graphics
+
+/// Lays out its children left to right, with optional padding and background.
+///
+/// Children with a Widget/flexibility(_:) share what is left after the
+/// fixed children; see Spacer and Flexible.
+public struct HStack: Widget {
+    public var spacing: Double
+    public var alignment: CrossAlignment
+    public var padding: Insets
+    public var background: ThemeColor?
+    public var cornerRadius: Double
+    public var identifier: String?
+    public var children: [any Widget]
+
+    /// - Parameters:
+    ///   - spacing: Gap between children in dp.
+    ///   - alignment: Placement across the stack for children that do not fill it.
+    ///   - padding: Space between the stack's edge and its children, in dp.
+    ///   - background: A colour role to fill the stack's frame with.
+    ///   - cornerRadius: Rounding of the background, in dp.
+    ///   - identifier: An id for QA to find this group.
+    ///   - children: The widgets, in order.
+    public init(spacing: Double = 8, alignment: CrossAlignment = .fill, padding: Insets = .zero,
+                background: ThemeColor? = nil, cornerRadius: Double = 0, identifier: String? = nil,
+                _ children: [any Widget]) {
+        self.spacing = spacing
+        self.alignment = alignment
+        self.padding = padding
+        self.background = background
+        self.cornerRadius = cornerRadius
+        self.identifier = identifier
+        self.children = children
+    }
+
+    private var stack: StackLayout {
+        StackLayout(axis: .horizontal, spacing: spacing, alignment: alignment, padding: padding, children: children)
+    }
+
+    public func measure(_ available: Size, _ context: LayoutContext) -> Size { stack.measure(available, context) }
+
+    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { stack.minimumSize(available, context) }
+
+    public func flexibility(_ axis: Axis) -> Double { stack.flexibility(axis) }
+
+    public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
+        let paints: [Paint] = background.map {
+            [.fill(frame, context.theme.color($0), radius: context.px(cornerRadius))]
+        } ?? []
+        return LayoutNode(frame: frame, role: .group, identifier: identifier, paints: paints,
+                          children: stack.layoutChildren(in: frame, context))
+    }
+}

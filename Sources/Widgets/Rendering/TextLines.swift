@@ -1,0 +1,38 @@
+import Graphics
+
+/// Places already-broken lines of text in a frame: vertically centred,
+/// horizontally aligned, dropping lines that would spill out of the frame
+/// (a spilled line would be outside the node's damage rect).
+struct TextLines {
+    var lines: [String]
+    var spec: FontSpec
+    var color: Color
+    var alignment: TextAlignment
+
+    func paints(in frame: Rect, _ context: LayoutContext) -> [Paint] {
+        let font = context.font(spec)
+        let fitting = max(1, min(lines.count, frame.height / max(1, font.lineHeight)))
+        let shown = lines.count > fitting
+            ? Array(lines.prefix(fitting - 1)) + [font.truncated(lines[fitting - 1] + Font.ellipsis, toWidth: frame.width)]
+            : lines
+        let top = frame.minY + (frame.height - shown.count * font.lineHeight) / 2
+        return shown.enumerated().map { index, line in
+            let width = font.width(of: line)
+            let x: Int
+            switch alignment {
+            case .leading: x = frame.minX
+            case .center: x = frame.minX + (frame.width - width) / 2
+            case .trailing: x = frame.maxX - width
+            }
+            let baseline = top + index * font.lineHeight + (font.lineHeight - font.ascender - font.descender) / 2 + font.ascender
+            return .text(line, spec, color, baseline: Point(x: x, y: baseline))
+        }
+    }
+
+    /// One line truncated with an ellipsis to `width`.
+    static func single(_ text: String, style: TextStyle, color: Color, alignment: TextAlignment = .leading,
+                       width: Int, _ context: LayoutContext) -> TextLines {
+        let spec = context.fontSpec(style)
+        return TextLines(lines: [context.font(spec).truncated(text, toWidth: width)], spec: spec, color: color, alignment: alignment)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Graphics
+import Widgets
+
+/// Renders the account screen (status bar, header, 10 activity rows, amount
+/// keypad) at three panel sizes: full redraws, the damage of one pressed key,
+/// and a memset of the frame as the memory-bandwidth floor of the same run.
+/// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames.
+let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
+    let iterations = args.firstIndex(of: "--iterations").flatMap { Int(args[$0 + 1]) } ?? 300
+    // Saving the frames lets a person check that what was timed is the real screen.
+    let pngDirectory = args.firstIndex(of: "--png").map { args[$0 + 1] }
+    let fonts = try FontLibrary()
+    let renderer = Renderer(fonts: fonts)
+    let panels: [(Size, Double)] = [
+        (Size(width: 800, height: 480), 1), (Size(width: 1280, height: 800), 1.5), (Size(width: 1920, height: 1080), 2),
+    ]
+    var steadyState = GlyphCacheStatistics()
+    for (size, scale) in panels {
+        let name = "\(size.width)x\(size.height)"
+        var context = LayoutContext(scale: Scale(scale), fonts: fonts, state: InteractionState(focused: "deposit.amount"))
+        let surface = Surface(size: size)
+        let idle = context.layout(RenderBenchmarkScreen.account(), in: size)
+        context.state.pressed = "deposit.keypad.5"
+        let pressed = context.layout(RenderBenchmarkScreen.account(), in: size)
+
+        // Warm-up fills the glyph cache; what follows is the steady state the goal is about.
+        for _ in 0..<10 { renderer.render(idle, into: surface) }
+        fonts.resetGlyphCacheStatistics()
+
+        let full = measure(iterations) { renderer.render(idle, into: surface) }
+        var trees = (idle, pressed)
+        let press = measure(iterations * 4) {
+            let damage = DamageTracker.damage(from: trees.0, to: trees.1)
+            renderer.render(trees.1, into: surface, damage: damage)
+            trees = (trees.1, trees.0)
+        }
+        steadyState = steadyState + fonts.glyphCacheStatistics
+        if let pngDirectory { try PNG.write(surface, to: "\(pngDirectory)/render-\(name).png") }
+        let memset = measure(iterations) {
+            for y in 0..<size.height { surface.row(y).update(repeating: 0xFF00_0000, count: size.width) }
+        }
+        let layout = measure(max(10, iterations / 10)) { _ = context.layout(RenderBenchmarkScreen.account(), in: size) }
+
+        print("render_full_\(name)_median_ms: \(format(percentile(full, 0.5)))")
+        print("render_full_\(name)_p99_ms: \(format(percentile(full, 0.99)))")
+        print("render_press_\(name)_median_ms: \(format(percentile(press, 0.5)))")
+        print("memset_\(name)_ms: \(format(percentile(memset, 0.5)))")
+        print("layout_\(name)_median_ms: \(format(percentile(layout, 0.5)))")
+    }
+    print("glyph_cache_hit_rate: \(String(format: "%.4f", steadyState.hitRate))")
+}
+
+/// Milliseconds of each of `count` runs of `body`.
+private func measure(_ count: Int, _ body: () -> Void) -> [Double] {
+    let clock = ContinuousClock()
+    return (0..<count).map { _ in
+        let elapsed = clock.measure(body)
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+}
+
+private func percentile(_ samples: [Double], _ p: Double) -> Double {
+    let sorted = samples.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+private func format(_ ms: Double) -> String { String(format: "%.3f", ms) }

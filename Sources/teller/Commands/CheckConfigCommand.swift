@@ -1,0 +1,37 @@
+import Foundation
+import TellerData
+
+/// `teller check-config [FILE]`: reports every problem in the file, each
+/// with its line number, and exits non-zero when there is any.
+enum CheckConfigCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count <= 1, arguments.first?.hasPrefix("-") != true else {
+            Log.error("usage: teller check-config [FILE]")
+            return 2
+        }
+        let path = arguments.first ?? Configuration.defaultPath
+        let (configuration, problems) = Configuration.load(path: path, required: true)
+        var all = problems
+        if configuration.hostURL != nil && configuration.terminalID == nil {
+            all.append(ConfigurationProblem(file: path, line: 0, message: "host_url is set but terminal_id is not"))
+        }
+        if let url = configuration.hostURL {
+            do {
+                _ = try HostConfiguration(baseURL: url, allowInsecureHTTP: configuration.allowInsecureHTTP)
+            } catch {
+                all.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
+            }
+        }
+        if let secret = configuration.secretFile, configuration.hostURL != nil,
+           ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] == nil, !FileManager.default.fileExists(atPath: secret) {
+            all.append(ConfigurationProblem(file: path, line: 0, message: "secret_file \(secret) does not exist"))
+        }
+        for problem in all.sorted(by: { ($0.line == 0 ? Int.max : $0.line) < ($1.line == 0 ? Int.max : $1.line) }) { print(problem) }
+        if all.isEmpty {
+            print("\(path): ok")
+            return 0
+        }
+        print("\(path): \(all.count) problem\(all.count == 1 ? "" : "s")")
+        return 1
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import TellerCore
+
+/// How one configuration key is read. `apply` returns an error message, or nil.
+struct ConfigurationKey: Sendable {
+    let apply: @Sendable (String, inout Configuration) -> String?
+}
+
+extension Configuration {
+    /// Every key teller.conf accepts. Keep docs/configuration.md in step.
+    static let keys: [String: ConfigurationKey] = [
+        "terminal_id": text { value, c in
+            guard (1...32).contains(value.count), value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+                return "must be 1-32 letters, digits, '.', '_' or '-'"
+            }
+            c.terminalID = value
+            return nil
+        },
+        "branch": text { value, c in c.branch = value; return nil },
+        "host_url": text { value, c in
+            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                return "'\(value)' is not an http(s) URL"
+            }
+            c.hostURL = url
+            return nil
+        },
+        "allow_insecure_http": bool { c, v in c.allowInsecureHTTP = v },
+        "secret_file": path { c, v in c.secretFile = v },
+        "request_timeout_s": seconds(1...120) { c, v in c.requestTimeout = v },
+        "retry_base_s": seconds(0.01...600) { c, v in c.retryBase = v },
+        "retry_cap_s": seconds(0.01...3600) { c, v in c.retryCap = v },
+        "data_dir": path { c, v in c.dataDirectory = v },
+        "runtime_dir": path { c, v in c.runtimeDirectory = v },
+        "display": text { value, c in
+            guard let choice = DisplayChoice(rawValue: value) else { return "'\(value)' is not auto, drm, fbdev or offscreen" }
+            c.display = choice
+            return nil
+        },
+        "drm_card": path { c, v in c.drmCard = v },
+        "fb_device": path { c, v in c.framebufferDevice = v },
+        "mode": text { value, c in
+            guard ScreenSize.parse(value, allowRefresh: true) != nil else { return "'\(value)' is not WIDTHxHEIGHT or WIDTHxHEIGHT@HZ" }
+            c.mode = value
+            return nil
+        },
+        "rotation": text { value, c in
+            guard let degrees = Int(value), [0, 90, 180, 270].contains(degrees) else { return "'\(value)' is not 0, 90, 180 or 270" }
+            c.rotation = degrees
+            return nil
+        },
+        "touch_calibration": text { value, c in
+            let numbers = value.split(whereSeparator: { $0 == " " || $0 == "," }).map { Double($0) }
+            guard numbers.count == 6, numbers.allSatisfy({ $0?.isFinite == true }) else {
+                return "needs six numbers a b c d e f (libinput's LIBINPUT_CALIBRATION_MATRIX)"
+            }
+            c.touchCalibration = numbers.map { $0! }
+            return nil
+        },
+        "offscreen_size": text { value, c in
+            guard let size = ScreenSize.parse(value, allowRefresh: false) else { return "'\(value)' is not WIDTHxHEIGHT" }
+            c.offscreenWidth = size.width
+            c.offscreenHeight = size.height
+            return nil
+        },
+        "scale": number(0.5...4) { c, v in c.scale = v },
+        "theme": text { value, c in
+            switch value {
+            case "standard": c.highContrast = false
+            case "high-contrast": c.highContrast = true
+            default: return "'\(value)' is not standard or high-contrast"
+            }
+            return nil
+        },
+        "text_scale": number(1...2) { c, v in c.textScale = v },
+        "font_dir": path { c, v in c.fontDirectory = v },
+        "input_grab": bool { c, v in c.grabInput = v },
+        "idle_lock_s": number(15...3600) { c, v in c.idleLockSeconds = v },
+        "technician_pin_hash": text { value, c in
+            guard value.hasPrefix("$argon2id$v=19$"), value.count < 128 else {
+                return "must be an Argon2id hash made with `teller hash-pin` (starts with $argon2id$v=19$)"
+            }
+            c.technicianPINHash = value
+            return nil
+        },
+        "time_zone": text { value, c in
+            guard let zone = TimeZone(identifier: value) else { return "'\(value)' is not an IANA time zone like Europe/Berlin" }
+            c.timeZone = zone
+            return nil
+        },
+        "currency": text { value, c in
+            guard let currency = Currency(code: value), value == value.uppercased() else { return "'\(value)' is not a supported ISO 4217 code" }
+            c.currency = currency
+            return nil
+        },
+        "limit_per_transaction": amount { c, v in c.limitPerTransaction = v },
+        "limit_daily": amount { c, v in c.limitDaily = v },
+        "limit_offline_per_transaction": amount { c, v in c.limitOfflinePerTransaction = v },
+        "limit_offline_queued_total": amount { c, v in c.limitOfflineQueuedTotal = v },
+        "max_offline_age_h": number(1...168) { c, v in c.maxOfflineAgeHours = v },
+    ]
+
+    private static func text(_ apply: @escaping @Sendable (String, inout Configuration) -> String?) -> ConfigurationKey {
+        ConfigurationKey { value, c in
+            guard !value.isEmpty else { return "needs a value" }
+            return apply(value, &c)
+        }
+    }
+
+    private static func path(_ set: @escaping @Sendable (inout Configuration, String) -> Void) -> ConfigurationKey {
+        text { value, c in
+            guard value.hasPrefix("/") else { return "must be an absolute path" }
+            set(&c, value)
+            return nil
+        }
+    }
+
+    private static func bool(_ set: @escaping @Sendable (inout Configuration, Bool) -> Void) -> ConfigurationKey {
+        ConfigurationKey { value, c in
+            switch value.lowercased() {
+            case "true", "yes", "on", "1": set(&c, true)
+            case "false", "no", "off", "0": set(&c, false)
+            default: return "'\(value)' is not true or false"
+            }
+            return nil
+        }
+    }
+
+    private static func number(_ range: ClosedRange<Double>, _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> ConfigurationKey {
+        ConfigurationKey { value, c in
+            guard let number = Double(value), number.isFinite else { return "'\(value)' is not a number" }
+            guard range.contains(number) else { return "\(value) is outside \(range.lowerBound.formatted())...\(range.upperBound.formatted())" }
+            set(&c, number)
+            return nil
+        }
+    }
+
+    private static func seconds(_ range: ClosedRange<Double>, _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> ConfigurationKey {
+        number(range, set)
+    }
+
+    /// A positive amount in major units: "2000" or "2000.50". Its decimals
+    /// are checked against the currency once the whole file is read.
+    private static func amount(_ set: @escaping @Sendable (inout Configuration, Decimal) -> Void) -> ConfigurationKey {
+        ConfigurationKey { value, c in
+            let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) && $0.allSatisfy(\.isASCII) }),
+                  parts[0].count <= 12, let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")) else {
+                return "'\(value)' is not an amount like 2000 or 2000.50"
+            }
+            guard decimal > 0 else { return "must be greater than zero" }
+            set(&c, decimal)
+            return nil
+        }
+    }
+}
+
+/// "1280x800" or "1280x800@60".
+struct ScreenSize: Equatable {
+    let width: Int
+    let height: Int
+    let refresh: Int?
+
+    static func parse(_ text: String, allowRefresh: Bool) -> ScreenSize? {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard (1...(allowRefresh ? 2 : 1)).contains(parts.count) else { return nil }
+        let dimensions = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard dimensions.count == 2, let width = Int(dimensions[0]), let height = Int(dimensions[1]),
+              (160...8192).contains(width), (160...8192).contains(height) else { return nil }
+        var refresh: Int?
+        if parts.count == 2 {
+            guard let hz = Int(parts[1]), (1...240).contains(hz) else { return nil }
+            refresh = hz
+        }
+        return ScreenSize(width: width, height: height, refresh: refresh)
+    }
+}

@@ -1,0 +1,68 @@
+/// One `key = value` line of teller.conf, with where it came from.
+struct ConfigurationEntry {
+    let key: String
+    let value: String
+    let line: Int
+}
+
+/// A problem in a configuration file, tied to its line.
+struct ConfigurationProblem: Error, CustomStringConvertible, Equatable {
+    let file: String
+    let line: Int
+    let message: String
+
+    var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// Reads the `key = value` format: one setting per line, `#` starts a
+/// comment (whole-line or after whitespace), blank lines are ignored, and
+/// values may be wrapped in double quotes to keep a `#` or edge spaces.
+enum ConfigurationFile {
+    static func parse(_ text: String, file: String) -> (entries: [ConfigurationEntry], problems: [ConfigurationProblem]) {
+        var entries: [ConfigurationEntry] = []
+        var problems: [ConfigurationProblem] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = stripComment(String(rawLine)).trimmingWhitespace()
+            if line.isEmpty { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                problems.append(ConfigurationProblem(file: file, line: number, message: "expected 'key = value', found '\(line)'"))
+                continue
+            }
+            let key = String(line[..<equals]).trimmingWhitespace()
+            var value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+            guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }) else {
+                problems.append(ConfigurationProblem(file: file, line: number, message: "'\(key)' is not a key (keys are lower_case_with_underscores)"))
+                continue
+            }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            entries.append(ConfigurationEntry(key: key, value: value, line: number))
+        }
+        return (entries, problems)
+    }
+
+    /// Drops a `#` comment that is not inside double quotes.
+    private static func stripComment(_ line: String) -> String {
+        var inQuotes = false
+        var previous: Character = " "
+        for (offset, character) in line.enumerated() {
+            if character == "\"" { inQuotes.toggle() }
+            if character == "#", !inQuotes, previous.isWhitespace || offset == 0 {
+                return String(line.prefix(offset))
+            }
+            previous = character
+        }
+        return line
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var view = Substring(self)
+        while let first = view.first, first.isWhitespace { view.removeFirst() }
+        while let last = view.last, last.isWhitespace { view.removeLast() }
+        return String(view)
+    }
+}

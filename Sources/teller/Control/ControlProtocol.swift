@@ -1,0 +1,90 @@
+import Foundation
+
+/// The control socket's wire format: the client writes one command line
+/// ("tap sign-in.pin.1\n"); the server answers one JSON object,
+/// `{"ok": true, "result": …}` or `{"ok": false, "error": "…"}`, and closes.
+enum ControlCommand: Equatable {
+    case status
+    case ui
+    case screenshot(path: String)
+    case touch(x: Int, y: Int)
+    case tap(identifier: String)
+    case type(text: String)
+    case play(path: String)
+    case sync
+
+    static let usage = """
+        status | ui | screenshot FILE.png | touch X Y | tap ID | type TEXT | play FILE.evemu | sync
+        """
+
+    /// Parses one command line; the error names what is wrong.
+    init(line: String) throws(ControlError) {
+        let trimmed = line.trimmingWhitespace()
+        let verb = trimmed.prefix { !$0.isWhitespace }
+        let rest = String(trimmed.dropFirst(verb.count)).trimmingWhitespace()
+        switch verb {
+        case "status": self = .status
+        case "ui": self = .ui
+        case "sync": self = .sync
+        case "screenshot":
+            guard !rest.isEmpty else { throw .badCommand("screenshot needs a file name") }
+            self = .screenshot(path: rest)
+        case "touch":
+            let numbers = rest.split(separator: " ").compactMap { Int($0) }
+            guard numbers.count == 2, rest.split(separator: " ").count == 2 else { throw .badCommand("touch needs two integers: touch X Y") }
+            self = .touch(x: numbers[0], y: numbers[1])
+        case "tap":
+            guard !rest.isEmpty, !rest.contains(" ") else { throw .badCommand("tap needs one identifier (see `teller ctl ui`)") }
+            self = .tap(identifier: rest)
+        case "type":
+            guard !rest.isEmpty else { throw .badCommand("type needs text") }
+            self = .type(text: rest.replacingOccurrences(of: "\\n", with: "\n"))
+        case "play":
+            guard !rest.isEmpty else { throw .badCommand("play needs an evemu file") }
+            self = .play(path: rest)
+        default:
+            throw .badCommand("unknown command '\(verb)'; commands: \(ControlCommand.usage)")
+        }
+    }
+
+    var line: String {
+        switch self {
+        case .status: "status"
+        case .ui: "ui"
+        case .sync: "sync"
+        case .screenshot(let path): "screenshot \(path)"
+        case .touch(let x, let y): "touch \(x) \(y)"
+        case .tap(let identifier): "tap \(identifier)"
+        case .type(let text): "type \(text.replacingOccurrences(of: "\n", with: "\\n"))"
+        case .play(let path): "play \(path)"
+        }
+    }
+}
+
+enum ControlError: Error, CustomStringConvertible, Equatable {
+    case badCommand(String)
+    case failed(String)
+    case system(String, Int32)
+
+    var description: String {
+        switch self {
+        case .badCommand(let message), .failed(let message): message
+        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// Builds the one-object answers.
+enum ControlAnswer {
+    static func ok(_ result: Any = NSNull()) -> Data {
+        encode(["ok": true, "result": result])
+    }
+
+    static func error(_ message: String) -> Data {
+        encode(["ok": false, "error": message])
+    }
+
+    private static func encode(_ object: [String: Any]) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(#"{"ok":false,"error":"unencodable answer"}"#.utf8)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TellerCore
+import TellerData
+
+/// The live data layer built from the configuration: the store, and when a
+/// host is configured the host client, token vault, sync engine and the
+/// link monitor that wakes it. Only the executable builds live parts.
+struct LiveData {
+    let store: TellerStore
+    let host: HostClient?
+    let engine: SyncEngine?
+    let linkMonitor: LinkMonitor?
+
+    init(configuration: Configuration) throws {
+        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits())
+        guard let url = configuration.hostURL else {
+            host = nil
+            engine = nil
+            linkMonitor = nil
+            return
+        }
+        guard let terminalID = configuration.terminalID else {
+            throw ConfigurationProblem(file: "configuration", line: 0, message: "host_url is set but terminal_id is not")
+        }
+        let hostConfiguration = try HostConfiguration(baseURL: url, allowInsecureHTTP: configuration.allowInsecureHTTP, requestTimeout: configuration.requestTimeout)
+        let connection = HostConnection(configuration: hostConfiguration)
+        let credentials = try TerminalCredentials.load(terminalID: terminalID, secretFile: configuration.secretFile)
+        let vault = TokenVault(connection: connection, credentials: credentials, dataDirectory: configuration.dataDirectory)
+        let host = HostClient(connection: connection, vault: vault)
+        let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap)) { reason in
+            Log.info("sync: woke (\(reason))")
+        }
+        self.host = host
+        self.engine = engine
+        do {
+            linkMonitor = try LinkMonitor { reason in
+                Task { await engine.wake(reason: reason) }
+            }
+        } catch {
+            Log.warning("sync: \(error); draining on the timer only")
+            linkMonitor = nil
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerFeatures
+import TellerFakes
+
+@MainActor
+@Suite struct CoordinatorTests {
+    @Test func startsSignedOutAndSignInReplacesTheStackWithHome() async {
+        let h = FeatureHarness()
+        #expect(h.coordinator.phase == .signedOut)
+        #expect(h.coordinator.current.name == "sign-in")
+        await h.signIn()
+        #expect(h.coordinator.phase == .active(Operator(id: OperatorID("1001")!, displayName: "Maria Keller")))
+        #expect(h.coordinator.routes == [.home])
+        #expect(h.coordinator.signInMode == .online)
+    }
+
+    @Test func lockingAndSigningOutReplaceTheWholeStack() async {
+        let h = FeatureHarness()
+        await h.signIn()
+        h.coordinator.push(.findAccount)
+        h.coordinator.push(.account(FeatureHarness.account))
+        #expect(h.coordinator.routes.count == 3)
+        h.coordinator.lock()
+        #expect(h.coordinator.routes.isEmpty)
+        #expect(h.coordinator.screens.count == 1)
+        #expect(h.coordinator.current.name == "locked")
+        h.coordinator.signOut()
+        #expect(h.coordinator.phase == .signedOut)
+        #expect(h.coordinator.current.name == "sign-in")
+        // Nothing can be pushed while signed out.
+        h.coordinator.push(.queue)
+        #expect(h.coordinator.current.name == "sign-in")
+    }
+
+    @Test func idleTimeLocksAndThePINUnlocks() async throws {
+        let h = FeatureHarness(idleLockAfter: 60)
+        await h.signIn()
+        h.clock.advance(59)
+        h.coordinator.tick()
+        #expect(h.coordinator.current.name == "home")
+        h.coordinator.noteActivity()
+        h.clock.advance(59)
+        h.coordinator.tick()
+        #expect(h.coordinator.current.name == "home", "activity postpones the lock")
+        h.clock.advance(1)
+        h.coordinator.tick()
+        guard case .locked(let locked) = h.coordinator.current else { Issue.record("not locked"); return }
+        #expect(locked.subtitle.contains("Maria Keller"))
+        for digit in "9999" { locked.press(digit: digit) }
+        await locked.unlock()
+        #expect(locked.message == "Wrong PIN. 2 attempts left.")
+        for digit in "1234" { locked.press(digit: digit) }
+        await locked.unlock()
+        #expect(h.coordinator.current.name == "home")
+    }
+
+    @Test func statusBarShowsConnectionQueueSyncOperatorAndClock() async throws {
+        let h = FeatureHarness(online: false)
+        await h.signIn()
+        let bar = h.coordinator.statusBar
+        #expect(bar.connectionText == "Offline")
+        #expect(bar.queueText == "Queue empty")
+        #expect(bar.syncText == "Never synced")
+        #expect(bar.whoText == "Maria Keller · T-0001")
+        #expect(bar.clockText == "08:02")
+        let request = try TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(123_450), operatorID: OperatorID("1001")!)
+        _ = try await h.outbox.enqueue(request, isOnline: false)
+        await h.sync.send(.online)
+        try await waitUntil { bar.connectionText == "Online" && bar.queueText == "1 queued · 1,234.50 EUR" }
+    }
+}
+
+/// Polls a main-actor condition for up to two seconds.
+@MainActor
+func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    for _ in 0..<200 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("condition not met within 2 s", sourceLocation: sourceLocation)
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerFeatures
+import TellerFakes
+
+@MainActor
+@Suite struct QueueAndDiagnosticsTests {
+    @Test func rejectedRowMustBeAcknowledgedWithItsReason() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(TransactionRequest(kind: .transfer, account: FeatureHarness.lowBalance, counterparty: FeatureHarness.account, amount: FeatureHarness.eur(9_000), operatorID: OperatorID("1001")!), isOnline: true)
+        await h.outbox.setState(entry.key, .rejected(reason: "insufficient_funds", acknowledged: false))
+        h.coordinator.push(.queue)
+        await h.coordinator.settle()
+        guard case .queue(let queue) = h.coordinator.current else { Issue.record("no queue"); return }
+        let row = try #require(queue.rows.first)
+        #expect(row.stateText == "Rejected")
+        #expect(row.needsAcknowledgement)
+        #expect(row.detail.hasPrefix("Insufficient funds · DE98 1007 0000 2431 4578 02 → DE54"))
+        #expect(queue.summaryText == "0 waiting to be sent · 1 rejection to acknowledge")
+        await queue.acknowledge(row.key)
+        #expect(await h.outbox.acknowledged == [entry.key])
+        #expect(queue.rows.first?.stateText == "Rejected (acknowledged)")
+        #expect(queue.rows.first?.needsAcknowledgement == false)
+        await queue.syncNow()
+        #expect(await h.sync.syncNowCount == 1)
+    }
+
+    @Test func technicianPINGuardsDiagnosticsAndCalibrationIsSaved() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        h.coordinator.push(.diagnostics)
+        guard case .diagnostics(let model) = h.coordinator.current else { return }
+        for d in "1111" { model.press(digit: d) }
+        await model.unlock()
+        #expect(model.mode == .locked)
+        #expect(model.message == "Wrong technician PIN.")
+        for d in "987654" { model.press(digit: d) }
+        await model.unlock()
+        #expect(model.mode == .report)
+        #expect(model.lines == [DiagnosticsLine(label: "Version", value: "test")])
+        model.startTouchTest()
+        model.touched(x: 10, y: 20)
+        #expect(model.touches.count == 1)
+        model.startCalibration()
+        // The panel reports every point shifted by +0.05 in x: the solved matrix undoes it.
+        for target in DiagnosticsViewModel.calibrationTargets {
+            await model.calibrationTap(rawX: target.x + 0.05, rawY: target.y)
+        }
+        #expect(model.mode == .calibrated)
+        let saved = try #require(await h.diagnostics.saved.first)
+        for (value, expected) in zip(saved, [1, 0, -0.05, 0, 1, 0]) { #expect(abs(value - expected) < 1e-9) }
+    }
+
+    @Test func calibrationSolverRecoversAKnownMatrix() throws {
+        let truth = [0.9, 0.05, 0.02, -0.03, 1.1, -0.04]
+        let raw: [(x: Double, y: Double)] = [(0.2, 0.1), (0.8, 0.4), (0.4, 0.95)]
+        let targets = raw.map { (x: truth[0] * $0.x + truth[1] * $0.y + truth[2], y: truth[3] * $0.x + truth[4] * $0.y + truth[5]) }
+        let solved = try #require(CalibrationSolver.matrix(targets: targets, measured: raw))
+        for (value, expected) in zip(solved, truth) { #expect(abs(value - expected) < 1e-9) }
+        #expect(CalibrationSolver.matrix(targets: targets, measured: [(0.1, 0.1), (0.2, 0.2), (0.3, 0.3)]) == nil)
+    }
+}
+
+@Suite struct FormattingTests {
+    @Test func moneyIsGroupedWithTheCode() {
+        #expect(MoneyFormatting.text(Money(minorUnits: 123_450, currency: .eur)) == "1,234.50 EUR")
+        #expect(MoneyFormatting.text(Money(minorUnits: -5, currency: .eur)) == "−0.05 EUR")
+        #expect(MoneyFormatting.text(Money(minorUnits: 1_234_567, currency: Currency(code: "JPY")!)) == "1,234,567 JPY")
+        #expect(MoneyFormatting.signed(Money(minorUnits: 500, currency: .gbp)) == "+5.00 GBP")
+    }
+
+    @Test func relativeAndClockTimes() {
+        let time = TimeFormatting(timeZone: TimeZone(identifier: "UTC")!)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(time.relative(now.addingTimeInterval(-20), now: now) == "just now")
+        #expect(time.relative(now.addingTimeInterval(-120), now: now) == "2 min ago")
+        #expect(time.relative(now.addingTimeInterval(-7200), now: now) == "2 h ago")
+        #expect(time.relative(now.addingTimeInterval(-86_400 * 3), now: now) == "3 days ago")
+        let morning = Date(timeIntervalSince1970: 1_699_948_920) // 08:02 UTC
+        #expect(time.updated(morning, now: morning.addingTimeInterval(600)) == "updated 08:02")
+        #expect(time.dayAndClock(morning, now: morning.addingTimeInterval(86_400)) == "14 Nov 08:02")
+    }
+
+    @Test func rejectionReasonsReadAsWords() {
+        #expect(ReasonText.text("insufficient_funds") == "Insufficient funds")
+        #expect(ReasonText.text("new_rule", detail: "Held for compliance") == "Held for compliance")
+        #expect(ReasonText.text("new_rule") == "new rule")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Graphics
+import Testing
+import Widgets
+
+/// Renders the composed teller screens and compares them with PNGs under Goldens/.
+///
+/// After an intended visual change, refresh every golden with
+/// `TELLER_UPDATE_GOLDENS=1 swift test --filter WidgetsTests` and look at
+/// the changed PNGs before committing them (see docs/rendering.md).
+@Suite struct GoldenTests {
+    /// Panels the terminal ships on: a 7-inch 800x480 at scale 1 and a 7-inch 1280x800 at 1.5.
+    static let displays: [(size: Size, scale: Double)] = [
+        (Size(width: 800, height: 480), 1), (Size(width: 1280, height: 800), 1.5),
+    ]
+    static let themes: [Theme] = [.standard, .highContrast]
+
+    static let names: [String] = TellerScreens.all.flatMap { screen in
+        displays.flatMap { display in
+            themes.map { "\(screen.name)-\(display.size.width)x\(display.size.height)-\($0.name)" }
+        }
+        // The largest operator text size on the smallest panel is where layouts break first.
+        + ["\(screen.name)-800x480-standard-text2"]
+    }
+
+    @Test(arguments: names)
+    func screenMatchesGolden(name: String) throws {
+        let screen = TellerScreens.all.first { name.hasPrefix($0.name + "-") }!
+        let display = Self.displays.first { name.contains("-\($0.size.width)x\($0.size.height)-") }!
+        let textScale = name.hasSuffix("-text2") ? 2.0 : 1.0
+        let theme = Self.themes.first { name.contains("-" + $0.name) }!
+        let context = makeContext(scale: display.scale, textScale: textScale, theme: theme, state: screen.state)
+        let surface = Surface(size: display.size)
+        Renderer(fonts: context.fonts).render(context.layout(screen.widget, in: display.size), into: surface)
+
+        let path = Self.goldenDirectory + "/\(name).png"
+        if ProcessInfo.processInfo.environment["TELLER_UPDATE_GOLDENS"] == "1" {
+            try PNG.write(surface, to: path)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            Issue.record("missing golden \(path); run TELLER_UPDATE_GOLDENS=1 swift test --filter WidgetsTests")
+            return
+        }
+        let golden = try PNG.read(contentsOf: path)
+        #expect(golden.size == surface.size)
+        guard golden.size == surface.size else { return }
+        let differing = Self.differingPixels(surface, golden)
+        // FreeType or libpng updates may move a few anti-aliased pixels; layout changes move thousands.
+        let tolerated = surface.width * surface.height / 1000
+        if differing > tolerated {
+            let actual = NSTemporaryDirectory() + "\(name)-actual.png"
+            try PNG.write(surface, to: actual)
+            Issue.record("\(name): \(differing) pixels differ from the golden (tolerance \(tolerated)); actual at \(actual)")
+        }
+    }
+
+    static var goldenDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens").path
+    }
+
+    /// Pixels whose channels differ by more than a small rounding allowance.
+    static func differingPixels(_ surface: Surface, _ golden: Image) -> Int {
+        var count = 0
+        for y in 0..<surface.height {
+            for x in 0..<surface.width {
+                let a = surface[x, y], b = golden[x, y].argb
+                for shift in [0, 8, 16] where abs(Int(a >> shift & 0xFF) - Int(b >> shift & 0xFF)) > 8 {
+                    count += 1
+                    break
+                }
+            }
+        }
+        return count
+    }
+}
