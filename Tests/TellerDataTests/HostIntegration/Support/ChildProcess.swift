@@ -128,12 +128,22 @@ final class ChildProcess: @unchecked Sendable {
         await waitForExit(timeout: .seconds(5))
     }
 
+    /// Blocks until the child has exited; for `defer` and `deinit`, where nothing can be awaited.
+    func waitBlocking() {
+        lock.withLock {
+            guard exitStatus == nil else { return }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let signal = status & 0x7f
+            exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        }
+    }
+
     /// Kills without waiting: for `defer` and `deinit`, where nothing can be awaited.
     func killNow() {
         if isRunning {
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
+            waitBlocking()
         }
     }
 
