@@ -9,8 +9,9 @@ import TellerData
 /// engine draining N queued transactions to the reference host on loopback,
 /// against the host's own ceiling measured in the same run by
 /// deploy/reference-host/ceiling-client posting the same frozen bodies under
-/// fresh keys over one keep-alive connection. Run from the repository root
-/// (or pass --host-script).
+/// fresh keys over one keep-alive connection. Five rounds of each alternate;
+/// the ceiling client's start-up, token and warm-up are not timed. Run from
+/// the repository root (or pass --host-script).
 let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the reference host vs the host's own ceiling") { arguments in
     var rows = 500
     var hostScript = FileManager.default.currentDirectoryPath + "/deploy/reference-host/teller-host"
@@ -57,27 +58,37 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
     // Untimed warm-up, as the ceiling client's: token, connection, statements.
     _ = try await enqueue(20)
     await engine.drainOnce()
-    let keys = try await enqueue(rows)
-    let start = DispatchTime.now().uptimeNanoseconds
-    await engine.drainOnce()
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let summary = try await store.summary()
-    guard summary.countsByState["confirmed"] == rows + 20 else {
-        throw BenchmarkError.failed("the drain did not confirm every row: \(summary.countsByState)")
-    }
-    let drainRate = Double(rows) / seconds
 
-    var bodies = Data()
-    for key in keys {
-        guard let payload = try await store.frozenPayload(for: key) else { throw BenchmarkError.failed("row \(key) has no payload") }
-        bodies.append(contentsOf: payload)
-        bodies.append(0x0A)
+    // Rounds of both alternate, so a neighbour's load lands on both sides of the ratio.
+    let rounds = 5
+    var drainSeconds = 0.0
+    var ceilingSeconds = 0.0
+    var done = 0
+    for round in 0..<rounds {
+        let count = rows / rounds + (round < rows % rounds ? 1 : 0)
+        let keys = try await enqueue(count)
+        let start = DispatchTime.now().uptimeNanoseconds
+        await engine.drainOnce()
+        drainSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        done += count
+        let confirmed = try await store.summary().countsByState["confirmed"] ?? 0
+        guard confirmed == done + 20 else { throw BenchmarkError.failed("the drain confirmed \(confirmed - 20) of \(done) rows") }
+
+        var bodies = Data()
+        for key in keys {
+            guard let payload = try await store.frozenPayload(for: key) else { throw BenchmarkError.failed("row \(key) has no payload") }
+            bodies.append(contentsOf: payload)
+            bodies.append(0x0A)
+        }
+        let output = try BenchHost.run(ceilingClient, ["--url", host.url.absoluteString, "--count", String(count), "--warmup", "5", "--bodies", "-"], stdin: bodies)
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("host_ceiling_tx_per_s: ") }),
+              let rate = Double(line.dropFirst("host_ceiling_tx_per_s: ".count)), rate > 0 else {
+            throw BenchmarkError.failed("ceiling-client printed no rate: \(output)")
+        }
+        ceilingSeconds += Double(count) / rate
     }
-    let output = try BenchHost.run(ceilingClient, ["--url", host.url.absoluteString, "--count", String(rows), "--bodies", "-"], stdin: bodies)
-    guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("host_ceiling_tx_per_s: ") }),
-          let ceiling = Double(line.dropFirst("host_ceiling_tx_per_s: ".count)) else {
-        throw BenchmarkError.failed("ceiling-client printed no rate: \(output)")
-    }
+    let drainRate = Double(rows) / drainSeconds
+    let ceiling = Double(rows) / ceilingSeconds
     report("drain_tx_per_s", drainRate)
     report("host_ceiling_tx_per_s", ceiling)
     report("drain_vs_ceiling", drainRate / ceiling)
