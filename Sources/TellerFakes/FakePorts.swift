@@ -122,6 +122,7 @@ public actor FakeSync: SyncStatusPort {
 
     public func status() async -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSync) }
     public func syncNow() async { syncNowCount += 1 }
+    public func setLastSync(_ date: Date?) { lastSync = date }
 
     public func send(_ event: SyncEvent) {
         if event == .online { online = true }
@@ -167,7 +168,9 @@ public actor FakeSession: OperatorSessionPort {
 public actor FakeDiagnostics: DiagnosticsPort {
     public var saved: [[Double]] = []
     public func verifyTechnicianPIN(_ pin: String) async -> Bool { pin == "987654" }
-    public func report() async -> [DiagnosticsLine] { [DiagnosticsLine(label: "Version", value: "test")] }
+    public var reportLines = [DiagnosticsLine(label: "Version", value: "test")]
+    public func setReport(_ lines: [DiagnosticsLine]) { reportLines = lines }
+    public func report() async -> [DiagnosticsLine] { reportLines }
     public func saveCalibration(_ matrix: [Double]) async throws(TellerError) { saved.append(matrix) }
 }
 
