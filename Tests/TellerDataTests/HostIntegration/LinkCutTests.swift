@@ -55,20 +55,15 @@ extension HostIntegrationTests {
             #expect(firstFailure.timeIntervalSince(launchedAt) >= 1.9, "the attempt failed faster than the 2 s timeout")
             #expect(try await started.stats().tokenIssues == 0, "nothing reached the host across the cut link")
 
-            // The row's own backoff must lie well beyond the 3 s window; full
-            // jitter can draw a short one, so wait out short ones (bounded).
-            var rounds = 0
-            while rounds < 6 {
-                let row = try #require(try OutboxRowSnapshot.all(inDataDirectory: data.path).first)
-                if let next = row.nextAttemptAt, next > Date().addingTimeInterval(5) { break }
-                rounds += 1
-                let attempts = row.attempts
-                _ = try await eventually(timeout: .seconds(70)) {
-                    try OutboxRowSnapshot.all(inDataDirectory: data.path).first.map { $0.attempts > attempts } ?? false
-                }
+            // The row must rest (no attempt in flight, which the link coming up
+            // could complete) with its own backoff well beyond the 3 s window;
+            // full jitter can draw short waits, so wait those out (bounded).
+            let resting = try await eventually(timeout: .seconds(90), interval: .milliseconds(100)) {
+                let row = try OutboxRowSnapshot.all(inDataDirectory: data.path).first
+                return row?.state == "queued" && (row?.nextAttemptAt.map { $0 > Date().addingTimeInterval(5) } ?? false)
             }
+            try #require(resting, "the head row never rested with a long backoff; drain log: \(process.stderr)")
             let nextByTimer = try #require(try OutboxRowSnapshot.all(inDataDirectory: data.path).first?.nextAttemptAt)
-            try #require(nextByTimer > Date().addingTimeInterval(4), "no long backoff drawn in \(rounds) rounds")
             let wakesBefore = TellerDrainProcess.wakeReasons(in: process.stderr).count
 
             try await bench.setHostSide(up: true)
@@ -81,7 +76,7 @@ extension HostIntegrationTests {
             #expect(Date() < nextByTimer, "the backoff timer was due; the test proves nothing")
 
             let newWakes = Array(TellerDrainProcess.wakeReasons(in: process.stderr).dropFirst(wakesBefore))
-            let firstWake = try #require(newWakes.first, "no wake logged after the link came up")
+            let firstWake = try #require(newWakes.first, "no wake logged after the link came up; drain log: \(process.stderr)")
             #expect(firstWake.hasPrefix("link up") || firstWake.hasPrefix("address added"), "woke for '\(firstWake)', not the link; wakes: \(newWakes)")
             #expect(!newWakes.contains("timer"), "wakes after link up: \(newWakes)")
 

@@ -38,6 +38,11 @@ final class VethBench: @unchecked Sendable {
         created = true
         try await ip("netns", "add", hostNamespace)
         try await ip("netns", "add", terminalNamespace)
+        // IPv4 only: IPv6 duplicate-address detection would add addresses
+        // seconds later, and each is a wake the test did not ask for.
+        for namespace in [hostNamespace, terminalNamespace] {
+            try await ip("netns", "exec", namespace, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
+        }
         // Created inside the terminal's namespace with its peer placed straight into the host's.
         try await ip("-n", terminalNamespace, "link", "add", terminalInterface, "type", "veth", "peer", "name", hostInterface, "netns", hostNamespace)
         for (namespace, interface, address) in [(hostNamespace, hostInterface, Self.hostAddress), (terminalNamespace, terminalInterface, Self.terminalAddress)] {
