@@ -56,6 +56,11 @@ final class VethBench: @unchecked Sendable {
         try await ip("-n", hostNamespace, "link", "set", hostInterface, up ? "up" : "down")
     }
 
+    /// The terminal's neighbour (ARP) entries, as `ip neigh show` prints them.
+    func terminalNeighbourState() async throws -> String {
+        try await ChildProcess.run(try ChildProcess.ip(), ["-n", terminalNamespace, "neigh", "show"]).stdout
+    }
+
     /// Deletes both namespaces (and with them the veth pair). Safe to call twice.
     func remove() {
         guard created, let ip = try? ChildProcess.ip() else { return }
