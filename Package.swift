@@ -59,7 +59,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "TellerFeatures"]),
+            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "Widgets", "Graphics", "Device"]),
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets"]),

@@ -70,7 +70,10 @@ public actor FakeOutbox: OutboxPort {
         } catch {
             throw .limit(error)
         }
-        let entry = OutboxEntry(id: Int64(rows.count + 1), key: .random(), request: request, createdAt: clock.now(), state: .queued)
+        // A key from the row number, so receipts read the same in every run (screenshots do not churn).
+        let id = Int64(rows.count + 1)
+        let key = IdempotencyKey(UUID(uuidString: String(format: "%08X-7E11-4C00-8000-000000000000", 0x5A3C_1000 + id))!)
+        let entry = OutboxEntry(id: id, key: key, request: request, createdAt: clock.now(), state: .queued)
         rows.append(entry)
         return entry
     }

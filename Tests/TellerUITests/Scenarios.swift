@@ -33,6 +33,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case diagnosticsReport = "diagnostics-report"
     case diagnosticsTouchTest = "diagnostics-touch-test"
     case diagnosticsCalibration = "diagnostics-calibration"
+    case diagnosticsCalibrated = "diagnostics-calibrated"
 
     /// The screens themselves, shot in both themes.
     static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics]
@@ -45,7 +46,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
         case .receiptConfirmed, .receiptRejected: "receipt"
         case .queueRejected: "queue"
-        case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration: "diagnostics"
+        case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated: "diagnostics"
         default: rawValue
         }
     }
@@ -78,6 +79,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .diagnosticsReport: "The diagnostics report with the touch test and calibration buttons."
         case .diagnosticsTouchTest: "Touch test: a dot at every touch."
         case .diagnosticsCalibration: "Calibration: the cross of the second target."
+        case .diagnosticsCalibrated: "After the third calibration tap: the saved matrix, and Done."
         }
     }
 
@@ -161,7 +163,7 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.tap(HomeScreen.queue)
         case .locked:
             await d.tap(HomeScreen.lock)
-        case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration:
+        case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated:
             await h.diagnostics.setReport([
                 DiagnosticsLine(label: "Version", value: "teller 1.4.0 (3f2a9c1)"),
                 DiagnosticsLine(label: "Terminal and host", value: "T-0001 · https://host.bank.example/v1"),
@@ -182,9 +184,15 @@ enum Scenario: String, CaseIterable, Sendable {
                     d.view.handleTouch(x: x, y: y, rawX: Double(x) / 800, rawY: Double(y) / 480)
                 }
             }
-            if self == .diagnosticsCalibration {
+            if self == .diagnosticsCalibration || self == .diagnosticsCalibrated {
                 await d.tap(DiagnosticsScreen.calibrate)
                 d.view.handleTouch(x: 82, y: 50, rawX: 0.102, rawY: 0.104)
+                await d.coordinator.settle()
+            }
+            if self == .diagnosticsCalibrated {
+                d.view.handleTouch(x: 718, y: 238, rawX: 0.898, rawY: 0.497)
+                await d.coordinator.settle()
+                d.view.handleTouch(x: 240, y: 430, rawX: 0.301, rawY: 0.899)
                 await d.coordinator.settle()
             }
         default:

@@ -33,6 +33,15 @@ import Widgets
         let d = await scenario.make()
         let tree = d.layout(.small, textScale: 2)
         checkTouchTargets(tree, display: .small, minimum: d.context(.small).minimumTouchPixels, "\(scenario.rawValue) text 2")
+        // Every button and the clock keep their whole words.
+        tree.forEach { node in
+            guard node.role == .button || node.role == .badge || node.identifier == "status.clock" else { return }
+            for paint in node.paints {
+                if case .text(let text, _, _, _) = paint {
+                    #expect(!text.hasSuffix("…"), "\(scenario.rawValue) text 2: \(node.identifier ?? "?") reads \"\(text)\"")
+                }
+            }
+        }
     }
 
     func checkTouchTargets(_ tree: LayoutNode, display: Display, minimum: Int, _ where_: String) {

@@ -44,7 +44,8 @@ public struct AccountScreen {
         ]
         return HStack(spacing: 16, padding: .all(12), [
             Flexible(3, VStack(spacing: 8, left)),
-            Flexible(1, VStack(spacing: 12, actions)),
+            // Wide enough for "Withdraw" at the largest text size.
+            Frame(width: 220, VStack(spacing: 12, actions)),
         ])
     }
 

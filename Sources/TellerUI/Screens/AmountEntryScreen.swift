@@ -40,7 +40,6 @@ public struct AmountEntryScreen {
 
     private func amountLayout() -> any Widget {
         var form: [any Widget] = [
-            topRow,
             Label(model.accountText, style: .amount, color: .secondaryText, identifier: "amount.account"),
             ScreenParts.captioned(model.amountLabel, amountField),
         ]
@@ -60,10 +59,13 @@ public struct AmountEntryScreen {
                                    + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 2) }))
         }
         form.append(Spacer())
-        // The form gets a little more than half: titles and limit lines are long, keys stay over 100 dp wide.
-        return HStack(spacing: 16, padding: .all(12), [
-            Flexible(6, VStack(spacing: 8, form)),
-            Flexible(5, Keypad(identifier: Self.keys, labels: KeypadLabels(model.amountKeypad))),
+        // The form gets a little more than half: limit lines are long, keys stay over 100 dp wide.
+        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
+            topRow,
+            Flexible(1, HStack(spacing: 16, [
+                Flexible(6, VStack(spacing: 8, form)),
+                Flexible(5, Keypad(identifier: Self.keys, labels: KeypadLabels(model.amountKeypad))),
+            ])),
         ])
     }
 

@@ -52,7 +52,7 @@ public struct DiagnosticsScreen {
             form.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
         }
         form.append(Spacer())
-        form.append(Button(model.unlockTitle, identifier: Self.open))
+        form.append(Button(model.unlockTitle, identifier: Self.open, style: .secondary))
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
             Flexible(1, VStack(spacing: 10, form)),
             Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad))),

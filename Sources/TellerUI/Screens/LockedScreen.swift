@@ -26,10 +26,10 @@ public struct LockedScreen {
             form.append(ScreenParts.message(message, isError: model.state != .verifying, identifier: "locked.message"))
         }
         form.append(Spacer())
-        form.append(HStack(spacing: 12, [
-            Flexible(1, Button(model.unlockTitle, identifier: Self.unlock)),
-            Flexible(1, Button(model.signOutTitle, identifier: Self.signOut, style: .destructive)),
-        ]))
+        // One above the other, so large text never cuts "Sign out".
+        // The keypad's own Unlock key is the main action; this one is for QA and habit, so it does not compete.
+        form.append(Button(model.unlockTitle, identifier: Self.unlock, style: .secondary))
+        form.append(Button(model.signOutTitle, identifier: Self.signOut, style: .destructive))
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
             Flexible(1, VStack(spacing: 10, form)),
             Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad), isEnabled: model.state != .verifying)),

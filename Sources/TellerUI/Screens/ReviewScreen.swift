@@ -28,7 +28,7 @@ public struct ReviewScreen {
                 Flexible(3, VStack(spacing: 10, details)),
                 VStack(spacing: 0, [
                     Spacer(),
-                    Frame(width: 200, height: 120, Button(model.confirmTitle, identifier: Self.confirm, isEnabled: !model.isSubmitting)),
+                    Frame(width: 240, height: 120, Button(model.confirmTitle, identifier: Self.confirm, isEnabled: !model.isSubmitting)),
                 ]),
             ])),
         ])

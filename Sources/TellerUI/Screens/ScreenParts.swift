@@ -25,7 +25,9 @@ enum ScreenParts {
         VStack(spacing: 4, [Label(caption, style: .caption, color: .secondaryText), field])
     }
 
-    /// Label on the left, value on the right, one row per line; values are never cut.
+    /// Label on the left, value on the right, one row per line. Values fit at
+    /// every text size on the large panel; at the largest text on the small
+    /// one a long IBAN may end in an ellipsis rather than squeeze the screen's buttons.
     static func card(_ lines: [(label: String, value: String)], identifier: String) -> any Widget {
         VStack(spacing: 6, padding: .symmetric(horizontal: 16, vertical: 12), background: .surface, cornerRadius: 8,
                identifier: identifier,
@@ -33,7 +35,7 @@ enum ScreenParts {
                    HStack(spacing: 12, alignment: .center, [
                        Label(line.label, style: .body, color: .secondaryText),
                        Spacer(),
-                       Label(line.value, style: .bodyBold, alignment: .trailing, canTruncate: false),
+                       Label(line.value, style: .bodyBold, alignment: .trailing),
                    ])
                })
     }

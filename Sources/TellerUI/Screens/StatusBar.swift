@@ -14,7 +14,8 @@ public struct StatusBar {
         var children: [any Widget] = [
             Label(model.whoText, style: .caption, color: .onStatusBar, identifier: "status.who"),
             Spacer(minLength: 8),
-            Label(model.syncText, style: .caption, color: .onStatusBar, canTruncate: false, identifier: "status.sync"),
+            // Who and the last sync give way first at large text; the badges and the clock never do.
+            Label(model.syncText, style: .caption, color: .onStatusBar, identifier: "status.sync"),
             Badge(model.connectionText, tone: model.isOnline ? .success : .warning, identifier: "status.connection",
                   accessibilityLabel: model.connectionAccessibilityLabel),
             Badge(model.queueText, tone: .neutral, identifier: "status.queue", accessibilityLabel: model.queueAccessibilityLabel),
