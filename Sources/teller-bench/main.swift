@@ -14,6 +14,7 @@ let benchmarks: [Benchmark] = [
     enqueueBenchmark,
     renderBenchmark,
     inputBenchmark,
+    drainBenchmark,
     startupBenchmark,
 ]
 
