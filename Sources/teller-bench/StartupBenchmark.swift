@@ -122,10 +122,14 @@ final class BenchProcess {
         return kilobytes / 1024
     }
 
+    /// SIGTERM, then SIGKILL after 3 s: a child spawned by Foundation
+    /// inherits this thread's blocked SIGTERM, which Python never unblocks.
     func terminate() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
