@@ -1,3 +1,4 @@
+@testable import ProcessTestSupport
 import Testing
 @testable import TellerData
 

@@ -1,3 +1,4 @@
+@testable import ProcessTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -13,8 +13,9 @@ import FoundationNetworking
 final class ReferenceHost: @unchecked Sendable {
     /// The repository this test file lives in.
     static let repositoryRoot: String = {
+        // Tests/Support/ReferenceHost.swift → the repository.
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }
+        for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
     static let script = repositoryRoot + "/deploy/reference-host/teller-host"
