@@ -81,6 +81,7 @@ let package = Package(
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
             exclude: ["Goldens"]),
+        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics"],
             exclude: ["Fixtures"]),
