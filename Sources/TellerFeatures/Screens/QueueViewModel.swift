@@ -90,6 +90,7 @@ public final class QueueViewModel {
         guard let op = navigator?.signedInOperator else { return }
         do throws(TellerError) {
             try await dependencies.outbox.acknowledgeRejection(key, by: op.id)
+            navigator?.outboxChanged()
         } catch {
             state = .failed(error.description)
         }
