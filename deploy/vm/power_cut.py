@@ -185,7 +185,7 @@ def main():
     try:
         for cycle in range(1, args.cycles + 2):
             final = cycle == args.cycles + 1
-            delay = None if final else round(rng.uniform(0.5, 14.0), 2)
+            delay = None if final else round(rng.uniform(1.0, 16.0), 2)
             tree, killed, console, boot_failures = boot(args, "final" if final else cycle, args.disk, args.out, delay)
             failures += boot_failures
             # The queue screen at this boot's start lists what earlier boots acknowledged.

@@ -11,6 +11,7 @@ Guest -> host lines on the control serial (ttyS1):
 """
 import argparse
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -203,6 +204,10 @@ def run_job(args):
             print("  console: " + line.strip(), flush=True)
     if args.job == "interactive":
         return 0
+    if args.job == "scenario":
+        results = re.findall(r"^scenario: [^ :]+: (PASS|FAIL)", log, re.M)
+        print(f"teller-vm: scenarios over {boots} boot{'s' if boots > 1 else ''}: "
+              f"{results.count('PASS')} passed, {results.count('FAIL')} failed", flush=True)
     if ready_at is None:
         failures.append("the terminal never became ready")
     if status != 0:
