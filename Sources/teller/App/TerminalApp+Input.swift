@@ -43,9 +43,11 @@ extension TerminalApp {
     private func handleTouch(_ event: Device.TouchEvent) {
         coordinator.noteActivity()
         applyCalibrationMode()
-        guard let tree else { return }
         switch event.phase {
         case .began:
+            // Hit-test what the screen shows now, even if that frame is not
+            // drawn yet (a tap right after a navigation).
+            let tree = layoutCurrentScreen()
             if view.wantsRawTouches, tree.identifier(at: event.position) == nil {
                 let size = display.size
                 view.handleTouch(x: event.position.x, y: event.position.y,
