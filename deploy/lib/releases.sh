@@ -71,7 +71,8 @@ release_activate() {
     sync
 }
 
-# Keeps current, previous and the two newest others; deletes older binaries.
+# Deletes binaries that failed an update, then all but the two newest
+# others; current and previous always stay.
 release_prune() {
     local keep_current keep_previous lib name kept=0
     keep_current=$(release_current)
@@ -80,6 +81,7 @@ release_prune() {
     for name in $(ls -1t "$lib" 2>/dev/null); do
         [ "$name" = "$keep_current" ] && continue
         [ "$name" = "$keep_previous" ] && continue
+        if [ -f "$lib/$name/failed" ]; then rm -rf "${lib:?}/$name"; continue; fi
         kept=$((kept + 1))
         [ "$kept" -le 2 ] && continue
         rm -rf "${lib:?}/$name"
