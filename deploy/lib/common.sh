@@ -165,7 +165,7 @@ json_number() {
 # Refuses (exit 3) when the outbox holds queued or unacknowledged rejected
 # rows. $1 says what the technician was about to do.
 refuse_unless_queue_empty() {
-    local action=$1 json pending rejected
+    local action=$1 json pending rejected review
     teller_installed || return 0
     if ! json=$(teller_status_json); then
         die "teller status failed, so the queue cannot be checked; run deploy/diagnose and call support (use --force only on their advice)"
@@ -173,12 +173,15 @@ refuse_unless_queue_empty() {
     [ -n "$json" ] || return 0
     pending=$(printf '%s\n' "$json" | json_number pending_count)
     rejected=$(printf '%s\n' "$json" | json_number unacknowledged_rejections)
+    review=$(printf '%s\n' "$json" | json_number needsReview)
     pending=${pending:-0}
     rejected=${rejected:-0}
-    if [ "$pending" -gt 0 ] || [ "$rejected" -gt 0 ]; then
-        say "refusing to $action: $pending transaction(s) are still queued and $rejected rejection(s) are not acknowledged."
+    review=${review:-0}
+    if [ "$pending" -gt 0 ] || [ "$rejected" -gt 0 ] || [ "$review" -gt 0 ]; then
+        say "refusing to $action: $pending transaction(s) are still queued, $rejected rejection(s) are not acknowledged and $review need review."
         say "  Let the terminal send them (check the network, then: teller drain --until-empty),"
-        say "  and have the operator acknowledge rejections on the terminal. See docs/deploy.md, 'When the queue is stuck'."
+        say "  have the operator acknowledge rejections on the terminal, and have the back office resolve"
+        say "  rows that need review. See docs/deploy.md, 'When the queue is stuck'."
         say "  --force goes ahead anyway; the queued rows are kept, never deleted."
         exit "$EXIT_QUEUE_NOT_EMPTY"
     fi
