@@ -50,5 +50,5 @@ wait_for() {
 }
 
 # The tar listing of a bundle has a file ending in NAME.
-bundle_has() { tar -tzf "$1" | grep -q "/$2\$"; }
+bundle_has() { tar -tzf "$1" | grep "/$2\$" >/dev/null; }
 bundle_cat() { tar -xzOf "$1" --wildcards "*/$2"; }
