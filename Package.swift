@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "teller", targets: ["teller"]),
         .executable(name: "teller-bench", targets: ["teller-bench"]),
+        .executable(name: "device-smoke", targets: ["device-smoke"]),
     ],
     targets: [
         // MARK: C borders (one Swift module imports each)
@@ -48,26 +49,39 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
         .target(name: "Widgets", dependencies: ["Graphics"]),
 
+        // MARK: Screens
+        /// The dumb layer: one screen per view model, and the tap/key/touch routing.
+        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets"]),
+
+        // MARK: Device (displays, evdev input, uinput, evemu)
+        .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
+
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "TellerFeatures"]),
+            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "Widgets", "Graphics", "Device"]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData", "Graphics", "Widgets"]),
+            dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",
             dependencies: ["TellerCore", "TellerData"]),
+        // Runs inside the VM proof (deploy/vm/device-proof) on a real kernel.
+        .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
 
         // MARK: Tests
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
+        .testTarget(name: "TellerUITests", dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "Widgets", "Graphics"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
             exclude: ["Goldens"]),
+        .testTarget(
+            name: "DeviceTests", dependencies: ["Device", "Graphics"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,8 @@
 
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/fb.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 #include <drm_fourcc.h>
@@ -18,5 +20,9 @@ static inline unsigned long cdrm_ioctl_mode_destroy_dumb(void) { return DRM_IOCT
 
 /// DRM_FORMAT_XRGB8888 is built by the fourcc_code() macro, which Swift cannot import.
 static inline uint32_t cdrm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
+
+
+/// ioctl(2) is variadic, which Swift cannot call; every ioctl of Device passes one pointer.
+static inline int cdrm_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 
 #endif

@@ -70,7 +70,10 @@ public actor FakeOutbox: OutboxPort {
         } catch {
             throw .limit(error)
         }
-        let entry = OutboxEntry(id: Int64(rows.count + 1), key: .random(), request: request, createdAt: clock.now(), state: .queued)
+        // A key from the row number, so receipts read the same in every run (screenshots do not churn).
+        let id = Int64(rows.count + 1)
+        let key = IdempotencyKey(UUID(uuidString: String(format: "%08X-7E11-4C00-8000-000000000000", 0x5A3C_1000 + id))!)
+        let entry = OutboxEntry(id: id, key: key, request: request, createdAt: clock.now(), state: .queued)
         rows.append(entry)
         return entry
     }
@@ -122,6 +125,7 @@ public actor FakeSync: SyncStatusPort {
 
     public func status() async -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSync) }
     public func syncNow() async { syncNowCount += 1 }
+    public func setLastSync(_ date: Date?) { lastSync = date }
 
     public func send(_ event: SyncEvent) {
         if event == .online { online = true }
@@ -167,7 +171,9 @@ public actor FakeSession: OperatorSessionPort {
 public actor FakeDiagnostics: DiagnosticsPort {
     public var saved: [[Double]] = []
     public func verifyTechnicianPIN(_ pin: String) async -> Bool { pin == "987654" }
-    public func report() async -> [DiagnosticsLine] { [DiagnosticsLine(label: "Version", value: "test")] }
+    public var reportLines = [DiagnosticsLine(label: "Version", value: "test")]
+    public func setReport(_ lines: [DiagnosticsLine]) { reportLines = lines }
+    public func report() async -> [DiagnosticsLine] { reportLines }
     public func saveCalibration(_ matrix: [Double]) async throws(TellerError) { saved.append(matrix) }
 }
 

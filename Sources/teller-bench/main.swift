@@ -13,6 +13,7 @@ struct Benchmark: Sendable {
 let benchmarks: [Benchmark] = [
     enqueueBenchmark,
     renderBenchmark,
+    inputBenchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -4,6 +4,8 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let exitCode: Int32
 switch arguments.first {
+case "run":
+    exitCode = await RunCommand.run(Array(arguments.dropFirst()))
 case "status":
     exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
 case "drain":

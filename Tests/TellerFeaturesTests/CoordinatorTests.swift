@@ -81,3 +81,23 @@ func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourc
     }
     Issue.record("condition not met within 2 s", sourceLocation: sourceLocation)
 }
+
+@MainActor
+@Suite struct OfflineStatusBarTests {
+    @Test func queuingOfflineUpdatesTheStatusBarWithoutASyncEvent() async throws {
+        let h = FeatureHarness(online: false)
+        await h.signIn()
+        await h.accounts.set(cached: h.snapshot(asOf: h.clock.now()), fresh: nil, offline: true, for: FeatureHarness.account)
+        h.coordinator.push(.account(FeatureHarness.account))
+        await h.coordinator.settle()
+        h.coordinator.push(.amount(FeatureHarness.account, .deposit))
+        await h.coordinator.settle()
+        guard case .amount(let amount) = h.coordinator.current else { Issue.record("no amount screen"); return }
+        for d in "1000" { amount.press(digit: d) }
+        await amount.reviewTransaction()
+        guard case .review(let review) = h.coordinator.current else { Issue.record("no review"); return }
+        await review.confirm()
+        await h.coordinator.settle()
+        #expect(h.coordinator.statusBar.queueText == "1 queued · 10.00 EUR")
+    }
+}

@@ -93,7 +93,10 @@ import TellerFakes
         await model.reviewTransaction()
         #expect(model.refusal == "Recipient: Enter an IBAN.")
         model.focus(.recipient)
-        for c in "ES9121000418450200051332" { model.type(c) }
+        #expect(model.recipientValidationText == "Enter the recipient's IBAN.")
+        for c in "ES91" { model.type(c) }
+        #expect(model.recipientValidationText == "ES IBAN: 20 more characters (24 in all).")
+        for c in "21000418450200051332" { model.type(c) }
         #expect(model.recipientValidationText == "Valid IBAN")
         await model.reviewTransaction()
         guard case .review(let review) = h.coordinator.current else { Issue.record("no review"); return }

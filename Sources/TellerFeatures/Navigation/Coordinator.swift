@@ -74,6 +74,10 @@ public final class Coordinator: Navigator {
         onChange?()
     }
 
+    public func outboxChanged() {
+        perform { await self.refreshStatus() }
+    }
+
     public func push(_ route: Route) {
         guard case .active = phase else { return }
         routes.append(route)

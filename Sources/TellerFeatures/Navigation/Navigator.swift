@@ -16,4 +16,7 @@ public protocol Navigator: AnyObject {
     func signOut()
     /// Marks the screen as needing a redraw.
     func invalidate()
+    /// The outbox changed here (a row written or acknowledged): the status
+    /// bar must not wait for a sync event, which an offline terminal never gets.
+    func outboxChanged()
 }

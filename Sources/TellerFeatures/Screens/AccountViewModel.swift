@@ -57,6 +57,7 @@ public final class AccountViewModel {
     public var transferTitle: String { "Transfer" }
     public var backTitle: String { "Back" }
     public var activityTitle: String { "Recent activity" }
+    public var noActivityText: String { "No recent activity." }
     public var canTransact: Bool { state.value != nil }
 
     public var activity: [ActivityLine] {

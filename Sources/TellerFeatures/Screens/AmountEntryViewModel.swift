@@ -48,11 +48,15 @@ public final class AmountEntryViewModel {
     public var recipientValidationText: String? {
         guard needsRecipient else { return nil }
         if recipientText.isEmpty { return "Enter the recipient's IBAN." }
-        do { _ = try IBAN(recipientText) } catch { return error.description }
-        return "Valid IBAN"
+        return FindAccountViewModel.validationText(Result { () throws(IBANError) -> IBAN in try IBAN(recipientText) })
     }
     public var continueTitle: String { "Review" }
     public var backTitle: String { "Back" }
+    public var limitsTitle: String { "Limits left" }
+    /// The cash-register keypad for the amount.
+    public var amountKeypad: KeypadText { KeypadText(name: "Amount keypad", enterTitle: continueTitle) }
+    /// The keyboard for the recipient's IBAN.
+    public var recipientKeyboard: KeypadText { KeypadText(name: "Keyboard", enterTitle: continueTitle) }
 
     /// The limits still open, including the offline ones while offline.
     public var limitLines: [String] {
@@ -128,6 +132,8 @@ public final class AmountEntryViewModel {
             refuse(error.description)
         }
     }
+
+    public func back() { navigator?.pop() }
 
     private func refuse(_ text: String) {
         refusal = text

@@ -40,6 +40,9 @@ public final class DiagnosticsViewModel {
     public var calibrateTitle: String { "Calibrate touch" }
     public var backTitle: String { "Back" }
     public var doneTitle: String { "Done" }
+    public var keypad: KeypadText { KeypadText(name: "PIN pad", enterTitle: unlockTitle) }
+    public var touchAreaLabel: String { "Touch test area" }
+    public var calibrationAreaLabel: String { "Calibration target" }
 
     public var instruction: String? {
         switch mode {

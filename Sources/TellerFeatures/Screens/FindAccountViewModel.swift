@@ -17,6 +17,7 @@ public final class FindAccountViewModel {
     public var prompt: String { "IBAN (type or scan)" }
     public var openTitle: String { "Open account" }
     public var backTitle: String { "Back" }
+    public var keyboard: KeypadText { KeypadText(name: "Keyboard", enterTitle: "Open", enter: openTitle) }
 
     /// The IBAN as typed, grouped in fours.
     public var fieldText: String { Self.grouped(IBAN.normalise(text)) }
@@ -28,7 +29,10 @@ public final class FindAccountViewModel {
     public var isValid: Bool { if case .success = validation { true } else { false } }
 
     /// The live line under the field.
-    public var validationText: String {
+    public var validationText: String { Self.validationText(validation) }
+
+    /// The live line under an IBAN field; shared with the transfer's recipient.
+    static func validationText(_ validation: Result<IBAN, IBANError>) -> String {
         switch validation {
         case .success: "Valid IBAN"
         case .failure(.empty): "Enter or scan an IBAN."

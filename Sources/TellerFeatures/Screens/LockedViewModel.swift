@@ -21,6 +21,8 @@ public final class LockedViewModel {
     public var fieldAccessibilityValue: String { "\(pinEntry.digits.count) digits entered" }
     public var unlockTitle: String { "Unlock" }
     public var signOutTitle: String { "Sign out" }
+    public var pinLabel: String { "PIN" }
+    public var keypad: KeypadText { KeypadText(name: "PIN pad", enterTitle: unlockTitle) }
 
     public var message: String? {
         switch state {

@@ -12,6 +12,8 @@ public final class QueueViewModel {
         public let stateText: String
         public let detail: String
         public let needsAcknowledgement: Bool
+        /// Where the row is, so a screen can colour its state word.
+        public let state: OutboxState
     }
 
     public enum State: Hashable, Sendable {
@@ -34,6 +36,8 @@ public final class QueueViewModel {
     public var syncNowTitle: String { "Sync now" }
     public var backTitle: String { "Back" }
     public var acknowledgeTitle: String { "Acknowledge" }
+    /// The spoken name of a row's Acknowledge button, naming what is acknowledged.
+    public func acknowledgeAccessibilityLabel(_ row: Row) -> String { "Acknowledge rejected \(row.title)" }
     public var emptyText: String { "Nothing has been entered on this terminal yet." }
 
     public var summaryText: String {
@@ -68,7 +72,7 @@ public final class QueueViewModel {
             }
             return Row(key: entry.key, title: "\(AccountViewModel.kindTitle(entry.request.kind)) \(MoneyFormatting.text(entry.request.amount))",
                        amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
-                       needsAcknowledgement: needsAcknowledgement)
+                       needsAcknowledgement: needsAcknowledgement, state: entry.state)
         }
     }
 
@@ -86,6 +90,7 @@ public final class QueueViewModel {
         guard let op = navigator?.signedInOperator else { return }
         do throws(TellerError) {
             try await dependencies.outbox.acknowledgeRejection(key, by: op.id)
+            navigator?.outboxChanged()
         } catch {
             state = .failed(error.description)
         }

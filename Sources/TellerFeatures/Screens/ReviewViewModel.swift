@@ -49,6 +49,7 @@ public final class ReviewViewModel {
         do throws(TellerError) {
             let entry = try await dependencies.outbox.enqueue(request, isOnline: navigator?.isOnline ?? false)
             isSubmitting = false
+            navigator?.outboxChanged()
             navigator?.replaceTop(with: .receipt(entry))
         } catch {
             isSubmitting = false

@@ -37,6 +37,13 @@ public final class SignInViewModel {
     public var enterTitle: String { step == .operatorID ? "Next" : "Sign in" }
     public var canGoBack: Bool { step == .pin }
     public var backTitle: String { "Back" }
+    public var instructions: String { "Sign in with your operator ID and PIN." }
+    public var operatorLabel: String { "Operator ID" }
+    public var pinLabel: String { "PIN" }
+    public var operatorFieldText: String { operatorEntry.digits }
+    /// One dot per digit; the digits themselves never leave this model.
+    public var pinFieldText: String { pinEntry.masked }
+    public var keypad: KeypadText { KeypadText(name: "Number pad", enterTitle: enterTitle) }
 
     /// Shown while the host is unreachable.
     public var offlineNote: String? {

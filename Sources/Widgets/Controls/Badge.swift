@@ -5,11 +5,15 @@ public struct Badge: Widget, Hashable {
     public var text: String
     public var tone: BadgeTone
     public var identifier: String?
+    /// The spoken name, when it should say more than the visible word
+    /// ("Connection: offline, transactions are queued" for "Offline").
+    public var accessibilityLabel: String?
 
-    public init(_ text: String, tone: BadgeTone = .neutral, identifier: String? = nil) {
+    public init(_ text: String, tone: BadgeTone = .neutral, identifier: String? = nil, accessibilityLabel: String? = nil) {
         self.text = text
         self.tone = tone
         self.identifier = identifier
+        self.accessibilityLabel = accessibilityLabel
     }
 
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
@@ -30,7 +34,7 @@ public struct Badge: Widget, Hashable {
         let inset = frame.insetBy(dx: context.px(8), dy: 0)
         let text = TextLines.single(text, style: .caption, color: theme.onBadge, alignment: .center,
                                     width: inset.width, context)
-        return LayoutNode(frame: frame, role: .badge, identifier: identifier, label: self.text,
+        return LayoutNode(frame: frame, role: .badge, identifier: identifier, label: accessibilityLabel ?? self.text,
                           paints: [.fill(frame, background, radius: frame.height / 2)] + text.paints(in: inset, context))
     }
 }

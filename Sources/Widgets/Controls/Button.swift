@@ -4,7 +4,7 @@ import Graphics
 ///
 /// Never smaller than the 48 dp touch target; shows a pressed colour while
 /// ``InteractionState/pressed`` names it.
-public struct Button: Widget {
+public struct Button: Widget, Hashable {
     public var title: String
     public var identifier: String
     public var accessibilityLabel: String?

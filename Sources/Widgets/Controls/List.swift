@@ -60,7 +60,17 @@ public struct List: Widget {
         let pad = context.px(16)
         paints.append(.line(from: Point(x: frame.minX + pad, y: frame.maxY - 1), to: Point(x: frame.maxX - 1, y: frame.maxY - 1),
                             width: 1, theme.separator))
-        let content = frame.insetBy(dx: pad, dy: context.px(8))
+        var content = frame.insetBy(dx: pad, dy: context.px(8))
+        var children: [LayoutNode] = []
+        if let action = row.action {
+            // The button keeps its full touch target, centred in the row's height.
+            let size = action.measure(content.size, context)
+            let width = min(size.width, content.width / 2)
+            let height = min(size.height, frame.height - 2 * context.px(4))
+            let actionFrame = Rect(x: content.maxX - width, y: frame.midY - height / 2, width: width, height: height)
+            children.append(action.layout(in: actionFrame, context))
+            content = Rect(x: content.minX, y: content.minY, width: max(0, content.width - width - pad), height: content.height)
+        }
         let amountSpec = context.fontSpec(.amount)
         let amountFont = context.font(amountSpec)
         let trailingWidth = min(content.width / 2, row.trailing.map { amountFont.width(of: $0) } ?? 0)
@@ -73,7 +83,6 @@ public struct List: Widget {
         let titleFrame = Rect(x: content.minX, y: top, width: textWidth, height: titleFont.lineHeight)
         paints += TextLines.single(row.title, style: .body, color: theme.primaryText, width: textWidth, context)
             .paints(in: titleFrame, context)
-        var children: [LayoutNode] = []
         if hasSecondLine {
             var x = content.minX
             let lineFrame = Rect(x: x, y: titleFrame.maxY + context.px(4), width: textWidth, height: detailFont.lineHeight)

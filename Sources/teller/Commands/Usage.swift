@@ -2,6 +2,7 @@ let usage = """
     usage: teller <command> [options]
 
     commands:
+      run                       the terminal: display, touch, keys, sync and the control socket
       status [--data-dir DIR]   print the outbox state as one JSON object
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
       check-config [FILE]       report every problem in the configuration, with line numbers

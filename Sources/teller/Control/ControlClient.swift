@@ -23,17 +23,23 @@ enum ControlClient {
             Log.error("usage: teller ctl [--socket PATH] \(ControlCommand.usage)")
             return 2
         }
-        var line = words.joined(separator: " ")
-        // A relative screenshot or evemu path means the caller's directory, not the terminal's.
-        if let command = try? ControlCommand(line: line) {
-            switch command {
-            case .screenshot(let path) where !path.hasPrefix("/"):
-                line = ControlCommand.screenshot(path: FileManager.default.currentDirectoryPath + "/" + path).line
-            case .play(let path) where !path.hasPrefix("/"):
-                line = ControlCommand.play(path: FileManager.default.currentDirectoryPath + "/" + path).line
-            default: break
-            }
+        var command: ControlCommand
+        do {
+            command = try ControlCommand(line: words.joined(separator: " "))
+        } catch {
+            Log.error("teller ctl: \(error)")
+            return 2
         }
+        // A relative screenshot or evemu path means the caller's directory, not the terminal's.
+        switch command {
+        case .screenshot(let path) where !path.hasPrefix("/"):
+            command = .screenshot(path: FileManager.default.currentDirectoryPath + "/" + path)
+        case .play(let path) where !path.hasPrefix("/"):
+            command = .play(path: FileManager.default.currentDirectoryPath + "/" + path)
+        default: break
+        }
+        // One line on the wire: `line` escapes newlines in typed text.
+        let line = command.line
         do {
             let answer = try send(line, to: socketPath)
             guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] else {

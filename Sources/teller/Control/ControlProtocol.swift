@@ -19,9 +19,11 @@ enum ControlCommand: Equatable {
 
     /// Parses one command line; the error names what is wrong.
     init(line: String) throws(ControlError) {
-        let trimmed = line.trimmingWhitespace()
-        let verb = trimmed.prefix { !$0.isWhitespace }
-        let rest = String(trimmed.dropFirst(verb.count)).trimmingWhitespace()
+        let start = line.drop { $0 == " " || $0 == "\t" }
+        let verb = start.prefix { !$0.isWhitespace }
+        // Typed text keeps its spaces and newlines; other arguments are trimmed.
+        let raw = start.dropFirst(verb.count)
+        let rest = verb == "type" ? String(raw.first == " " ? raw.dropFirst() : raw) : String(raw).trimmingWhitespace()
         switch verb {
         case "status": self = .status
         case "ui": self = .ui

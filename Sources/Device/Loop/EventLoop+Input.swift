@@ -1,0 +1,65 @@
+extension EventLoop {
+    /// Starts `monitor` and delivers every notice to `handler` on the main
+    /// queue, following hotplug: new devices are watched, removed ones unwatched.
+    ///
+    /// A removed device's descriptor stays open until its watch is cancelled
+    /// (the watch holds the device), so dispatch never sees a closed fd.
+    /// - Throws: ``InputError`` when inotify cannot be set up.
+    public func attach(input monitor: InputMonitor, handler: @escaping @MainActor (InputNotice) -> Void) throws(InputError) {
+        let router = InputRouter(loop: self, monitor: monitor, handler: handler)
+        let initial = try monitor.start()
+        router.hotplug = watch(monitor.hotplugDescriptor) { router.deliver(monitor.handleReadable(monitor.hotplugDescriptor)) }
+        router.deliver(initial)
+        inputRouters.append(router)
+    }
+
+    /// A synthetic device inside the process whose events are decoded by
+    /// `monitor` and delivered to the handler given to ``attach(input:handler:)``,
+    /// like a kernel device's. For QA injection when /dev/uinput is absent.
+    public func attachInProcessDevice(capabilities: InputCapabilities, to monitor: InputMonitor) -> InProcessInputDevice? {
+        guard let router = inputRouters.first(where: { $0.monitor === monitor }) else { return nil }
+        let device = InProcessInputDevice(capabilities: capabilities) { [weak monitor, unowned router] events in
+            guard let monitor else { return }
+            let path = "inprocess:\(capabilities.name)"
+            MainActor.assumeIsolated { router.deliver(monitor.decodeInProcess(events, from: path)) }
+        }
+        router.deliver(monitor.addInProcess(device))
+        return device
+    }
+}
+
+/// Keeps one watch per open input device in step with an ``InputMonitor``.
+@MainActor
+final class InputRouter {
+    unowned let loop: EventLoop
+    let monitor: InputMonitor
+    let handler: @MainActor (InputNotice) -> Void
+    var hotplug: EventLoop.Token?
+    private var watches: [ObjectIdentifier: EventLoop.Token] = [:]
+
+    init(loop: EventLoop, monitor: InputMonitor, handler: @escaping @MainActor (InputNotice) -> Void) {
+        self.loop = loop
+        self.monitor = monitor
+        self.handler = handler
+    }
+
+    func deliver(_ notices: [InputNotice]) {
+        for notice in notices { handler(notice) }
+        resynchronizeWatches()
+    }
+
+    private func resynchronizeWatches() {
+        let open = monitor.openDevices
+        let current = Set(open.map(ObjectIdentifier.init))
+        for (id, token) in watches where !current.contains(id) {
+            token.cancel()
+            watches[id] = nil
+        }
+        for device in open where watches[ObjectIdentifier(device)] == nil {
+            let fd = device.fileDescriptor
+            watches[ObjectIdentifier(device)] = loop.watch(fd, keepingAlive: device) { [unowned self] in
+                self.deliver(self.monitor.handleReadable(fd))
+            }
+        }
+    }
+}

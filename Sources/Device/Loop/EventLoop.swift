@@ -1,0 +1,178 @@
+import Dispatch
+import Glibc
+import Graphics
+
+/// Teller's single-threaded main loop, on the main dispatch queue.
+///
+/// Descriptors (the DRM fd, evdev fds, inotify), timers and SIGTERM/SIGINT
+/// all become main-queue handlers, so @MainActor view models and async tasks
+/// run between them with no locks. Frames are drawn only when the display is
+/// ready (no flip pending) and something asked for one: at most once per
+/// vblank, and the loop never waits for vblank.
+///
+/// ``stop(status:)`` runs the cleanups (restoring the CRTC among them) and exits.
+@MainActor
+public final class EventLoop {
+    /// Keeps a watch or timer alive; cancel it to stop.
+    public final class Token {
+        fileprivate let source: any DispatchSourceProtocol
+        fileprivate init(_ source: any DispatchSourceProtocol) { self.source = source }
+        public func cancel() { source.cancel() }
+    }
+
+    /// Draws a frame: given the back buffer and what of it is stale, returns what changed.
+    public typealias Renderer = @MainActor (_ surface: Surface, _ stale: Rect) -> Rect
+
+    private var tokens: [Token] = []
+    var inputRouters: [InputRouter] = []
+    private var cleanups: [@MainActor () -> Void] = []
+    private var display: (any Display)?
+    private var renderer: Renderer?
+    private var displayWatch: Token?
+    private var needsDisplay = false
+    private var renderScheduled = false
+    public private(set) var framesRendered = 0
+
+    public init() {}
+
+    /// Calls `handler` on the main queue whenever `fd` is readable.
+    ///
+    /// - Parameter owner: kept alive until the watch is cancelled; pass the
+    ///   object that closes `fd`, so the descriptor outlives its watch.
+    @discardableResult
+    public func watch(_ fd: Int32, keepingAlive owner: AnyObject? = nil, _ handler: @escaping @MainActor () -> Void) -> Token {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler { MainActor.assumeIsolated { handler() } }
+        if let owner {
+            let box = OwnerBox(owner)
+            source.setCancelHandler { box.release() }
+        }
+        return keep(source)
+    }
+
+    /// Calls `handler` every `milliseconds`, first after one period.
+    @discardableResult
+    public func every(milliseconds: Int, _ handler: @escaping @MainActor () -> Void) -> Token {
+        let source = DispatchSource.makeTimerSource(queue: .main)
+        source.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds), leeway: .milliseconds(1))
+        source.setEventHandler { MainActor.assumeIsolated { handler() } }
+        return keep(source)
+    }
+
+    /// Calls `handler` once after `milliseconds`.
+    @discardableResult
+    public func after(milliseconds: Int, _ handler: @escaping @MainActor () -> Void) -> Token {
+        let source = DispatchSource.makeTimerSource(queue: .main)
+        source.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .never)
+        let box = SourceBox()
+        source.setEventHandler {
+            MainActor.assumeIsolated {
+                handler()
+                box.source?.cancel()
+            }
+        }
+        box.source = source
+        return keep(source)
+    }
+
+    /// Handles SIGTERM and SIGINT on the main queue: the default stops the loop cleanly.
+    ///
+    /// The signals are ignored as process dispositions and read by dispatch
+    /// signal sources (signalfd on Linux). Under ``run()`` every thread blocks
+    /// them, so only process-directed signals arrive: `kill(pid)` from systemd
+    /// or a test works, `raise()` from a main-queue block does not.
+    public func handleTerminationSignals(_ handler: (@MainActor (Int32) -> Void)? = nil) {
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler {
+                MainActor.assumeIsolated {
+                    if let handler { handler(signalNumber) } else { self.stop(status: 0) }
+                }
+            }
+            keep(source)
+        }
+    }
+
+    /// Runs `body` at ``stop(status:)``, last registered first.
+    public func addCleanup(_ body: @escaping @MainActor () -> Void) {
+        cleanups.append(body)
+    }
+
+    /// Draws on `display` with `renderer` whenever ``setNeedsDisplay()`` was called and the display is ready.
+    public func attach(display: any Display, renderer: @escaping Renderer) {
+        self.display = display
+        self.renderer = renderer
+        displayWatch?.cancel()
+        if let fd = display.readableDescriptor {
+            displayWatch = watch(fd) { [unowned self] in
+                do { try display.handleReadable() } catch { print("teller: \(error)") }
+                self.renderIfReady()
+            }
+        }
+    }
+
+    /// Asks for a frame; several requests before the next vblank make one frame.
+    public func setNeedsDisplay() {
+        needsDisplay = true
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.renderScheduled = false
+                self.renderIfReady()
+            }
+        }
+    }
+
+    /// Renders now if a frame was asked for and the display can take one.
+    public func renderIfReady() {
+        guard needsDisplay, let display, let renderer, display.isReadyForFrame else { return }
+        needsDisplay = false
+        let damage = renderer(display.backBuffer, display.staleRegion)
+        do {
+            try display.present(damage: damage)
+            framesRendered += 1
+        } catch {
+            print("teller: \(error)")
+        }
+    }
+
+    /// Runs the main queue forever (until ``stop(status:)``).
+    public func run() -> Never {
+        dispatchMain()
+    }
+
+    /// Runs the cleanups, releases the display (restoring the CRTC) and exits.
+    public func stop(status: Int32) -> Never {
+        for cleanup in cleanups.reversed() { cleanup() }
+        cleanups.removeAll()
+        for token in tokens { token.cancel() }
+        displayWatch?.cancel()
+        // exit() runs no deinit, so the console's CRTC is put back explicitly.
+        if let drm = display as? DRMDisplay { drm.restore() }
+        display = nil
+        exit(status)
+    }
+
+    @discardableResult
+    private func keep(_ source: any DispatchSourceProtocol) -> Token {
+        let token = Token(source)
+        tokens.append(token)
+        source.resume()
+        return token
+    }
+}
+
+/// Holds a descriptor's owner until the dispatch source watching it is cancelled.
+private final class OwnerBox: @unchecked Sendable {
+    // Touched only on the main queue: at creation and in the cancel handler.
+    private var owner: AnyObject?
+    init(_ owner: AnyObject) { self.owner = owner }
+    func release() { owner = nil }
+}
+
+/// Lets a one-shot timer cancel itself.
+private final class SourceBox: @unchecked Sendable {
+    var source: (any DispatchSourceTimer)?
+}

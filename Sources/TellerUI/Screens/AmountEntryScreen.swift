@@ -1,0 +1,85 @@
+import TellerFeatures
+import Widgets
+
+/// Amount on a cash-register keypad, the recipient's IBAN for transfers,
+/// the limits still open and the refusal that names a limit.
+///
+/// While the recipient field has focus the keypad becomes a full-width
+/// keyboard and the form folds to the two fields and one message line.
+@MainActor
+public struct AmountEntryScreen {
+    public static let keys = "amount.keys"
+    public static let amountField = "amount.amount"
+    public static let recipientField = "amount.recipient"
+    public static let review = "amount.review"
+    public static let back = "amount.back"
+
+    public let model: AmountEntryViewModel
+
+    public init(model: AmountEntryViewModel) { self.model = model }
+
+    public var focusedField: String { model.focus == .recipient ? Self.recipientField : Self.amountField }
+
+    public func body() -> any Widget {
+        model.needsRecipient && model.focus == .recipient ? recipientLayout() : amountLayout()
+    }
+
+    private var topRow: any Widget {
+        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
+                           action: Button(model.continueTitle, identifier: Self.review))
+    }
+
+    private var amountField: any Widget {
+        TextField(identifier: Self.amountField, label: model.amountLabel, value: model.amountText)
+    }
+
+    private var recipientField: any Widget {
+        TextField(identifier: Self.recipientField, label: model.recipientLabel, value: model.recipientFieldText,
+                  placeholder: model.recipientLabel)
+    }
+
+    private func amountLayout() -> any Widget {
+        var form: [any Widget] = [
+            Label(model.accountText, style: .amount, color: .secondaryText, identifier: "amount.account"),
+            ScreenParts.captioned(model.amountLabel, amountField),
+        ]
+        if model.needsRecipient {
+            form.append(ScreenParts.captioned(model.recipientLabel, recipientField))
+            if let validation = model.recipientValidationText {
+                form.append(Label(validation, style: .caption, color: .secondaryText, identifier: "amount.recipient-validation"))
+            }
+        }
+        if let refusal = model.refusal {
+            form.append(ScreenParts.message(refusal, isError: true, identifier: "amount.refusal"))
+        }
+        let limits = model.limitLines
+        if !limits.isEmpty {
+            form.append(VStack(spacing: 2, identifier: "amount.limits",
+                               [Label(model.limitsTitle, style: .caption, color: .secondaryText)]
+                                   + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 2) }))
+        }
+        form.append(Spacer())
+        // The form gets a little more than half: limit lines are long, keys stay over 100 dp wide.
+        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
+            topRow,
+            Flexible(1, HStack(spacing: 16, [
+                Flexible(6, VStack(spacing: 8, form)),
+                Flexible(5, Keypad(identifier: Self.keys, labels: KeypadLabels(model.amountKeypad))),
+            ])),
+        ])
+    }
+
+    private func recipientLayout() -> any Widget {
+        let line = model.refusal ?? model.recipientValidationText ?? ""
+        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
+            topRow,
+            HStack(spacing: 12, [
+                Flexible(1, ScreenParts.captioned(model.amountLabel, amountField)),
+                Flexible(2, ScreenParts.captioned(model.recipientLabel, recipientField)),
+            ]),
+            Label(line, style: .body, color: model.refusal == nil ? .secondaryText : .danger,
+                  identifier: model.refusal == nil ? "amount.recipient-validation" : "amount.refusal"),
+            Keypad(identifier: Self.keys, layout: .alphanumeric, labels: KeypadLabels(model.recipientKeyboard)),
+        ])
+    }
+}

@@ -1,0 +1,100 @@
+import TellerFeatures
+import Widgets
+
+/// Technician diagnostics: the technician PIN, then the report, a touch
+/// test that marks each touch, and a 3-point calibration with a cross on
+/// the current target. The touch test and calibration fill the display
+/// (``isFullScreen``) so that marks sit exactly where the finger was.
+@MainActor
+public struct DiagnosticsScreen {
+    public static let keypad = "diagnostics.pin"
+    public static let pinField = "diagnostics.pin-field"
+    public static let open = "diagnostics.open"
+    public static let back = "diagnostics.back"
+    public static let done = "diagnostics.done"
+    public static let touchTest = "diagnostics.touch-test"
+    public static let calibrate = "diagnostics.calibrate"
+    public static let report = "diagnostics.report"
+    public static let touchArea = "diagnostics.touch-area"
+
+    public let model: DiagnosticsViewModel
+
+    public init(model: DiagnosticsViewModel) { self.model = model }
+
+    public var focusedField: String? { model.mode == .locked ? Self.pinField : nil }
+
+    /// The touch test and calibration cover the status bar too.
+    public var isFullScreen: Bool {
+        switch model.mode {
+        case .touchTest, .calibrating: true
+        default: false
+        }
+    }
+
+    /// Whether raw touches (``TerminalView/handleTouch(x:y:rawX:rawY:)``) mean something now.
+    public var wantsRawTouches: Bool { isFullScreen }
+
+    public func body() -> any Widget {
+        switch model.mode {
+        case .locked: pinLayout()
+        case .report, .calibrated: reportLayout()
+        case .touchTest, .calibrating: markLayout()
+        }
+    }
+
+    private func pinLayout() -> any Widget {
+        var form: [any Widget] = [
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
+            ScreenParts.captioned(model.pinPrompt,
+                                  TextField(identifier: Self.pinField, label: model.pinPrompt, value: model.pinFieldText, isSecure: true)),
+        ]
+        if let message = model.message {
+            form.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
+        }
+        form.append(Spacer())
+        form.append(Button(model.unlockTitle, identifier: Self.open, style: .secondary))
+        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+            Flexible(1, VStack(spacing: 10, form)),
+            Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad))),
+        ])
+    }
+
+    private func reportLayout() -> any Widget {
+        let calibrated = model.mode == .calibrated
+        var children: [any Widget] = [
+            HStack(spacing: 12, alignment: .center, [
+                calibrated ? ScreenParts.backButton(model.doneTitle, identifier: Self.done)
+                           : ScreenParts.backButton(model.backTitle, identifier: Self.back),
+                Label(model.title, style: .title),
+                Spacer(),
+                Button(model.touchTestTitle, identifier: Self.touchTest, style: .secondary),
+                Button(model.calibrateTitle, identifier: Self.calibrate, style: .secondary),
+            ]),
+        ]
+        if let instruction = model.instruction {
+            children.append(Label(instruction, style: .body, color: .success, maxLines: 2, identifier: "diagnostics.instruction"))
+        }
+        if let message = model.message {
+            children.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
+        }
+        children.append(List(identifier: Self.report, label: model.title, rows: model.lines.enumerated().map { index, line in
+            ListRow(identifier: "\(Self.report).\(index)", title: line.value, subtitle: line.label)
+        }))
+        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+    }
+
+    private func markLayout() -> any Widget {
+        let marks = TouchMarks(identifier: Self.touchArea,
+                               label: model.mode == .touchTest ? model.touchAreaLabel : model.calibrationAreaLabel,
+                               dots: model.mode == .touchTest ? model.touches : [],
+                               crosses: model.currentTarget.map { [$0] } ?? [])
+        let controls = VStack(spacing: 12, padding: .all(16), [
+            Spacer(),
+            Label(model.instruction ?? "", style: .headline, alignment: .center, maxLines: 2, identifier: "diagnostics.instruction"),
+            Label(model.message ?? "", style: .body, color: .danger, alignment: .center, maxLines: 2, identifier: "diagnostics.message"),
+            Spacer(),
+            HStack(spacing: 12, [Spacer(), Button(model.doneTitle, identifier: Self.done, style: .secondary)]),
+        ])
+        return Overlay(marks, controls)
+    }
+}

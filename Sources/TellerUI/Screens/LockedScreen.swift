@@ -1,0 +1,38 @@
+import TellerFeatures
+import Widgets
+
+/// The lock screen: the operator's PIN on a keypad, Unlock and Sign out.
+@MainActor
+public struct LockedScreen {
+    public static let keypad = "locked.pin"
+    public static let pinField = "locked.pin-field"
+    public static let unlock = "locked.unlock"
+    public static let signOut = "locked.sign-out"
+
+    public let model: LockedViewModel
+
+    public init(model: LockedViewModel) { self.model = model }
+
+    public var focusedField: String { Self.pinField }
+
+    public func body() -> any Widget {
+        var form: [any Widget] = [
+            Label(model.title, style: .title),
+            Label(model.subtitle, style: .body, color: .secondaryText, maxLines: 3, identifier: "locked.operator"),
+            ScreenParts.captioned(model.pinLabel,
+                                  TextField(identifier: Self.pinField, label: model.pinLabel, value: model.fieldText, isSecure: true)),
+        ]
+        if let message = model.message {
+            form.append(ScreenParts.message(message, isError: model.state != .verifying, identifier: "locked.message"))
+        }
+        form.append(Spacer())
+        // One above the other, so large text never cuts "Sign out".
+        // The keypad's own Unlock key is the main action; this one is for QA and habit, so it does not compete.
+        form.append(Button(model.unlockTitle, identifier: Self.unlock, style: .secondary))
+        form.append(Button(model.signOutTitle, identifier: Self.signOut, style: .destructive))
+        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+            Flexible(1, VStack(spacing: 10, form)),
+            Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad), isEnabled: model.state != .verifying)),
+        ])
+    }
+}

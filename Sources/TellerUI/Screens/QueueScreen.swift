@@ -1,0 +1,56 @@
+import TellerCore
+import TellerFeatures
+import Widgets
+
+/// Every row of this terminal's outbox with its state; rejected rows carry
+/// their reason and an Acknowledge button; Sync now wakes the engine.
+@MainActor
+public struct QueueScreen {
+    public static let syncNow = "queue.sync-now"
+    public static let back = "queue.back"
+    public static let list = "queue.list"
+
+    /// `queue.row.<n>`, n counting from 0 in the order shown.
+    public static func row(_ index: Int) -> String { "queue.row.\(index)" }
+    /// `queue.row.<n>.acknowledge`.
+    public static func acknowledge(_ index: Int) -> String { row(index) + ".acknowledge" }
+
+    public let model: QueueViewModel
+
+    public init(model: QueueViewModel) { self.model = model }
+
+    public func body() -> any Widget {
+        var children: [any Widget] = [
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
+                               action: Button(model.syncNowTitle, identifier: Self.syncNow)),
+            Label(model.summaryText, style: .body, color: .secondaryText, identifier: "queue.summary"),
+        ]
+        if case .failed(let text) = model.state {
+            children.append(ScreenParts.message(text, isError: true, identifier: "queue.message"))
+        }
+        let rows = model.rows
+        if rows.isEmpty {
+            children.append(Label(model.emptyText, style: .body, color: .secondaryText, maxLines: 2, identifier: "queue.empty"))
+            children.append(Spacer())
+        } else {
+            children.append(List(identifier: Self.list, label: model.title, rows: rows.enumerated().map { index, row in
+                ListRow(identifier: Self.row(index), title: row.title, subtitle: row.detail,
+                        badge: Badge(row.stateText, tone: Self.tone(row.state)),
+                        action: row.needsAcknowledgement
+                            ? Button(model.acknowledgeTitle, identifier: Self.acknowledge(index),
+                                     accessibilityLabel: model.acknowledgeAccessibilityLabel(row))
+                            : nil)
+            }))
+        }
+        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+    }
+
+    static func tone(_ state: OutboxState) -> BadgeTone {
+        switch state {
+        case .queued, .sending: .neutral
+        case .confirmed: .success
+        case .rejected(_, let acknowledged): acknowledged ? .neutral : .danger
+        case .needsReview: .warning
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import TellerFeatures
+import Widgets
+
+/// The receipt: Queued, then Confirmed with the bank's reference or
+/// Rejected with the reason, as the sync engine reports.
+@MainActor
+public struct ReceiptScreen {
+    public static let done = "receipt.done"
+
+    public let model: ReceiptViewModel
+
+    public init(model: ReceiptViewModel) { self.model = model }
+
+    public func body() -> any Widget {
+        let color: ThemeColor
+        switch model.status {
+        case .queued: color = .accent
+        case .confirmed: color = .success
+        case .rejected: color = .danger
+        }
+        return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
+            Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status"),
+            Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 3, identifier: "receipt.detail"),
+            ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
+            Spacer(),
+            Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
+        ])
+    }
+}

@@ -1,0 +1,36 @@
+import TellerFeatures
+import Widgets
+
+/// The last look before the row is written, with one big Confirm.
+@MainActor
+public struct ReviewScreen {
+    public static let confirm = "review.confirm"
+    public static let back = "review.back"
+
+    public let model: ReviewViewModel
+
+    public init(model: ReviewViewModel) { self.model = model }
+
+    /// The lines on the left, Confirm under the right thumb: at the largest
+    /// text size a single column would push Confirm off the panel.
+    public func body() -> any Widget {
+        var details: [any Widget] = [
+            ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "review.lines"),
+            Label(model.note, style: .body, color: .secondaryText, maxLines: 3, identifier: "review.note"),
+        ]
+        if let refusal = model.refusal {
+            details.append(ScreenParts.message(refusal, isError: true, identifier: "review.refusal"))
+        }
+        details.append(Spacer())
+        return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
+            Flexible(1, HStack(spacing: 16, [
+                Flexible(3, VStack(spacing: 10, details)),
+                VStack(spacing: 0, [
+                    Spacer(),
+                    Frame(width: 240, height: 120, Button(model.confirmTitle, identifier: Self.confirm, isEnabled: !model.isSubmitting)),
+                ]),
+            ])),
+        ])
+    }
+}

@@ -1,0 +1,43 @@
+import TellerFeatures
+import Widgets
+
+/// Operator id, then PIN, on a numeric keypad; the lockout message and the
+/// offline note under the fields.
+@MainActor
+public struct SignInScreen {
+    public static let keypad = "sign-in.pin"
+    public static let operatorField = "sign-in.operator"
+    public static let pinField = "sign-in.pin-field"
+    public static let back = "sign-in.back"
+
+    public let model: SignInViewModel
+
+    public init(model: SignInViewModel) { self.model = model }
+
+    /// The field the keypad and a hardware keyboard type into.
+    public var focusedField: String { model.step == .operatorID ? Self.operatorField : Self.pinField }
+
+    public func body() -> any Widget {
+        var form: [any Widget] = [
+            ScreenParts.topRow(back: model.canGoBack ? ScreenParts.backButton(model.backTitle, identifier: Self.back) : nil,
+                               title: model.title),
+            Label(model.instructions, style: .body, color: .secondaryText, maxLines: 2),
+            ScreenParts.captioned(model.operatorLabel,
+                                  TextField(identifier: Self.operatorField, label: model.operatorLabel, value: model.operatorFieldText)),
+            ScreenParts.captioned(model.pinLabel,
+                                  TextField(identifier: Self.pinField, label: model.pinLabel, value: model.pinFieldText, isSecure: true,
+                                            isEnabled: model.step == .pin)),
+        ]
+        if let message = model.message {
+            form.append(ScreenParts.message(message, isError: model.isError, identifier: "sign-in.message"))
+        }
+        if let note = model.offlineNote {
+            form.append(Label(note, style: .caption, color: .secondaryText, maxLines: 3, identifier: "sign-in.offline-note"))
+        }
+        form.append(Spacer())
+        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+            Flexible(1, VStack(spacing: 10, form)),
+            Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad), isEnabled: model.state != .verifying)),
+        ])
+    }
+}

@@ -1,0 +1,89 @@
+import Device
+import Foundation
+import Graphics
+import TellerCore
+import TellerFeatures
+import Widgets
+
+/// `teller ctl` commands. touch, tap, type and play inject kernel-format
+/// events into the input monitor, the path real devices use; nothing here
+/// calls a view model directly.
+extension TerminalApp: ControlHandler {
+    func handle(_ command: ControlCommand) async throws -> Any {
+        switch command {
+        case .status:
+            return await statusReport()
+        case .ui:
+            let tree = layoutCurrentScreen()
+            return try JSONSerialization.jsonObject(with: Data(try tree.accessibilityJSON(prettyPrinted: false).utf8))
+        case .screenshot(let path):
+            let surface = snapshot()
+            do {
+                try PNG.write(surface, to: path)
+            } catch {
+                throw ControlError.failed("cannot write \(path): \(error)")
+            }
+            return ["path": path, "width": surface.width, "height": surface.height, "screen": coordinator.current.name] as [String: Any]
+        case .touch(let x, let y):
+            guard display.bounds.contains(Point(x: x, y: y)) else {
+                throw ControlError.failed("(\(x), \(y)) is outside the \(display.size.width)x\(display.size.height) screen")
+            }
+            try injectTap(at: Point(x: x, y: y))
+        case .tap(let identifier):
+            let tree = layoutCurrentScreen()
+            guard let node = tree.node(withIdentifier: identifier) else {
+                throw ControlError.failed("no element '\(identifier)' on screen '\(coordinator.current.name)'; `teller ctl ui` lists them")
+            }
+            guard node.isEnabled else { throw ControlError.failed("'\(identifier)' is disabled on screen '\(coordinator.current.name)'") }
+            try injectTap(at: node.frame.center)
+        case .type(let text):
+            guard let keyboard = syntheticKeyboard else { throw ControlError.failed("no synthetic keyboard") }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                try keyboard.type(String(line), pressEnter: index < lines.count - 1)
+            }
+        case .play(let path):
+            let recording: EvemuRecording
+            do { recording = try EvemuRecording(contentsOf: path) } catch { throw ControlError.failed("\(error)") }
+            guard let sink = loop.attachInProcessDevice(capabilities: recording.capabilities, to: monitor) else {
+                throw ControlError.failed("the input monitor is not running")
+            }
+            try sink.emit(recording.events)
+        case .sync:
+            guard let engine = live.engine else { throw ControlError.failed("no host_url configured; nothing to sync") }
+            await engine.syncNow()
+        }
+        await coordinator.settle()
+        loop.setNeedsDisplay()
+        return ["screen": coordinator.current.name]
+    }
+
+    private func injectTap(at point: Point) throws {
+        guard let injector = syntheticTouch else { throw ControlError.failed("no synthetic touchscreen") }
+        try injector.tap(point)
+    }
+
+    func statusReport() async -> [String: Any] {
+        let summary = try? await live.store.summary()
+        var status = SyncStatus(isOnline: false, lastSyncAt: nil)
+        if let engine = live.engine { status = await engine.status() }
+        var pending: [String: Any] = [:]
+        for (currency, money) in summary?.pendingByCurrency ?? [:] {
+            pending[currency.code] = ["minor_units": money.minorUnits, "amount": money.decimalString]
+        }
+        let now = Date()
+        let iso = ISO8601DateFormatter()
+        return [
+            "online": status.isOnline,
+            "queued_count": summary?.pendingCount ?? 0,
+            "queued_amount": pending,
+            "oldest_queued_age_seconds": summary?.oldestQueuedAt.map { Int(now.timeIntervalSince($0)) } as Any? ?? NSNull(),
+            "last_sync": status.lastSyncAt.map { iso.string(from: $0) } as Any? ?? NSNull(),
+            "rejected_count": summary?.unacknowledgedRejections ?? 0,
+            "operator": coordinator.signedInOperator.map { ["id": $0.id.rawValue, "name": $0.displayName] } as Any? ?? NSNull(),
+            "screen": coordinator.current.name,
+            "display": display.name,
+            "terminal_id": configuration.terminalID ?? NSNull(),
+        ]
+    }
+}

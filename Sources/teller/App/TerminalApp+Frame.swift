@@ -1,0 +1,37 @@
+import Device
+import Graphics
+import Widgets
+
+extension TerminalApp {
+    /// Lays out the current screen, redraws what changed since the last
+    /// frame plus what the back buffer missed, and announces READY after
+    /// the first frame.
+    func renderFrame(into surface: Surface, stale: Rect) -> Rect {
+        let newTree = layoutCurrentScreen()
+        var damage = tree.map { DamageTracker.damage(from: $0, to: newTree) } ?? [surface.bounds]
+        if !stale.isEmpty { damage.append(stale) }
+        let merged = DamageTracker.merged(damage)
+        if !merged.isEmpty { renderer.render(newTree, into: surface, damage: merged) }
+        tree = newTree
+        if !announcedReady {
+            announcedReady = true
+            notifier.ready()
+            Log.info("ready: first frame on \(display.name)")
+        }
+        return merged.reduce(Rect.zero) { $0.union($1) }
+    }
+
+    /// The widget tree of the screen on top, at the display's size.
+    func layoutCurrentScreen() -> LayoutNode {
+        layout.state = view.interactionState(layout.state)
+        return layout.layout(view.body(), in: display.size)
+    }
+
+    /// A full rendering of the current screen into a new surface, for
+    /// screenshots: the same renderer and layout as the panel.
+    func snapshot() -> Surface {
+        let surface = Surface(size: display.size)
+        renderer.render(layoutCurrentScreen(), into: surface)
+        return surface
+    }
+}

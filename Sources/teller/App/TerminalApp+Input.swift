@@ -1,0 +1,132 @@
+import Device
+import Graphics
+import TellerFeatures
+import TellerUI
+import Widgets
+
+extension TerminalApp {
+    /// Opens the evdev devices (following hotplug) and the in-process
+    /// devices that `teller ctl` injects through.
+    func startInput() {
+        do {
+            try loop.attach(input: monitor) { [unowned self] notice in self.handle(notice) }
+        } catch {
+            Log.warning("input: \(error); only teller ctl can touch this terminal")
+        }
+        if let sink = loop.attachInProcessDevice(capabilities: TouchInjector.capabilities(name: "teller ctl touchscreen"), to: monitor) {
+            syntheticTouch = TouchInjector(transform: display.transform, sink: sink)
+        }
+        if let sink = loop.attachInProcessDevice(capabilities: KeyboardInjector.capabilities(name: "teller ctl keyboard"), to: monitor) {
+            let keyboard = KeyboardInjector(sink: sink)
+            // Typed at a person's pace, so the keyboard is not taken for a scanner.
+            keyboard.keyDelayMicroseconds = 35_000
+            syntheticKeyboard = keyboard
+        }
+    }
+
+    func handle(_ notice: InputNotice) {
+        switch notice {
+        case .added(let path, let name, let kind):
+            Log.info("input: added \(name) (\(kind)) \(path)")
+        case .removed(let path, let name):
+            Log.info("input: removed \(name) \(path)")
+            keyLines[path] = nil
+        case .failed(let error):
+            Log.warning("input: \(error)")
+        case .touch(let event, _):
+            handleTouch(event)
+        case .keyboard(let input, let path):
+            handleKeyboard(input, from: path)
+        }
+    }
+
+    private func handleTouch(_ event: Device.TouchEvent) {
+        coordinator.noteActivity()
+        applyCalibrationMode()
+        guard let tree else { return }
+        switch event.phase {
+        case .began:
+            if view.wantsRawTouches, tree.identifier(at: event.position) == nil {
+                let size = display.size
+                view.handleTouch(x: event.position.x, y: event.position.y,
+                                 rawX: Double(event.position.x) / Double(max(1, size.width)), rawY: Double(event.position.y) / Double(max(1, size.height)))
+            }
+            touch.down(at: event.position, in: tree, state: &layout.state)
+        case .moved:
+            touch.move(to: event.position, state: &layout.state)
+        case .ended:
+            if case .tap(let identifier) = touch.up(at: event.position, state: &layout.state) {
+                view.handleTap(identifier: identifier)
+            }
+        case .cancelled:
+            touch.cancel(state: &layout.state)
+        case .hovered:
+            break
+        }
+        loop.setNeedsDisplay()
+    }
+
+    /// While the technician calibrates, touches arrive uncalibrated so the
+    /// solver sees what the panel reports; afterwards the new matrix applies.
+    private func applyCalibrationMode() {
+        var wanted = activeCalibration
+        if case .diagnostics(let model) = coordinator.current {
+            switch model.mode {
+            case .calibrating: wanted = .identity
+            case .calibrated:
+                if let m = model.matrix, m.count == 6 { configuredCalibration = AffineMatrix(m[0], m[1], m[2], m[3], m[4], m[5]) }
+                wanted = configuredCalibration
+            default: wanted = configuredCalibration
+            }
+        } else {
+            wanted = configuredCalibration
+        }
+        if wanted != activeCalibration {
+            activeCalibration = wanted
+            monitor.update(transform: display.transform, calibration: wanted)
+        }
+    }
+
+    /// Keys type into the focused field. A scanner's line comes as one
+    /// `.scan`; a scanner that poses as a keyboard sends its keys and then
+    /// the same line as `.scan`, which is dropped so nothing is typed twice.
+    private func handleKeyboard(_ input: KeyboardInput, from path: String) {
+        coordinator.noteActivity()
+        switch input {
+        case .key(let key):
+            switch key {
+            case .text(let text):
+                keyLines[path, default: KeyLine()].current += text
+                view.handleText(text)
+            case .enter:
+                keyLines[path, default: KeyLine()].finish()
+                view.handleKey(.enter)
+            case .backspace:
+                keyLines[path, default: KeyLine()].current = String(keyLines[path, default: KeyLine()].current.dropLast())
+                view.handleKey(.backspace)
+            case .tab:
+                view.handleKey(.tab)
+            default:
+                break
+            }
+        case .scan(let text):
+            if keyLines[path]?.lastFinished == text {
+                keyLines[path]?.lastFinished = nil
+            } else {
+                view.handleText(text + "\n")
+            }
+        }
+        loop.setNeedsDisplay()
+    }
+}
+
+/// What one keyboard typed since its last Enter, and the line before.
+struct KeyLine {
+    var current = ""
+    var lastFinished: String?
+
+    mutating func finish() {
+        lastFinished = current
+        current = ""
+    }
+}

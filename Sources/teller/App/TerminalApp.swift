@@ -1,0 +1,164 @@
+import Device
+import Foundation
+import Graphics
+import TellerCore
+import TellerData
+import TellerFeatures
+import TellerUI
+import Widgets
+
+/// The running terminal: the composition root that builds the live data
+/// layer, the coordinator and its screens, opens the display and the input
+/// devices, and runs everything on one main loop with the control socket.
+@MainActor
+final class TerminalApp {
+    let configuration: Configuration
+    let configurationPath: String
+    let loop = EventLoop()
+    let live: LiveData
+    let coordinator: Coordinator
+    let view: TerminalView
+    let display: any Display
+    let fonts: FontLibrary
+    let renderer: Renderer
+    let monitor: InputMonitor
+    let notifier = SystemdNotifier()
+    var layout: LayoutContext
+    var tree: LayoutNode?
+    var touch: TouchTracker
+    /// Where `teller ctl touch/tap` and `type` inject kernel-format events.
+    var syntheticTouch: TouchInjector?
+    var syntheticKeyboard: KeyboardInjector?
+    var control: ControlServer?
+    var announcedReady = false
+    /// Per keyboard: what it typed, to drop a scanner's duplicate `.scan`.
+    var keyLines: [String: KeyLine] = [:]
+    /// The calibration in teller.conf (updated by the diagnostics screen).
+    var configuredCalibration: AffineMatrix
+    /// The calibration the input monitor applies now (identity while calibrating).
+    var activeCalibration: AffineMatrix
+    private var tokens: [EventLoop.Token] = []
+
+    init(configuration: Configuration, configurationPath: String) throws {
+        self.configuration = configuration
+        self.configurationPath = configurationPath
+        live = try LiveData(configuration: configuration)
+        display = try Self.openConfiguredDisplay(configuration)
+        Log.info("display: \(display.name)")
+        fonts = try FontLibrary(configuration: FontConfiguration(directory: configuration.fontDirectory))
+        renderer = Renderer(fonts: fonts)
+        let scale = Scale(configuration.scale ?? Self.automaticScale(for: display.size))
+        layout = LayoutContext(scale: scale, textScale: configuration.textScale, theme: configuration.highContrast ? .highContrast : .standard,
+                               fonts: fonts, state: InteractionState())
+        touch = TouchTracker(scale: scale)
+        configuredCalibration = Self.calibration(configuration)
+        activeCalibration = configuredCalibration
+        monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: configuredCalibration, grab: configuration.grabInput))
+
+        let session = OperatorSession(store: live.store, host: live.host)
+        let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus()
+        let facts = LiveFactsSource()
+        let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store) {
+            await facts.lines()
+        }
+        coordinator = Coordinator(dependencies: FeatureDependencies(
+            accounts: AccountRepository(store: live.store, host: live.host), outbox: live.store, sync: sync, session: session,
+            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: SystemClock(),
+            terminal: TerminalIdentity(terminalID: configuration.terminalID ?? "unprovisioned", branch: configuration.branch),
+            time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,
+            terminalCurrency: configuration.currency))
+        view = TerminalView(coordinator: coordinator)
+        facts.app = self
+    }
+
+    /// Starts the display, input, sync and control socket on the main
+    /// queue. The caller keeps the main queue running (the process's async
+    /// main already drains it); SIGTERM exits cleanly.
+    func start() {
+        loop.handleTerminationSignals { [unowned self] signal in self.shutDown(signal: signal) }
+        loop.attach(display: display) { [unowned self] surface, stale in self.renderFrame(into: surface, stale: stale) }
+        coordinator.onChange = { [unowned self] in self.loop.setNeedsDisplay() }
+        startInput()
+        startControlSocket()
+        tokens.append(loop.every(milliseconds: 1000) { [unowned self] in self.coordinator.tick() })
+        if let interval = notifier.watchdogInterval {
+            tokens.append(loop.every(milliseconds: max(100, Int(interval * 1000))) { [unowned self] in self.notifier.watchdog() })
+        }
+        Task { @MainActor in
+            if let engine = self.live.engine { await engine.start() }
+            await self.coordinator.start()
+        }
+        loop.setNeedsDisplay()
+    }
+
+    private func shutDown(signal: Int32) -> Never {
+        Log.info("teller: signal \(signal), shutting down")
+        notifier.stopping()
+        control?.shutDown()
+        coordinator.stop()
+        // The store's database closes with the process; every committed row is already on disk.
+        loop.stop(status: 0)
+    }
+
+    private func startControlSocket() {
+        let path = (configuration.runtimeDirectory as NSString).appendingPathComponent("control.sock")
+        do {
+            try FileManager.default.createDirectory(atPath: configuration.runtimeDirectory, withIntermediateDirectories: true)
+            control = try ControlServer(path: path, handler: self)
+            Log.info("control: \(path)")
+        } catch {
+            Log.warning("control socket unavailable: \(error)")
+        }
+    }
+
+    // MARK: Configuration to devices
+
+    static func openConfiguredDisplay(_ configuration: Configuration) throws -> any Display {
+        let rotation = Rotation(degrees: configuration.rotation) ?? .degrees0
+        let drm = DRMDisplay.Configuration(cardPath: configuration.drmCard, mode: configuration.mode.flatMap { ModeRequest($0) }, rotation: rotation)
+        switch configuration.display {
+        case .auto:
+            do {
+                return try openDisplay(.automatic(drm))
+            } catch {
+                Log.warning("display: \(error); drawing offscreen instead")
+                return offscreen(configuration, rotation: rotation)
+            }
+        case .drm: return try openDisplay(.drm(drm))
+        case .fbdev: return try openDisplay(.framebuffer(path: configuration.framebufferDevice ?? "/dev/fb0", rotation: rotation))
+        case .offscreen: return offscreen(configuration, rotation: rotation)
+        }
+    }
+
+    private static func offscreen(_ configuration: Configuration, rotation: Rotation) -> any Display {
+        (try? openDisplay(.offscreen(physicalSize: Size(width: configuration.offscreenWidth, height: configuration.offscreenHeight), rotation: rotation)))
+            ?? OffscreenDisplay(physicalSize: Size(width: configuration.offscreenWidth, height: configuration.offscreenHeight), rotation: rotation)
+    }
+
+    /// 800x480 is scale 1; larger panels of the same size class scale up.
+    static func automaticScale(for size: Size) -> Double {
+        let factor = min(Double(size.width) / 800, Double(size.height) / 480)
+        return max(1, (factor * 4).rounded(.down) / 4)
+    }
+
+    static func calibration(_ configuration: Configuration) -> AffineMatrix {
+        let m = configuration.touchCalibration
+        return AffineMatrix(m[0], m[1], m[2], m[3], m[4], m[5])
+    }
+
+    /// Display and input facts for the technician screen.
+    func liveFacts() -> [DiagnosticsLine] {
+        var lines = [DiagnosticsLine(label: "Display", value: display.name), DiagnosticsLine(label: "Rotation", value: "\(configuration.rotation)°")]
+        let devices = monitor.attached
+        if devices.isEmpty { lines.append(DiagnosticsLine(label: "Input", value: "no devices")) }
+        for device in devices { lines.append(DiagnosticsLine(label: "Input", value: "\(device.name) (\(device.kind)) \(device.path)")) }
+        return lines
+    }
+}
+
+/// Lets the diagnostics port (an actor) ask the main loop for live facts.
+@MainActor
+final class LiveFactsSource {
+    weak var app: TerminalApp?
+    func lines() -> [DiagnosticsLine] { app?.liveFacts() ?? [] }
+}

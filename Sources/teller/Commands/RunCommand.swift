@@ -1,0 +1,21 @@
+import Foundation
+
+/// `teller run`: the terminal itself, on the best display available.
+enum RunCommand {
+    @MainActor
+    static func run(_ arguments: [String]) async -> Int32 {
+        let options = CommandLineOptions(arguments)
+        guard options.reportProblems(command: "run") else { return 2 }
+        let path = arguments.firstIndex(of: "--config").map { arguments[$0 + 1] } ?? Configuration.defaultPath
+        do {
+            let app = try TerminalApp(configuration: options.configuration, configurationPath: path)
+            app.start()
+            // The async main drains the main queue the loop lives on; the
+            // loop exits the process itself (SIGTERM, fatal display errors).
+            while true { try? await Task.sleep(for: .seconds(3600)) }
+        } catch {
+            Log.error("teller run: \(error)")
+            return 1
+        }
+    }
+}

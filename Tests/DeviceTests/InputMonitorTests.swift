@@ -1,0 +1,57 @@
+import Glibc
+import Testing
+@testable import Device
+
+/// Hotplug without real devices: inotify on a scratch directory, with plain
+/// files standing in for event nodes (they fail to open as evdev devices,
+/// which proves the monitor saw and tried them).
+@Suite("InputMonitor hotplug")
+struct InputMonitorTests {
+    func scratch() -> String {
+        var template = Array("/tmp/teller-input-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        return dir
+    }
+
+    func touch(_ path: String) {
+        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+        close(fd)
+    }
+
+    func failedPaths(_ notices: [InputNotice]) -> [String] {
+        notices.compactMap { notice in
+            if case .failed(.notAnEventDevice(let path, _)) = notice { path } else { nil }
+        }
+    }
+
+    @Test func seesNodesCreatedAfterStart() throws {
+        let dir = scratch()
+        defer { _ = try? Syscall.listDirectory(dir).forEach { unlink(dir + "/" + $0) }; rmdir(dir) }
+        touch(dir + "/event0")
+        let monitor = InputMonitor(configuration: .init(directory: dir, transform: DisplayTransform(rotation: .degrees0, physicalSize: .init(width: 800, height: 480))))
+        #expect(failedPaths(try monitor.start()) == [dir + "/event0"])
+        touch(dir + "/event1")
+        touch(dir + "/mouse0")  // legacy mousedev nodes are not evdev
+        #expect(failedPaths(monitor.pollAll()).contains(dir + "/event1"))
+        #expect(!failedPaths(monitor.pollAll()).contains(dir + "/mouse0"))
+    }
+
+    @Test func waitsForTheDirectoryToAppear() throws {
+        let parent = scratch()
+        let dir = parent + "/input"
+        defer {
+            _ = try? Syscall.listDirectory(dir).forEach { unlink(dir + "/" + $0) }
+            rmdir(dir)
+            rmdir(parent)
+        }
+        let monitor = InputMonitor(configuration: .init(directory: dir, transform: DisplayTransform(rotation: .degrees0, physicalSize: .init(width: 800, height: 480))))
+        #expect(try monitor.start().isEmpty)
+        mkdir(dir, 0o755)
+        touch(dir + "/event4")
+        var seen = failedPaths(monitor.pollAll())
+        touch(dir + "/event5")  // after the watch moved to the new directory
+        seen += failedPaths(monitor.pollAll())
+        #expect(seen.contains(dir + "/event4"))
+        #expect(seen.contains(dir + "/event5"))
+    }
+}

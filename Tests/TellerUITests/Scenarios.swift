@@ -1,0 +1,216 @@
+import Foundation
+import TellerCore
+import TellerFakes
+import TellerFeatures
+import TellerUI
+import Testing
+
+/// Every screen, and the states worth a look, reached through taps and
+/// keys on the fakes. The name is the screenshot's file name stem.
+enum Scenario: String, CaseIterable, Sendable {
+    // One per screen: screenshots in both themes.
+    case signIn = "sign-in"
+    case home
+    case findAccount = "find-account"
+    case account
+    case amount
+    case review
+    case receipt
+    case queue
+    case locked
+    case diagnostics
+    // States worth seeing.
+    case signInPIN = "sign-in-pin"
+    case signInLockout = "signin-lockout"
+    case signInOffline = "signin-offline"
+    case accountOfflineCached = "account-offline-cached"
+    case amountTransfer = "amount-transfer"
+    case amountTransferRecipient = "amount-transfer-recipient"
+    case amountRefused = "amount-refused"
+    case receiptConfirmed = "receipt-confirmed"
+    case receiptRejected = "receipt-rejected"
+    case queueRejected = "queue-rejected"
+    case diagnosticsReport = "diagnostics-report"
+    case diagnosticsTouchTest = "diagnostics-touch-test"
+    case diagnosticsCalibration = "diagnostics-calibration"
+    case diagnosticsCalibrated = "diagnostics-calibrated"
+
+    /// The screens themselves, shot in both themes.
+    static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics]
+
+    /// The `ScreenModel.name` the scenario ends on.
+    var screenName: String {
+        switch self {
+        case .signIn, .signInPIN, .signInLockout, .signInOffline: "sign-in"
+        case .accountOfflineCached: "account"
+        case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
+        case .receiptConfirmed, .receiptRejected: "receipt"
+        case .queueRejected: "queue"
+        case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated: "diagnostics"
+        default: rawValue
+        }
+    }
+
+    var isOffline: Bool { [.signInOffline, .accountOfflineCached, .amountRefused].contains(self) }
+
+    /// What the docs/screens index says the picture shows.
+    var caption: String {
+        switch self {
+        case .signIn: "Sign in: operator ID first, on the number pad."
+        case .home: "Home after sign-in: Find account is the main action; Queue, Technician, Lock, Sign out."
+        case .findAccount: "Find account: a half-typed IBAN with the live validation line."
+        case .account: "Account: holder, balance and available, recent activity with this terminal's Queued deposit, the three transactions."
+        case .amount: "Deposit amount on the cash-register keypad with the limits left."
+        case .review: "Review of a deposit with the big Confirm."
+        case .receipt: "Receipt straight after Confirm: Queued."
+        case .queue: "Queue with a queued and a confirmed row, and Sync now."
+        case .locked: "Lock screen: the operator's PIN unlocks it."
+        case .diagnostics: "Technician diagnostics behind the technician PIN."
+        case .signInPIN: "Sign in, second step: the PIN shows as dots only."
+        case .signInLockout: "Three wrong PINs: the lockout message says until when."
+        case .signInOffline: "Sign in while the host is unreachable, with the offline note."
+        case .accountOfflineCached: "Offline: the cached figures stay, with the quiet \"updated HH:MM\" line."
+        case .amountTransfer: "Transfer: amount field focused, recipient below, limits left."
+        case .amountTransferRecipient: "Transfer: recipient field focused, the keyboard takes the full width."
+        case .amountRefused: "Offline withdrawal over the offline limit, refused with the limit named."
+        case .receiptConfirmed: "The receipt after the bank confirmed: Confirmed with the bank reference."
+        case .receiptRejected: "The receipt after the bank rejected it, with the reason."
+        case .queueRejected: "A rejected row with its reason and the Acknowledge button."
+        case .diagnosticsReport: "The diagnostics report with the touch test and calibration buttons."
+        case .diagnosticsTouchTest: "Touch test: a dot at every touch."
+        case .diagnosticsCalibration: "Calibration: the cross of the second target."
+        case .diagnosticsCalibrated: "After the third calibration tap: the saved matrix, and Done."
+        }
+    }
+
+    /// Drives a fresh terminal to this scenario.
+    @MainActor
+    func drive(_ d: TerminalDriver) async {
+        let h = d.harness
+        switch self {
+        case .signIn, .signInOffline:
+            return
+        case .signInPIN:
+            await d.key("1001", on: SignInScreen.keypad)
+            await d.key("12", on: SignInScreen.keypad, enter: false)
+            return
+        case .signInLockout:
+            await d.key("1001", on: SignInScreen.keypad)
+            for _ in 0..<3 { await d.key("9999", on: SignInScreen.keypad) }
+            return
+        default:
+            break
+        }
+        await d.stockAccount(cachedOnly: self == .accountOfflineCached)
+        await d.signIn()
+        switch self {
+        case .home:
+            _ = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: true)
+            await h.coordinator.refreshStatus()
+        case .findAccount:
+            await d.tap(HomeScreen.findAccount)
+            await d.tap("DE54500105".map { "find-account.keys.\($0)" })
+        case .account, .accountOfflineCached:
+            _ = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: !isOffline)
+            await h.coordinator.refreshStatus()
+            await d.openAccount()
+        case .amount:
+            await d.openAccount()
+            await d.tap(AccountScreen.deposit)
+            await d.key("25000", on: AmountEntryScreen.keys, enter: false)
+        case .amountTransfer, .amountTransferRecipient:
+            await d.openAccount()
+            await d.tap(AccountScreen.transfer)
+            await d.key("12050", on: AmountEntryScreen.keys, enter: false)
+            if self == .amountTransferRecipient {
+                await d.tap(AmountEntryScreen.recipientField)
+                await d.tap("ES912100".map { "amount.keys.\($0)" })
+            }
+        case .amountRefused:
+            await d.openAccount()
+            await d.tap(AccountScreen.withdraw)
+            await d.key("250000", on: AmountEntryScreen.keys, enter: false)
+            await d.tap(AmountEntryScreen.review)
+        case .review:
+            await d.openAccount()
+            await d.tap(AccountScreen.deposit)
+            await d.key("25000", on: AmountEntryScreen.keys, enter: false)
+            await d.tap(AmountEntryScreen.review)
+        case .receipt, .receiptConfirmed, .receiptRejected:
+            await d.openAccount()
+            await d.deposit("25000")
+            guard let key = d.receipt?.entry.key else { return }
+            // What the sync engine does: announce the enqueue, then post the outcome on the row and announce it.
+            await h.sync.send(.queued(key))
+            if self == .receiptConfirmed {
+                await h.outbox.setState(key, .confirmed(reference: "H20261129-0000042"))
+                await h.sync.send(.confirmed(key, reference: "H20261129-0000042"))
+            }
+            if self == .receiptRejected {
+                await h.outbox.setState(key, .rejected(reason: "account_blocked", acknowledged: false))
+                await h.sync.send(.rejected(key, reason: "account_blocked"))
+            }
+            if self != .receipt { await d.waitUntil { d.receipt?.statusTitle != "Queued" } }
+            let queued = self == .receipt ? "Queue: 1 queued · 250.00 EUR" : "Queue: Queue empty"
+            await d.waitUntil { d.layout().node(withIdentifier: "status.queue")?.label == queued }
+        case .queue, .queueRejected:
+            let first = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: true)
+            let second = try? await h.outbox.enqueue(request(.withdrawal, 12_000), isOnline: true)
+            _ = try? await h.outbox.enqueue(request(.transfer, 7_550, to: "ES9121000418450200051332"), isOnline: true)
+            if let first { await h.outbox.setState(first.key, .confirmed(reference: "H20261129-0000042")) }
+            if self == .queueRejected, let second { await h.outbox.setState(second.key, .rejected(reason: "insufficient_funds", acknowledged: false)) }
+            await h.coordinator.refreshStatus()
+            await d.tap(HomeScreen.queue)
+        case .locked:
+            await d.tap(HomeScreen.lock)
+        case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated:
+            await h.diagnostics.setReport([
+                DiagnosticsLine(label: "Version", value: "teller 1.4.0 (3f2a9c1)"),
+                DiagnosticsLine(label: "Terminal and host", value: "T-0001 · https://host.bank.example/v1"),
+                DiagnosticsLine(label: "Database", value: "/var/lib/teller/teller.sqlite3 · 1.2 MB · quick_check ok"),
+                DiagnosticsLine(label: "Display", value: "DRM card0 HDMI-A-1 800x480@60, rotation 0"),
+                DiagnosticsLine(label: "Input devices", value: "FT5406 touchscreen · Honeywell 1900 scanner"),
+            ])
+            await d.tap(HomeScreen.diagnostics)
+            if self == .diagnostics {
+                await d.key("98", on: DiagnosticsScreen.keypad, enter: false)
+                return
+            }
+            await d.key("987654", on: DiagnosticsScreen.keypad, enter: false)
+            await d.tap(DiagnosticsScreen.open)
+            if self == .diagnosticsTouchTest {
+                await d.tap(DiagnosticsScreen.touchTest)
+                for (x, y) in [(120, 90), (400, 240), (610, 380), (700, 60), (250, 420)] {
+                    d.view.handleTouch(x: x, y: y, rawX: Double(x) / 800, rawY: Double(y) / 480)
+                }
+            }
+            if self == .diagnosticsCalibration || self == .diagnosticsCalibrated {
+                await d.tap(DiagnosticsScreen.calibrate)
+                d.view.handleTouch(x: 82, y: 50, rawX: 0.102, rawY: 0.104)
+                await d.coordinator.settle()
+            }
+            if self == .diagnosticsCalibrated {
+                d.view.handleTouch(x: 718, y: 238, rawX: 0.898, rawY: 0.497)
+                await d.coordinator.settle()
+                d.view.handleTouch(x: 240, y: 430, rawX: 0.301, rawY: 0.899)
+                await d.coordinator.settle()
+            }
+        default:
+            break
+        }
+    }
+
+    @MainActor
+    private func request(_ kind: TransactionKind, _ cents: Int64, to: String? = nil) -> TransactionRequest {
+        try! TransactionRequest(kind: kind, account: FeatureHarness.account, counterparty: to.map { try! IBAN($0) },
+                                amount: FeatureHarness.eur(cents), operatorID: OperatorID("1001")!)
+    }
+
+    /// A terminal driven to this scenario.
+    @MainActor
+    func make() async -> TerminalDriver {
+        let driver = await TerminalDriver(online: !isOffline)
+        await drive(driver)
+        return driver
+    }
+}

@@ -1,0 +1,96 @@
+import Graphics
+import TellerFeatures
+import TellerUI
+import Testing
+import Widgets
+
+/// Every screen and state at both panel sizes, in both themes: on screen,
+/// big enough to touch, nothing on top of anything else, text in its box.
+@MainActor
+@Suite struct ScreenLayoutTests {
+    static let themes: [Theme] = [.standard, .highContrast]
+
+    @Test(arguments: Scenario.allCases)
+    func laysOutAtBothSizesInBothThemes(_ scenario: Scenario) async throws {
+        let d = await scenario.make()
+        #expect(d.coordinator.current.name == scenario.screenName)
+        for display in Display.all {
+            for theme in Self.themes {
+                let (tree, surface) = d.render(display, theme: theme)
+                let context = d.context(display, theme: theme)
+                let where_ = "\(scenario.rawValue) \(display) \(theme.name)"
+                #expect(tree.identifier == scenario.screenName, "\(where_)")
+                checkTouchTargets(tree, display: display, minimum: context.minimumTouchPixels, where_)
+                checkText(tree, where_)
+                #expect(distinctColours(surface) > 3, "\(where_): the screen is blank")
+            }
+        }
+    }
+
+    /// The largest operator text on the smallest panel is where layouts break first.
+    @Test(arguments: Scenario.screens)
+    func keepsTouchTargetsAtTextScaleTwo(_ scenario: Scenario) async throws {
+        let d = await scenario.make()
+        let tree = d.layout(.small, textScale: 2)
+        checkTouchTargets(tree, display: .small, minimum: d.context(.small).minimumTouchPixels, "\(scenario.rawValue) text 2")
+        // Every button and the clock keep their whole words.
+        tree.forEach { node in
+            guard node.role == .button || node.role == .badge || node.identifier == "status.clock" else { return }
+            for paint in node.paints {
+                if case .text(let text, _, _, _) = paint {
+                    #expect(!text.hasSuffix("…"), "\(scenario.rawValue) text 2: \(node.identifier ?? "?") reads \"\(text)\"")
+                }
+            }
+        }
+    }
+
+    func checkTouchTargets(_ tree: LayoutNode, display: Display, minimum: Int, _ where_: String) {
+        let screen = Rect(origin: .zero, size: display.size)
+        let targets = tree.visibleNodes().filter { item in
+            (item.node.interaction == .tap || item.node.interaction == .focus) && !item.visible.isEmpty
+        }
+        #expect(!targets.isEmpty, "\(where_): nothing to touch")
+        var seen = Set<String>()
+        for (node, visible) in targets {
+            let id = node.identifier ?? "?"
+            #expect(screen.contains(node.frame) || node.role == .row, "\(where_): \(id) \(node.frame) leaves the screen")
+            #expect(seen.insert(id).inserted, "\(where_): \(id) twice")
+            // Rows scrolled half out of a list are still fine to touch on their visible part.
+            if node.role != .row || visible == node.frame {
+                #expect(node.frame.width >= minimum && node.frame.height >= minimum,
+                        "\(where_): \(id) is \(node.frame.width)x\(node.frame.height), under 48 dp")
+            }
+        }
+        // No control may cover another, except a row and the button inside it.
+        for (i, a) in targets.enumerated() {
+            for b in targets[(i + 1)...] where a.visible.intersects(b.visible) {
+                let nested = a.node.node(withIdentifier: b.node.identifier ?? "") != nil
+                    || b.node.node(withIdentifier: a.node.identifier ?? "") != nil
+                #expect(nested, "\(where_): \(a.node.identifier ?? "?") overlaps \(b.node.identifier ?? "?")")
+            }
+        }
+    }
+
+    /// Every line of text stays inside its node, so none spills over a neighbour.
+    func checkText(_ tree: LayoutNode, _ where_: String) {
+        for (node, _) in tree.visibleNodes() {
+            for paint in node.paints {
+                guard case .text(let text, let spec, _, let baseline) = paint else { continue }
+                #expect(baseline.y > node.frame.minY && baseline.y - spec.pixelSize / 2 < node.frame.maxY,
+                        "\(where_): \"\(text)\" at \(baseline) is outside \(node.identifier ?? "\(node.role)") \(node.frame)")
+                #expect(baseline.x >= node.frame.minX && baseline.x < node.frame.maxX,
+                        "\(where_): \"\(text)\" starts outside \(node.identifier ?? "\(node.role)")")
+            }
+        }
+    }
+
+    func distinctColours(_ surface: Surface) -> Int {
+        var colours = Set<UInt32>()
+        for y in stride(from: 0, to: surface.height, by: 7) {
+            let row = surface.row(y)
+            for x in stride(from: 0, to: surface.width, by: 7) { colours.insert(row[x]) }
+            if colours.count > 16 { break }
+        }
+        return colours.count
+    }
+}

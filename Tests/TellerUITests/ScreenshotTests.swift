@@ -1,0 +1,79 @@
+import Foundation
+import Graphics
+import TellerUI
+import Testing
+import Widgets
+
+/// Renders every screen (both themes) and every state worth a look
+/// (standard theme) at 800x480, driven by the fakes. By default it only
+/// renders and checks; with TELLER_WRITE_SCREENS=1 it also writes
+/// docs/screens/<name>-<theme>.png:
+///
+///     TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
+@MainActor
+@Suite struct ScreenshotTests {
+    static var writes: Bool { ProcessInfo.processInfo.environment["TELLER_WRITE_SCREENS"] == "1" }
+
+    static var directory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/screens")
+    }
+
+    /// Every picture: (scenario, theme) with its file name.
+    nonisolated static let shots: [(scenario: Scenario, theme: Theme)] =
+        Scenario.screens.flatMap { s in [(s, Theme.standard), (s, Theme.highContrast)] }
+        + Scenario.allCases.filter { !Scenario.screens.contains($0) }.map { ($0, Theme.standard) }
+
+    nonisolated static func fileName(_ scenario: Scenario, _ theme: Theme) -> String { "\(scenario.rawValue)-\(theme.name).png" }
+
+    @Test(arguments: shots.indices)
+    func rendersScreenshot(_ index: Int) async throws {
+        let (scenario, theme) = Self.shots[index]
+        let d = await scenario.make()
+        let (tree, surface) = d.render(.small, theme: theme)
+        #expect(tree.identifier == scenario.screenName)
+        // The PNG round-trips: what QA gets from `teller ctl screenshot` is the frame.
+        let png = try PNG.encode(surface)
+        let decoded = try PNG.decode(png)
+        #expect(decoded.size == surface.size)
+        #expect(decoded.pixels[240 * 800 + 400] & 0xFF_FFFF == surface.row(240)[400] & 0xFF_FFFF)
+        if Self.writes {
+            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+            try PNG.write(surface, to: Self.directory.appendingPathComponent(Self.fileName(scenario, theme)).path)
+        }
+    }
+
+    /// docs/screens/README.md lists exactly the pictures this suite writes.
+    @Test func indexListsEveryScreenshot() throws {
+        let index = Self.directory.appendingPathComponent("README.md")
+        if Self.writes {
+            var text = """
+                # Screens
+
+                Every Teller screen at 800x480 (a 7-inch panel at scale 1), rendered from the fakes by
+                `Tests/TellerUITests/ScreenshotTests.swift`. Regenerate them all with
+
+                    TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
+
+                and look at every picture before committing. Each screen is shown in the standard and the
+                high-contrast theme; the states after it in the standard theme.
+
+                | picture | what it shows |
+                |---|---|
+
+                """
+            for (scenario, theme) in Self.shots {
+                let name = Self.fileName(scenario, theme)
+                text += "| [\(name)](\(name)) | \(scenario.caption)\(theme.name == "high-contrast" ? " (high contrast)" : "") |\n"
+            }
+            try text.write(to: index, atomically: true, encoding: .utf8)
+        }
+        guard let text = try? String(contentsOf: index, encoding: .utf8) else {
+            Issue.record("docs/screens/README.md is missing; run TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests")
+            return
+        }
+        for (scenario, theme) in Self.shots {
+            #expect(text.contains(Self.fileName(scenario, theme)))
+        }
+    }
+}

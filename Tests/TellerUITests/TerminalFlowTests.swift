@@ -1,0 +1,165 @@
+import Foundation
+import TellerCore
+import TellerFakes
+import TellerFeatures
+import TellerUI
+import Testing
+import Widgets
+
+/// Whole flows through ``TerminalView``: taps by identifier, keyboard and
+/// scanner text, raw touches; asserted on the view models and the tree.
+@MainActor
+@Suite struct TerminalFlowTests {
+    @Test func depositFlowByTapsEndsQueuedThenConfirmed() async throws {
+        let d = await TerminalDriver()
+        await d.stockAccount()
+        await d.key("1001", on: SignInScreen.keypad)
+        #expect(d.layout().node(withIdentifier: "sign-in.pin.enter")?.label == "Sign in")
+        await d.key("1234", on: SignInScreen.keypad)
+        #expect(d.coordinator.current.name == "home")
+        await d.tap(HomeScreen.findAccount)
+        await d.tap(FeatureHarness.account.electronic.map { "find-account.keys.\($0)" })
+        #expect(d.layout().node(withIdentifier: "find-account.validation")?.label == "Valid IBAN")
+        await d.tap(FindAccountScreen.open)
+        #expect(d.coordinator.current.name == "account")
+        #expect(d.layout().node(withIdentifier: "account.balance")?.label == "12,480.25 EUR")
+        await d.tap(AccountScreen.deposit)
+        await d.key("5000", on: AmountEntryScreen.keys, enter: false)
+        #expect(d.layout().node(withIdentifier: AmountEntryScreen.amountField)?.value == "50.00 EUR")
+        await d.tap(AmountEntryScreen.review)
+        #expect(d.coordinator.current.name == "review")
+        await d.tap(ReviewScreen.confirm)
+        let receipt = try #require(d.receipt)
+        #expect(d.layout().node(withIdentifier: "receipt.status")?.label == "Queued")
+        // The sync engine announces every enqueue; the status bar follows.
+        await d.harness.sync.send(.queued(receipt.entry.key))
+        await d.waitUntil { d.layout().node(withIdentifier: "status.queue")?.label == "Queue: 1 queued · 50.00 EUR" }
+        await d.harness.sync.send(.confirmed(receipt.entry.key, reference: "H20261129-0000042"))
+        await d.waitUntil { d.layout().node(withIdentifier: "receipt.status")?.label == "Confirmed" }
+        #expect(d.layout().allText.contains { $0.contains("H20261129-0000042") })
+        await d.tap(ReceiptScreen.done)
+        #expect(d.coordinator.current.name == "home")
+        #expect(d.coordinator.routes == [.home])
+    }
+
+    @Test func scannerTextAndEnterOpensTheAccount() async throws {
+        let d = await TerminalDriver()
+        await d.stockAccount()
+        await d.signIn()
+        await d.tap(HomeScreen.findAccount)
+        await d.type("DE54 5001 0517 0426 3971 58\n")
+        #expect(d.coordinator.current.name == "account")
+        guard case .account(let model) = d.coordinator.current else { return }
+        #expect(model.iban == FeatureHarness.account)
+    }
+
+    @Test func scannedRecipientFillsTheTransferWithoutTouchingTheAmount() async throws {
+        let d = await TerminalDriver()
+        await d.stockAccount()
+        await d.signIn()
+        await d.openAccount()
+        await d.tap(AccountScreen.transfer)
+        await d.key("1000", on: AmountEntryScreen.keys, enter: false)
+        await d.type("ES9121000418450200051332\n")
+        guard case .amount(let model) = d.coordinator.current else { Issue.record("left the amount screen"); return }
+        #expect(model.amountText == "10.00 EUR")
+        #expect(model.recipientFieldText == "ES91 2100 0418 4502 0005 1332")
+        #expect(model.focus == .amount, "the keys go back to the amount")
+        // Keyboard digits and Enter then finish the amount and review.
+        await d.type("0\n")
+        #expect(d.coordinator.current.name == "review")
+    }
+
+    @Test func recipientKeyboardReplacesTheCashKeypad() async throws {
+        let d = await TerminalDriver()
+        await d.stockAccount()
+        await d.signIn()
+        await d.openAccount()
+        await d.tap(AccountScreen.transfer)
+        #expect(d.layout().node(withIdentifier: "amount.keys.A") == nil)
+        await d.tap(AmountEntryScreen.recipientField)
+        let tree = d.layout()
+        #expect(tree.node(withIdentifier: "amount.keys.A") != nil)
+        #expect(tree.node(withIdentifier: "amount.keys.00") == nil)
+        await d.tap("ES91".map { "amount.keys.\($0)" })
+        guard case .amount(let model) = d.coordinator.current else { return }
+        #expect(model.recipientText == "ES91")
+        await d.tap(AmountEntryScreen.amountField)
+        #expect(d.layout().node(withIdentifier: "amount.keys.00") != nil)
+    }
+
+    @Test func refusalNamesTheLimitOnScreen() async throws {
+        let d = await Scenario.amountRefused.make()
+        #expect(d.layout().node(withIdentifier: "amount.refusal")?.label == "Over the offline limit of 2,000.00 EUR per transaction.")
+        #expect(d.layout().node(withIdentifier: "amount.limits") != nil)
+    }
+
+    @Test func rejectedQueueRowIsAcknowledgedByItsButton() async throws {
+        let d = await Scenario.queueRejected.make()
+        let tree = d.layout()
+        let ack = try #require(tree.interactiveNodes.first { $0.identifier?.hasSuffix(".acknowledge") == true })
+        #expect(ack.label?.hasPrefix("Acknowledge rejected Withdrawal") == true)
+        #expect(tree.node(withIdentifier: "status.rejected")?.label == "1 rejected")
+        await d.tap(ack.identifier!)
+        #expect(await d.harness.outbox.acknowledged.count == 1)
+        #expect(d.layout().interactiveNodes.allSatisfy { $0.identifier?.hasSuffix(".acknowledge") != true })
+        await d.tap(QueueScreen.syncNow)
+        #expect(await d.harness.sync.syncNowCount == 1)
+    }
+
+    @Test func lockedScreenUnlocksWithThePIN() async throws {
+        let d = await Scenario.locked.make()
+        await d.key("1111", on: LockedScreen.keypad)
+        #expect(d.coordinator.current.name == "locked")
+        #expect(d.layout().node(withIdentifier: "locked.message") != nil)
+        await d.key("1234", on: LockedScreen.keypad, enter: false)
+        await d.tap(LockedScreen.unlock)
+        #expect(d.coordinator.current.name == "home")
+    }
+
+    @Test func tapsPostponeTheIdleLock() async throws {
+        let d = await TerminalDriver()
+        await d.signIn()
+        d.harness.clock.advance(100)
+        await d.tap(HomeScreen.findAccount)
+        d.harness.clock.advance(100)
+        d.coordinator.tick()
+        #expect(d.coordinator.current.name == "find-account", "a tap 100 s ago is activity")
+        d.harness.clock.advance(30)
+        d.coordinator.tick()
+        #expect(d.coordinator.current.name == "locked")
+    }
+
+    @Test func staleTapsAreIgnored() async throws {
+        let d = await TerminalDriver()
+        #expect(!d.view.handleTap(identifier: HomeScreen.findAccount))
+        #expect(!d.view.handleTap(identifier: "queue.row.0.acknowledge"))
+        #expect(d.coordinator.current.name == "sign-in")
+    }
+
+    @Test func touchTestDrawsADotAtEachTouch() async throws {
+        let d = await Scenario.diagnosticsTouchTest.make()
+        guard case .diagnostics(let model) = d.coordinator.current else { return }
+        #expect(model.touches.count == 5)
+        let (tree, surface) = d.render()
+        #expect(tree.node(withIdentifier: DiagnosticsScreen.touchArea)?.value == "5")
+        // The dot's centre is painted in the focus colour, exactly where the finger was.
+        #expect(surface.row(240)[400] & 0xFF_FFFF == Theme.standard.focus.argb & 0xFF_FFFF)
+    }
+
+    @Test func calibrationTakesThreeRawTapsAndSavesTheMatrix() async throws {
+        let d = await Scenario.diagnosticsCalibration.make()
+        guard case .diagnostics(let model) = d.coordinator.current else { return }
+        #expect(model.mode == .calibrating(step: 1))
+        let (_, surface) = d.render()
+        // The cross of target 2 sits at 90 % across, half way down.
+        #expect(surface.row(240)[719] & 0xFF_FFFF == Theme.standard.danger.argb & 0xFF_FFFF)
+        d.view.handleTouch(x: 718, y: 238, rawX: 0.898, rawY: 0.497)
+        d.view.handleTouch(x: 240, y: 430, rawX: 0.301, rawY: 0.899)
+        await d.coordinator.settle()
+        #expect(model.mode == .calibrated)
+        #expect(await d.harness.diagnostics.saved.count == 1)
+        await d.tap(DiagnosticsScreen.done)
+        #expect(model.mode == .report)
+    }
+}
