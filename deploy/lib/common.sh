@@ -6,6 +6,7 @@
 # useradd, systemd-creds) run through chroot when $ROOT is not "/".
 
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # the names below are used by the scripts that source this
 
 ROOT=/
 PROG=${PROG:-$(basename "$0")}
@@ -103,7 +104,7 @@ teller_installed() {
 conf_get() {
     local key=$1 default=${2:-} file value
     file=$(in_root "$TELLER_CONF")
-    value=$(sed -n -E "s/^[[:space:]]*$key[[:space:]]*=[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/p" "$file" 2>/dev/null | tail -n 1)
+    value=$(sed -n -E "s/^[[:space:]]*${key}[[:space:]]*=[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/p" "$file" 2>/dev/null | tail -n 1)
     value=${value#\"}
     value=${value%\"}
     printf '%s\n' "${value:-$default}"

@@ -78,6 +78,7 @@ release_prune() {
     keep_current=$(release_current)
     keep_previous=$(release_previous)
     lib=$(in_root "$TELLER_LIB/releases")
+    # shellcheck disable=SC2045  # release names are hex digits; ls -t gives the age order
     for name in $(ls -1t "$lib" 2>/dev/null); do
         [ "$name" = "$keep_current" ] && continue
         [ "$name" = "$keep_previous" ] && continue
