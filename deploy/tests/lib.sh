@@ -52,3 +52,11 @@ wait_for() {
 # The tar listing of a bundle has a file ending in NAME.
 bundle_has() { tar -tzf "$1" | grep "/$2\$" >/dev/null; }
 bundle_cat() { tar -xzOf "$1" --wildcards "*/$2"; }
+# bundle_grep BUNDLE PART GREP-ARGS...: greps one part from a file, so an
+# early "grep -q" cannot break tar's pipe.
+bundle_grep() {
+    local part=$LOG_DIR/bundle-part
+    tar -xzOf "$1" --wildcards "*/$2" > "$part" || return 1
+    shift 2
+    grep "$@" "$part"
+}
