@@ -71,14 +71,17 @@ let package = Package(
         .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
 
         // MARK: Tests
+        /// Child processes, the reference host and temp dirs for tests that run real processes.
+        .target(name: "ProcessTestSupport", path: "Tests/Support"),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
-        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData"]),
+        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
         .testTarget(name: "TellerUITests", dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "Widgets", "Graphics"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
             exclude: ["Goldens"]),
+        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics"],
             exclude: ["Fixtures"]),

@@ -14,6 +14,8 @@ let benchmarks: [Benchmark] = [
     enqueueBenchmark,
     renderBenchmark,
     inputBenchmark,
+    drainBenchmark,
+    startupBenchmark,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

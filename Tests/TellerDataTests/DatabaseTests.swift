@@ -1,3 +1,4 @@
+@testable import ProcessTestSupport
 import Foundation
 import Testing
 @testable import TellerData

@@ -29,6 +29,18 @@ extension Database {
         return result
     }
 
+    /// Runs `body` with `synchronous=NORMAL`: in WAL mode its commits stay
+    /// atomic and in order but are not fsync'd; the next `synchronous=FULL`
+    /// commit makes them durable with it. Only for writes that a crash makes
+    /// moot anyway (a row marked `sending` is reset to `queued` on open).
+    func withoutFsync<T>(_ body: () throws -> T) throws -> T {
+        try execute("PRAGMA synchronous=NORMAL")
+        let result = Result { try body() }
+        // Restoring FULL must not fail silently: every later commit depends on it.
+        try execute("PRAGMA synchronous=FULL")
+        return try result.get()
+    }
+
     private func rollbackQuietly() {
         // A failed COMMIT may already have rolled back; only roll back an open transaction.
         if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }

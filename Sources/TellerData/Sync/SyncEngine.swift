@@ -22,6 +22,12 @@ public actor SyncEngine: SyncStatusPort {
     private var waiterCounter: UInt64 = 0
     /// Why the engine last woke: "enqueue", "timer", "link up (…)", "sync now".
     public private(set) var lastWakeReason = "start"
+    /// True while the head row waits only because the host was unreachable
+    /// (not because the host asked for Retry-After).
+    private var waitingForConnectivity = false
+    /// Set by ``wake(reason:)``: connectivity may be back, so the next pass
+    /// does not wait out an offline backoff.
+    private var connectivityMayHaveChanged = false
 
     private let onWake: @Sendable (String) -> Void
 
@@ -45,7 +51,7 @@ public actor SyncEngine: SyncStatusPort {
     /// Stops the background drain; an attempt in flight finishes first.
     public func stop() async {
         loop?.cancel()
-        wake(reason: "stop")
+        resume(reason: "stop")
         await loop?.value
         loop = nil
     }
@@ -64,8 +70,16 @@ public actor SyncEngine: SyncStatusPort {
 
     public func syncNow() { wake(reason: "sync now") }
 
-    /// Wakes the drain loop, e.g. from the link monitor.
+    /// Wakes the drain loop because connectivity may be back (the link
+    /// monitor saw a link or address come up, or someone asked to sync now):
+    /// a row that waits out a backoff only because the host was unreachable
+    /// is tried at once. A `Retry-After` from the host is still obeyed.
     public func wake(reason: String) {
+        connectivityMayHaveChanged = true
+        resume(reason: reason)
+    }
+
+    private func resume(reason: String) {
         lastWakeReason = reason
         if let waiter {
             self.waiter = nil
@@ -77,7 +91,7 @@ public actor SyncEngine: SyncStatusPort {
 
     private func noteQueued(_ entry: OutboxEntry) {
         publish(.queued(entry.key))
-        wake(reason: "enqueue")
+        resume(reason: "enqueue")
     }
 
     private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
@@ -134,6 +148,8 @@ public actor SyncEngine: SyncStatusPort {
     /// queue is empty.
     @discardableResult
     public func drainOnce() async -> TimeInterval? {
+        var retryUnreachableNow = connectivityMayHaveChanged
+        connectivityMayHaveChanged = false
         while !Task.isCancelled {
             let next: (entry: OutboxEntry, payload: [UInt8])?
             do { next = try await store.nextToSend() } catch { return policy.idleInterval }
@@ -142,7 +158,10 @@ public actor SyncEngine: SyncStatusPort {
                 return nil
             }
             let now = store.clock.now()
-            if let due = entry.nextAttemptAt, due > now { return due.timeIntervalSince(now) }
+            if let due = entry.nextAttemptAt, due > now, !(retryUnreachableNow && waitingForConnectivity) {
+                return due.timeIntervalSince(now)
+            }
+            retryUnreachableNow = false
             if now.timeIntervalSince(entry.createdAt) > policy.horizon {
                 try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host")
                 publish(.needsReview(entry.key, reason: "retry horizon passed"))
@@ -188,6 +207,7 @@ public actor SyncEngine: SyncStatusPort {
 
     private func handle(_ error: HostError, for entry: OutboxEntry) async -> TimeInterval? {
         let attempt = entry.attempts + 1
+        if case .offline = error { waitingForConnectivity = true } else { waitingForConnectivity = false }
         switch error {
         case .keyReused, .badRequest:
             setOnline(true)

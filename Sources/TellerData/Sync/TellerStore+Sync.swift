@@ -14,8 +14,13 @@ extension TellerStore {
         }
     }
 
+    /// Not fsync'd: a crash sends the row back to `queued` on the next open
+    /// whatever is on disk, so only the outcome's commit needs to wait for
+    /// the disk (and it persists this one too, WAL being in order).
     func markSending(_ id: Int64) throws(TellerError) {
-        try setState(id, "sending", from: ["queued"])
+        try translating {
+            try database.withoutFsync { try setState(id, "sending", from: ["queued"]) }
+        }
     }
 
     func markConfirmed(_ id: Int64, reference: String) throws(TellerError) {

@@ -1,0 +1,220 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process whose stdout and stderr are collected as they arrive, so
+/// a test can wait for a line without blocking Swift's cooperative threads.
+///
+/// Spawned with `posix_spawn` and an empty signal mask: Foundation's
+/// `Process` passes on the mask of the thread that starts it, and the
+/// dispatch threads tests run on block SIGTERM, which would make "exits
+/// cleanly on SIGTERM" untestable.
+final class ChildProcess: @unchecked Sendable {
+    let command: String
+    let pid: pid_t
+    private let lock = NSLock()
+    private var stdoutData = Data()
+    private var stderrData = Data()
+    private var streamsEnded = 0
+    private var exitStatus: Int32?
+
+    /// Starts `executable` with `arguments`; `stdin` is written and closed.
+    init(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws {
+        command = ([executable] + arguments).joined(separator: " ")
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
+            throw ChildProcessError.failed("pipe", errno, "")
+        }
+        // Other children spawned meanwhile must not inherit these ends, or EOF would wait for them.
+        for fd in input + output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let code = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        for fd in [input[0], output[1], errors[1]] { close(fd) }
+        guard code == 0 else {
+            for fd in [input[1], output[0], errors[0]] { close(fd) }
+            throw ChildProcessError.failed(command, code, String(cString: strerror(code)))
+        }
+        pid = child
+        startReading(output[0]) { [weak self] chunk in self?.stdoutData.append(chunk) }
+        startReading(errors[0]) { [weak self] chunk in self?.stderrData.append(chunk) }
+        if let stdin {
+            stdin.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(input[1], buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 { if errno == EINTR { continue } else { break } }
+                    offset += written
+                }
+            }
+        }
+        close(input[1])
+    }
+
+    /// A reader thread per pipe: blocking reads until the child closes its end.
+    private func startReading(_ fd: Int32, into append: @escaping @Sendable (Data) -> Void) {
+        let lock = lock
+        let thread = Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                lock.withLock { append(Data(buffer[..<count])) }
+            }
+            close(fd)
+            lock.withLock { self?.streamsEnded += 1 }
+        }
+        thread.start()
+    }
+
+    /// True until the child has exited (and has been reaped here).
+    var isRunning: Bool { lock.withLock { reap() == nil } }
+    /// The exit code, or 128 + the signal number that ended it; nil while running.
+    var terminationStatus: Int32? { lock.withLock { reap() } }
+    var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+
+    /// Called with the lock held.
+    private func reap() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+        let signal = status & 0x7f
+        exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return exitStatus
+    }
+
+    /// Polls until the process has ended or `timeout` passed; true if it ended.
+    @discardableResult
+    func waitForExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        guard !isRunning else { return false }
+        // What the process wrote last may still be in the pipes: wait for both to end.
+        _ = await eventually(timeout: .seconds(1), interval: .milliseconds(5)) { lock.withLock { streamsEnded >= 2 } }
+        return true
+    }
+
+    /// Sends `signal` and waits for the exit (SIGKILL after 5 s if needed).
+    func stop(_ signal: Int32 = SIGTERM) async {
+        if isRunning {
+            kill(pid, signal)
+            if await waitForExit(timeout: .seconds(5)) { return }
+            kill(pid, SIGKILL)
+        }
+        await waitForExit(timeout: .seconds(5))
+    }
+
+    /// Blocks until the child has exited; for `defer` and `deinit`, where nothing can be awaited.
+    func waitBlocking() {
+        lock.withLock {
+            guard exitStatus == nil else { return }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let signal = status & 0x7f
+            exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        }
+    }
+
+    /// Kills without waiting: for `defer` and `deinit`, where nothing can be awaited.
+    func killNow() {
+        if isRunning {
+            kill(pid, SIGKILL)
+            waitBlocking()
+        }
+    }
+
+    deinit { killNow() }
+
+    /// Runs a short command to its end and returns its status and output.
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(20)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable, arguments, stdin: stdin)
+        guard await child.waitForExit(timeout: timeout) else {
+            await child.stop(SIGKILL)
+            throw ChildProcessError.timedOut(child.command)
+        }
+        return (child.terminationStatus ?? -1, child.stdout, child.stderr)
+    }
+
+    /// The full path of a program on `PATH` (or the usual sbin places).
+    static func locate(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let directories = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
+        return directories.map { ($0 as NSString).appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+extension ChildProcess {
+    /// iproute2's `ip`, for network namespaces.
+    static func ip() throws -> String {
+        guard let path = locate("ip") else { throw ChildProcessError.missing("ip (iproute2)") }
+        return path
+    }
+}
+
+enum ChildProcessError: Error, CustomStringConvertible {
+    case timedOut(String)
+    case failed(String, Int32, String)
+    case missing(String)
+
+    var description: String {
+        switch self {
+        case .timedOut(let command): "'\(command)' did not finish in time"
+        case .failed(let command, let status, let stderr): "'\(command)' exited \(status): \(stderr)"
+        case .missing(let program): "\(program) is not installed"
+        }
+    }
+}
+
+/// Waits until `condition` holds, checking every `interval`, for at most
+/// `timeout`. Returns whether it held.
+func eventually(timeout: Duration, interval: Duration = .milliseconds(50), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: interval)
+    }
+}
+
+/// A TCP port on 127.0.0.1 that nothing listened on a moment ago.
+func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ChildProcessError.failed("socket", errno, "") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        }
+    }
+    guard bound else { throw ChildProcessError.failed("bind 127.0.0.1:0", errno, "") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

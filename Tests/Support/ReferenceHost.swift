@@ -1,0 +1,222 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// deploy/reference-host/teller-host as a real subprocess with its own
+/// SQLite file and the demo seed, plus its admin API (faults, counters,
+/// journal, token expiry) for the assertions.
+///
+/// In a network namespace it is started with `ip netns exec`, and admin
+/// calls go through `ip netns exec` to 127.0.0.1 there, because the admin
+/// API answers loopback peers only.
+final class ReferenceHost: @unchecked Sendable {
+    /// The repository this test file lives in.
+    static let repositoryRoot: String = {
+        // Tests/Support/ReferenceHost.swift → the repository.
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let script = repositoryRoot + "/deploy/reference-host/teller-host"
+    static let terminalID = "T-0001"
+    static let terminalSecret = "demo-secret-T-0001"
+
+    /// Kept alive with the host: its data file lives there.
+    let directory: TemporaryDirectory
+    let dataFile: String
+    let namespace: String?
+    private let requestedPort: Int
+    private let bind: String
+    private let arguments: [String]
+    private let session: URLSession
+    private(set) var child: ChildProcess?
+    /// The port it listens on, known once started.
+    private(set) var port = 0
+
+    /// - Parameters:
+    ///   - directory: where its data file goes (kept across restarts).
+    ///   - port: 0 lets the host pick a free port.
+    ///   - bind: the listen address; `0.0.0.0` in a namespace.
+    ///   - namespace: the network namespace to run in, or nil.
+    init(directory: TemporaryDirectory, port: Int = 0, bind: String = "127.0.0.1", namespace: String? = nil, arguments: [String] = []) {
+        self.directory = directory
+        dataFile = directory.file("host.db")
+        requestedPort = port
+        self.bind = bind
+        self.namespace = namespace
+        self.arguments = arguments
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit {
+        child?.killNow()
+        session.invalidateAndCancel()
+    }
+
+    /// The base URL a terminal on this machine uses.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts the host and waits for its "listening on" line.
+    @discardableResult
+    func start() async throws -> ReferenceHost {
+        var command = [Self.script, "--port", String(port == 0 ? requestedPort : port), "--bind", bind, "--data", dataFile, "--seed", "demo"] + arguments
+        if let namespace {
+            command = ["netns", "exec", namespace] + command
+        }
+        let executable = namespace == nil ? command.removeFirst() : try ChildProcess.ip()
+        let child = try ChildProcess(executable, command)
+        self.child = child
+        var line: Substring?
+        let started = await eventually(timeout: .seconds(15), interval: .milliseconds(20)) {
+            line = child.stdout.split(separator: "\n").first { $0.contains("listening on http://") }
+            return line != nil || !child.isRunning
+        }
+        guard started, let line, let portText = line.split(separator: ":").last, let port = Int(portText.trimmingCharacters(in: .whitespaces)) else {
+            await child.stop(SIGKILL)
+            throw ReferenceHostError.didNotStart(stdout: child.stdout, stderr: child.stderr)
+        }
+        self.port = port
+        return self
+    }
+
+    /// Stops the host (SIGTERM, then SIGKILL if it lingers). Its data stays.
+    func stop() async {
+        await child?.stop()
+        child = nil
+    }
+
+    /// What the host wrote to stderr so far (for failure messages).
+    var log: String { child?.stderr ?? "" }
+
+    // MARK: Admin API
+
+    /// One admin call; the answer's JSON body.
+    func admin(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+        let address = "http://127.0.0.1:\(port)\(path)"
+        if let namespace {
+            let ip = try ChildProcess.ip()
+            let result = try await ChildProcess.run(ip, ["netns", "exec", namespace, "python3", "-c", Self.adminClient, address, method], stdin: body ?? Data())
+            guard result.status == 0 else { throw ReferenceHostError.admin(method, path, result.stdout + result.stderr) }
+            return Data(result.stdout.utf8)
+        }
+        var request = URLRequest(url: URL(string: address)!)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw ReferenceHostError.admin(method, path, String(decoding: data, as: UTF8.self))
+        }
+        return data
+    }
+
+    /// A urllib client run inside the namespace: URL and method as arguments, body on stdin.
+    private static let adminClient = """
+        import sys, urllib.request, urllib.error
+        body = sys.stdin.buffer.read() or None
+        request = urllib.request.Request(sys.argv[1], data=body, method=sys.argv[2], headers={"Content-Type": "application/json"})
+        try:
+            sys.stdout.buffer.write(urllib.request.urlopen(request, timeout=10).read())
+        except urllib.error.HTTPError as error:
+            sys.stdout.buffer.write(error.read())
+            sys.exit(3)
+        """
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }()
+
+    /// Counters since start or the last reset.
+    func stats() async throws -> Stats {
+        try Self.decoder.decode(Stats.self, from: try await admin("GET", "/admin/stats"))
+    }
+
+    /// Every final outcome for the demo terminal in commit order.
+    func journal(outcome: String? = nil) async throws -> [JournalEntry] {
+        let query = "?terminal_id=\(Self.terminalID)" + (outcome.map { "&outcome=\($0)" } ?? "")
+        return try Self.decoder.decode(Journal.self, from: try await admin("GET", "/admin/journal" + query)).entries
+    }
+
+    /// Changes only the faults given.
+    func setFaults(_ faults: Faults) async throws {
+        _ = try await admin("POST", "/admin/faults", body: try Self.encoder.encode(faults))
+    }
+
+    /// Zeroes the counters and clears every fault.
+    func reset() async throws {
+        _ = try await admin("POST", "/admin/reset")
+    }
+
+    /// Expires every access token issued so far; returns how many.
+    @discardableResult
+    func expireTokens() async throws -> Int {
+        struct Expired: Decodable { let expired: Int }
+        return try Self.decoder.decode(Expired.self, from: try await admin("POST", "/admin/tokens/expire")).expired
+    }
+
+    struct Stats: Decodable {
+        let tokenIssues: Int
+        let refreshes: Int
+        let unauthorized: Int
+        let submissions: Int
+        let postings: Int
+        let rejections: Int
+        let replays: Int
+        let conflicts: Int
+        let injectedFailures: Int
+        let droppedResponses: Int
+        let pinVerifications: Int
+    }
+
+    struct Journal: Decodable { let entries: [JournalEntry] }
+
+    struct JournalEntry: Decodable {
+        let seq: Int
+        let idempotencyKey: String
+        let outcome: String
+        let reason: String?
+        let hostReference: String?
+        let accountIban: String
+        let amount: Int64
+    }
+
+    /// The faults document of docs/reference-host.md; nil members are left as they are.
+    struct Faults: Encodable {
+        var dropAfterCommit: Int?
+        var fail: Fail?
+        var delayMs: Int?
+        var processingDelayMs: Int?
+
+        struct Fail: Encodable {
+            var count: Int
+            var status = 503
+            var retryAfter: Int
+            var scope = "transactions"
+        }
+    }
+}
+
+enum ReferenceHostError: Error, CustomStringConvertible {
+    case didNotStart(stdout: String, stderr: String)
+    case admin(String, String, String)
+
+    var description: String {
+        switch self {
+        case .didNotStart(let stdout, let stderr): "teller-host did not start; stdout: \(stdout) stderr: \(stderr)"
+        case .admin(let method, let path, let answer): "admin \(method) \(path) failed: \(answer)"
+        }
+    }
+}

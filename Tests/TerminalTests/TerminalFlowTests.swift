@@ -1,0 +1,165 @@
+import Device
+import Foundation
+import Graphics
+import Testing
+@testable import ProcessTestSupport
+
+/// The whole terminal as real processes: `teller run` offscreen against the
+/// reference host, touched through `teller ctl` (synthetic evdev events at
+/// element centres), asserted through the accessibility tree.
+@Suite(.serialized) struct TerminalFlowTests {
+    static let rich = "DE54500105170426397158"
+    static let low = "DE98100700002431457802"
+
+    @Test func depositIsQueuedThenConfirmedWhenTheHostTakesIt() async throws {
+        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        defer { Task { await host.stop() } }
+        let terminal = try TerminalProcess(host: host.url)
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+
+        try await terminal.signIn()
+        #expect(try await terminal.waitForScreen("home"))
+        try await terminal.openAccount(Self.rich)
+        #expect(try await terminal.waitForText("Anna Schmidt"))
+        // The host takes nothing for now: the receipt must say Queued, not Sent.
+        try await host.setFaults(.init(fail: .init(count: 1000, retryAfter: 1)))
+        try await terminal.tap("account.deposit")
+        try await terminal.enterAmount("2500")
+        try await terminal.tap("review.confirm")
+        #expect(try await terminal.waitForScreen("receipt"))
+        #expect(try await terminal.texts().contains("Queued"))
+        #expect(try await host.journal().isEmpty)
+
+        _ = try await host.admin("DELETE", "/admin/faults")
+        try await terminal.ctl("sync")
+        #expect(try await terminal.waitForText("Confirmed", timeout: .seconds(15)))
+        let journal = try await host.journal()
+        #expect(journal.count == 1)
+        #expect(journal.first?.amount == 2500)
+        let reference = try #require(journal.first?.hostReference)
+        #expect(try await terminal.texts().contains { $0.contains(reference) })
+        try await terminal.ctl("screenshot", terminal.directory.file("receipt.png"))
+        #expect(FileManager.default.fileExists(atPath: terminal.directory.file("receipt.png")))
+    }
+
+    @Test func offlineWithdrawalOverTheOfflineLimitIsRefusedByName() async throws {
+        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        let terminal = try TerminalProcess(host: host.url)
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+        // Online first, so the operator's verifier and the account are cached.
+        try await terminal.signIn()
+        try await terminal.openAccount(Self.rich)
+        #expect(try await terminal.waitForText("Anna Schmidt"))
+        await host.stop()
+        try await terminal.ctl("sync")
+        #expect(try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == false })
+
+        try await terminal.tap("account.withdraw")
+        #expect(try await terminal.waitForText("Offline per transaction: 2,000.00 EUR"))
+        try await terminal.enterAmount("250000")
+        #expect(try await terminal.waitForText("Over the offline limit of 2,000.00 EUR per transaction."))
+        #expect(try await terminal.screen() == "amount")
+    }
+
+    @Test func idleScreenLocksAndThePINUnlocks() async throws {
+        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        defer { Task { await host.stop() } }
+        let terminal = try TerminalProcess(host: host.url, configuration: ["idle_lock_s = 15"])
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+        try await terminal.signIn()
+        #expect(try await terminal.waitForScreen("home"))
+        #expect(try await terminal.waitForScreen("locked", timeout: .seconds(25)))
+        try await terminal.keys("locked.pin", "1234")
+        try await terminal.tap("locked.unlock")
+        #expect(try await terminal.waitForScreen("home"))
+    }
+
+    @Test func rejectedTransferWaitsInTheQueueForAcknowledgement() async throws {
+        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        defer { Task { await host.stop() } }
+        let terminal = try TerminalProcess(host: host.url)
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+        try await terminal.signIn()
+        try await terminal.openAccount(Self.low)
+        #expect(try await terminal.waitForText("Jonas Weber"))
+        try await terminal.tap("account.transfer")
+        try await terminal.keys("amount.keys", "10000")
+        try await terminal.tap("amount.recipient")
+        try await terminal.ctl("type", Self.rich + "\n")
+        try await terminal.tap("amount.review")
+        #expect(try await terminal.waitForScreen("review"))
+        try await terminal.tap("review.confirm")
+        #expect(try await terminal.waitForText("Rejected", timeout: .seconds(15)))
+        try await terminal.tap("receipt.done", "home.queue")
+        #expect(try await terminal.waitForText("Insufficient funds"))
+        #expect(try await terminal.identifiers().contains("queue.row.0.acknowledge"))
+        #expect(try await terminal.status()["rejected_count"] as? Int == 1)
+        try await terminal.tap("queue.row.0.acknowledge")
+        #expect(try await terminal.waitForText("Rejected (acknowledged)"))
+        #expect(try await terminal.status()["rejected_count"] as? Int == 0)
+    }
+
+    @Test func killedMidFlowAndRestartedShowsTheSameQueue() async throws {
+        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        let terminal = try TerminalProcess(host: host.url)
+        try await terminal.start()
+        try await terminal.signIn()
+        try await terminal.openAccount(Self.rich)
+        #expect(try await terminal.waitForText("Anna Schmidt"))
+        await host.stop()
+        try await terminal.ctl("sync")
+        for amount in ["1500", "2700"] {
+            try await terminal.tap("account.deposit")
+            try await terminal.enterAmount(amount)
+            try await terminal.tap("review.confirm")
+            #expect(try await terminal.waitForScreen("receipt"))
+            try await terminal.tap("receipt.done")
+            try await terminal.openAccount(Self.rich)
+        }
+        // Half-way through a third one, the power goes.
+        try await terminal.tap("account.deposit")
+        try await terminal.keys("amount.keys", "99")
+        await terminal.stop(SIGKILL)
+
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+        try await terminal.signIn()
+        #expect(try await terminal.waitForScreen("home"))
+        try await terminal.tap("home.queue")
+        #expect(try await terminal.waitForText("2 waiting to be sent"))
+        let texts = try await terminal.texts()
+        #expect(texts.contains { $0.contains("Deposit 15.00 EUR") })
+        #expect(texts.contains { $0.contains("Deposit 27.00 EUR") })
+        #expect(try await terminal.status()["queued_count"] as? Int == 2)
+    }
+
+    @Test func scannerTypingAnIBANAndEnterOpensTheAccount() async throws {
+        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        defer { Task { await host.stop() } }
+        let terminal = try TerminalProcess(host: host.url)
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+        try await terminal.signIn()
+        try await terminal.tap("home.find-account")
+        // A barcode scanner: a HID keyboard that types the code, then Enter.
+        let recording = try Self.scannerRecording(typing: Self.rich)
+        let path = terminal.directory.file("scanner.evemu")
+        try recording.write(to: path)
+        try await terminal.ctl("play", path)
+        #expect(try await terminal.waitForScreen("account"))
+        #expect(try await terminal.waitForText("Anna Schmidt"))
+    }
+
+    /// What evemu-record would capture from a USB barcode scanner.
+    static func scannerRecording(typing text: String) throws -> EvemuRecording {
+        let capabilities = KeyboardInjector.capabilities(name: "Teller QA Barcode Scanner")
+        var events: [InputEvent] = []
+        let sink = InProcessInputDevice(capabilities: capabilities) { events += $0 }
+        try KeyboardInjector(sink: sink).type(text, pressEnter: true)
+        return EvemuRecording(capabilities: capabilities, events: events)
+    }
+}

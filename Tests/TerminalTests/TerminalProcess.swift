@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import ProcessTestSupport
+
+/// The real `teller run` binary as a child process on an offscreen
+/// display, driven through `teller ctl`: taps land at element centres
+/// found through the accessibility tree and travel as kernel-format events
+/// through the same input path a panel uses.
+final class TerminalProcess: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let teller = TestProducts.executable("teller")
+    var child: ChildProcess?
+    var extraConfiguration: [String]
+
+    var socket: String { directory.file("run/control.sock") }
+
+    init(directory: TemporaryDirectory = TemporaryDirectory("teller-e2e"), host: URL?, configuration: [String] = []) throws {
+        self.directory = directory
+        try Data("demo-secret-T-0001\n".utf8).write(to: URL(fileURLWithPath: directory.file("secret")))
+        chmod(directory.file("secret"), 0o600)
+        var lines = ["terminal_id = T-0001", "branch = E2E", "data_dir = \(directory.file("data"))",
+                     "runtime_dir = \(directory.file("run"))", "display = offscreen", "offscreen_size = 800x480",
+                     "secret_file = \(directory.file("secret"))", "request_timeout_s = 2", "retry_base_s = 0.2", "retry_cap_s = 1"]
+        if let host { lines.append("host_url = \(host.absoluteString)") }
+        extraConfiguration = configuration
+        lines += configuration
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: directory.file("teller.conf")))
+    }
+
+    /// Starts the terminal and waits for its first frame and control socket.
+    func start() async throws {
+        let child = try ChildProcess(teller, ["run", "--config", directory.file("teller.conf")])
+        self.child = child
+        let ready = await eventually(timeout: .seconds(20), interval: .milliseconds(20)) {
+            child.stderr.contains("ready:") && FileManager.default.fileExists(atPath: self.socket) || !child.isRunning
+        }
+        guard ready, child.isRunning else { throw TerminalError.didNotStart(child.stderr) }
+    }
+
+    func stop(_ signal: Int32 = SIGTERM) async {
+        await child?.stop(signal)
+    }
+
+    /// Runs `teller ctl` and returns its JSON answer.
+    @discardableResult
+    func ctl(_ words: String...) async throws -> Any {
+        let result = try await ChildProcess.run(teller, ["ctl", "--socket", socket] + words, timeout: .seconds(30))
+        guard result.status == 0 else { throw TerminalError.ctlFailed(words.joined(separator: " "), result.stderr) }
+        let text = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? [:] : try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    func tap(_ identifiers: String...) async throws {
+        for identifier in identifiers { try await ctl("tap", identifier) }
+    }
+
+    /// Taps the keys of a keypad: `keys("sign-in.pin", "1001")`.
+    func keys(_ keypad: String, _ digits: String) async throws {
+        for digit in digits { try await ctl("tap", "\(keypad).\(digit)") }
+    }
+
+    func status() async throws -> [String: Any] {
+        try await ctl("status") as? [String: Any] ?? [:]
+    }
+
+    func screen() async throws -> String {
+        try await status()["screen"] as? String ?? ""
+    }
+
+    /// Every label and value on screen, from the accessibility tree.
+    func texts() async throws -> [String] {
+        var found: [String] = []
+        func walk(_ node: Any) {
+            guard let node = node as? [String: Any] else { return }
+            if let label = node["label"] as? String { found.append(label) }
+            if let value = node["value"] as? String { found.append(value) }
+            for child in node["children"] as? [Any] ?? [] { walk(child) }
+        }
+        walk(try await ctl("ui"))
+        return found
+    }
+
+    func identifiers() async throws -> [String] {
+        var found: [String] = []
+        func walk(_ node: Any) {
+            guard let node = node as? [String: Any] else { return }
+            if let identifier = node["identifier"] as? String { found.append(identifier) }
+            for child in node["children"] as? [Any] ?? [] { walk(child) }
+        }
+        walk(try await ctl("ui"))
+        return found
+    }
+
+    /// Waits until some label or value on screen contains `text`.
+    func waitForText(_ text: String, timeout: Duration = .seconds(10)) async throws -> Bool {
+        try await eventuallyThrowing(timeout: timeout) { try await self.texts().contains { $0.contains(text) } }
+    }
+
+    func waitForScreen(_ name: String, timeout: Duration = .seconds(10)) async throws -> Bool {
+        try await eventuallyThrowing(timeout: timeout) { try await self.screen() == name }
+    }
+
+    /// Operator 1001, PIN 1234, on the sign-in keypad.
+    func signIn() async throws {
+        try await keys("sign-in.pin", "1001")
+        try await tap("sign-in.pin.enter")
+        try await keys("sign-in.pin", "1234")
+        try await tap("sign-in.pin.enter")
+    }
+
+    func openAccount(_ iban: String) async throws {
+        try await tap("home.find-account")
+        try await ctl("type", iban + "\n")
+    }
+
+    /// Amount digits on the cash-register keypad, then Review and Confirm.
+    func enterAmount(_ digits: String) async throws {
+        try await keys("amount.keys", digits)
+        try await tap("amount.review")
+    }
+}
+
+/// `eventually` for conditions that throw.
+func eventuallyThrowing(timeout: Duration, interval: Duration = .milliseconds(100), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: interval)
+    }
+    return try await condition()
+}
+
+enum TerminalError: Error, CustomStringConvertible {
+    case didNotStart(String)
+    case ctlFailed(String, String)
+
+    var description: String {
+        switch self {
+        case .didNotStart(let log): "teller run did not start: \(log)"
+        case .ctlFailed(let command, let error): "teller ctl \(command) failed: \(error)"
+        }
+    }
+}
