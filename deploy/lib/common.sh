@@ -1,0 +1,189 @@
+# Shared by the deploy/ scripts. Sourced, not executed.
+#
+# Every script works on a root directory ($ROOT, "/" on a device), so tests
+# and image builders can point it at a mounted SD card or a debootstrap tree
+# with --root DIR. Commands that must run "on the terminal" (teller itself,
+# useradd, systemd-creds) run through chroot when $ROOT is not "/".
+
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # the names below are used by the scripts that source this
+
+ROOT=/
+PROG=${PROG:-$(basename "$0")}
+DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPO_DIR=$(cd "$DEPLOY_DIR/.." && pwd)
+
+# Where the scripts put things on the terminal.
+TELLER_LIB=/usr/local/lib/teller          # releases/<version>, current, previous
+TELLER_BIN=/usr/local/bin/teller          # -> ../lib/teller/current/teller
+TELLER_ETC=/etc/teller
+TELLER_CONF=/etc/teller/teller.conf
+TELLER_SECRET=/etc/teller/terminal-secret
+TELLER_SECRET_CRED=/etc/teller/terminal-secret.cred
+TELLER_UNIT=teller.service
+TELLER_UNIT_DIR=/etc/systemd/system
+TELLER_DROPIN_DIR=/etc/systemd/system/teller.service.d
+TELLER_USER=teller
+CREDENTIAL_NAME=teller-terminal-secret
+
+# Exit codes shared by the scripts (documented in docs/deploy.md).
+EXIT_FAILED=1
+EXIT_USAGE=2
+EXIT_QUEUE_NOT_EMPTY=3
+EXIT_ROLLED_BACK=4
+
+say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+warn() { printf '%s: WARNING: %s\n' "$PROG" "$*" >&2; }
+die() { printf '%s: ERROR: %s\n' "$PROG" "$*" >&2; exit "$EXIT_FAILED"; }
+usage_error() { printf '%s: %s (see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit "$EXIT_USAGE"; }
+
+# The path of $1 (an absolute path on the terminal) as seen from here.
+in_root() {
+    if [ "$ROOT" = / ]; then printf '%s\n' "$1"; else printf '%s%s\n' "${ROOT%/}" "$1"; fi
+}
+
+# Runs a command on the terminal (chroot when --root is not /).
+on_terminal() {
+    if [ "$ROOT" = / ]; then "$@"; else chroot "$ROOT" "$@"; fi
+}
+
+# Runs a command on the terminal as the teller user, so files it creates
+# in the data directory belong to the service and not to root.
+as_teller() {
+    on_terminal setpriv --reuid="$TELLER_USER" --regid="$TELLER_USER" --init-groups --reset-env -- "$@"
+}
+
+# Commands to run when the script ends, however it ends (see at_exit).
+declare -a EXIT_COMMANDS=()
+at_exit() { EXIT_COMMANDS+=("$1"); }
+run_exit_commands() {
+    local i
+    for ((i = ${#EXIT_COMMANDS[@]} - 1; i >= 0; i--)); do eval "${EXIT_COMMANDS[i]}" || true; done
+}
+trap run_exit_commands EXIT
+
+set_root() {
+    [ -n "$1" ] || usage_error "--root needs a directory"
+    [ -d "$1" ] || die "--root $1 is not a directory"
+    ROOT=$(cd "$1" && pwd)
+    [ "$ROOT" != / ] || return 0
+    # teller (Swift) reads its arguments from /proc/self/cmdline.
+    if [ ! -e "$ROOT/proc/self" ]; then
+        mkdir -p "$ROOT/proc"
+        mount -t proc proc "$ROOT/proc" || die "cannot mount /proc in $ROOT"
+        at_exit "umount '$ROOT/proc'"
+    fi
+}
+
+require_root_user() {
+    [ "$(id -u)" -eq 0 ] || die "run this as root (sudo $PROG ...)"
+}
+
+# True when a live systemd manages this root (a running device, not an image).
+systemd_live() {
+    [ "$ROOT" = / ] && [ -d /run/systemd/system ]
+}
+
+# systemctl for the terminal: live, or offline on an image with --root.
+# TELLER_SYSTEMCTL replaces it (tests only).
+terminal_systemctl() {
+    if [ -n "${TELLER_SYSTEMCTL:-}" ]; then
+        "$TELLER_SYSTEMCTL" "$@"
+    elif systemd_live; then
+        systemctl "$@"
+    else
+        systemctl --root="$ROOT" "$@"
+    fi
+}
+
+teller_installed() {
+    [ -x "$(in_root "$TELLER_BIN")" ]
+}
+
+# The value of KEY in teller.conf (last assignment, quotes removed), or $2.
+conf_get() {
+    local key=$1 default=${2:-} file value
+    file=$(in_root "$TELLER_CONF")
+    value=$(sed -n -E "s/^[[:space:]]*${key}[[:space:]]*=[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/p" "$file" 2>/dev/null | tail -n 1)
+    value=${value#\"}
+    value=${value%\"}
+    printf '%s\n' "${value:-$default}"
+}
+
+# Sets KEY = VALUE in teller.conf, keeping every other line and comment.
+conf_set() {
+    local key=$1 value=$2 file tmp
+    file=$(in_root "$TELLER_CONF")
+    # A '#' would start a comment and edge spaces would be trimmed: quote.
+    if [[ $value == *'#'* || $value == ' '* || $value == *' ' ]]; then value="\"$value\""; fi
+    tmp=$(mktemp "$file.XXXXXX")
+    awk -v key="$key" -v line="$key = $value" '
+        BEGIN { done = 0 }
+        {
+            probe = $0
+            sub(/^[ \t]+/, "", probe)
+            if (!done && probe !~ /^#/ && probe ~ ("^" key "[ \t]*=")) { print line; done = 1; next }
+            print
+        }
+        END { if (!done) print line }
+    ' "$file" > "$tmp"
+    chmod --reference="$file" "$tmp"
+    chown --reference="$file" "$tmp"
+    if cmp -s "$tmp" "$file"; then rm -f "$tmp"; else mv -f "$tmp" "$file"; fi
+}
+
+# Copies $1 to the terminal path $2 with owner $3 and mode $4, only when
+# something differs. Prints "changed" when it did.
+install_file() {
+    local source=$1 target owner=$3 mode=$4
+    target=$(in_root "$2")
+    if [ -f "$target" ] && cmp -s "$source" "$target" \
+        && [ "$(stat -c %a "$target")" = "${mode#0}" ] \
+        && [ "$(on_terminal stat -c %U:%G "$2")" = "$owner" ]; then
+        return 0
+    fi
+    mkdir -p "$(dirname "$target")"
+    install -m "$mode" "$source" "$target.new"
+    on_terminal chown "$owner" "$2.new"
+    mv -f "$target.new" "$target"
+    echo changed
+}
+
+# The outbox summary as JSON (teller status), run as the service user.
+# Empty output when the data directory has no database yet.
+teller_status_json() {
+    local data_dir
+    data_dir=$(conf_get data_dir /var/lib/teller)
+    [ -e "$(in_root "$data_dir/teller.db")" ] || return 0
+    as_teller "$TELLER_BIN" status --config "$TELLER_CONF"
+}
+
+# A number field of `teller status` JSON (top-level, integer).
+json_number() {
+    sed -n -E "s/^[[:space:]]*\"$1\"[[:space:]]*:[[:space:]]*([0-9]+).*/\1/p" | head -n 1
+}
+
+# Refuses (exit 3) when the outbox holds queued or unacknowledged rejected
+# rows. $1 says what the technician was about to do.
+refuse_unless_queue_empty() {
+    local action=$1 json pending rejected review
+    teller_installed || return 0
+    if ! json=$(teller_status_json); then
+        die "teller status failed, so the queue cannot be checked; run deploy/diagnose and call support (use --force only on their advice)"
+    fi
+    [ -n "$json" ] || return 0
+    pending=$(printf '%s\n' "$json" | json_number pending_count)
+    rejected=$(printf '%s\n' "$json" | json_number unacknowledged_rejections)
+    review=$(printf '%s\n' "$json" | json_number needsReview)
+    pending=${pending:-0}
+    rejected=${rejected:-0}
+    review=${review:-0}
+    if [ "$pending" -gt 0 ] || [ "$rejected" -gt 0 ] || [ "$review" -gt 0 ]; then
+        say "refusing to $action: $pending transaction(s) are still queued, $rejected rejection(s) are not acknowledged and $review need review."
+        say "  Let the terminal send them (check the network, then: teller drain --until-empty),"
+        say "  have the operator acknowledge rejections on the terminal, and have the back office resolve"
+        say "  rows that need review. See docs/deploy.md, 'When the queue is stuck'."
+        say "  --force goes ahead anyway; the queued rows are kept, never deleted."
+        exit "$EXIT_QUEUE_NOT_EMPTY"
+    fi
+}

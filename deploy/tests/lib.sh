@@ -1,0 +1,62 @@
+# Test helpers shared by deploy/tests/run (host) and deploy/tests/vm-checks
+# (inside the virtual machine). Sourced.
+# shellcheck shell=bash
+
+PASSED=0
+FAILED=0
+LOG_DIR=${LOG_DIR:-/tmp}
+
+# check NAME CMD...: runs CMD quietly (output kept in LOG_DIR), prints TAP.
+check() {
+    local name=$1 log rc
+    shift
+    log=$LOG_DIR/check-$((PASSED + FAILED + 1)).log
+    set +e
+    ( set -e; "$@" ) > "$log" 2>&1
+    rc=$?
+    set -e
+    if [ "$rc" -eq 0 ]; then
+        PASSED=$((PASSED + 1))
+        echo "ok - $name"
+    else
+        FAILED=$((FAILED + 1))
+        echo "not ok - $name (exit $rc)"
+        sed 's/^/    # /' "$log" | tail -n 25
+    fi
+}
+
+# expect_exit CODE CMD...: CMD must exit with CODE.
+expect_exit() {
+    local want=$1 rc
+    shift
+    set +e
+    "$@"
+    rc=$?
+    set -e
+    if [ "$rc" -ne "$want" ]; then
+        echo "expected exit $want, got $rc: $*"
+        return 1
+    fi
+}
+
+# wait_for SECONDS CMD...: polls CMD once a second until it succeeds.
+wait_for() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ "$SECONDS" -lt "$deadline" ] || { echo "timed out after waiting for: $*"; return 1; }
+        sleep 1
+    done
+}
+
+# The tar listing of a bundle has a file ending in NAME.
+bundle_has() { tar -tzf "$1" | grep "/$2\$" >/dev/null; }
+bundle_cat() { tar -xzOf "$1" --wildcards "*/$2"; }
+# bundle_grep BUNDLE PART GREP-ARGS...: greps one part from a file, so an
+# early "grep -q" cannot break tar's pipe.
+bundle_grep() {
+    local part=$LOG_DIR/bundle-part
+    tar -xzOf "$1" --wildcards "*/$2" > "$part" || return 1
+    shift 2
+    grep "$@" "$part"
+}
