@@ -11,15 +11,19 @@ import Testing
     static let rich = "DE54500105170426397158"
     static let low = "DE98100700002431457802"
 
-    @Test func depositIsQueuedThenConfirmedWhenTheHostTakesIt() async throws {
+    /// A reference host and a terminal pointed at it, signed in as operator 1001.
+    func signedInTerminal(configuration: [String] = []) async throws -> (ReferenceHost, TerminalProcess) {
         let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
-        defer { Task { await host.stop() } }
-        let terminal = try TerminalProcess(host: host.url)
+        let terminal = try TerminalProcess(host: host.url, configuration: configuration)
         try await terminal.start()
-        defer { terminal.child?.killNow() }
-
         try await terminal.signIn()
         #expect(try await terminal.waitForScreen("home"))
+        return (host, terminal)
+    }
+
+    @Test func depositIsQueuedThenConfirmedWhenTheHostTakesIt() async throws {
+        let (host, terminal) = try await signedInTerminal()
+        defer { terminal.child?.killNow(); Task { await host.stop() } }
         try await terminal.openAccount(Self.rich)
         #expect(try await terminal.waitForText("Anna Schmidt"))
         // The host takes nothing for now: the receipt must say Queued, not Sent.
@@ -44,12 +48,9 @@ import Testing
     }
 
     @Test func offlineWithdrawalOverTheOfflineLimitIsRefusedByName() async throws {
-        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
-        let terminal = try TerminalProcess(host: host.url)
-        try await terminal.start()
-        defer { terminal.child?.killNow() }
         // Online first, so the operator's verifier and the account are cached.
-        try await terminal.signIn()
+        let (host, terminal) = try await signedInTerminal()
+        defer { terminal.child?.killNow() }
         try await terminal.openAccount(Self.rich)
         #expect(try await terminal.waitForText("Anna Schmidt"))
         await host.stop()
@@ -64,13 +65,8 @@ import Testing
     }
 
     @Test func idleScreenLocksAndThePINUnlocks() async throws {
-        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
-        defer { Task { await host.stop() } }
-        let terminal = try TerminalProcess(host: host.url, configuration: ["idle_lock_s = 15"])
-        try await terminal.start()
-        defer { terminal.child?.killNow() }
-        try await terminal.signIn()
-        #expect(try await terminal.waitForScreen("home"))
+        let (host, terminal) = try await signedInTerminal(configuration: ["idle_lock_s = 15"])
+        defer { terminal.child?.killNow(); Task { await host.stop() } }
         #expect(try await terminal.waitForScreen("locked", timeout: .seconds(25)))
         try await terminal.keys("locked.pin", "1234")
         try await terminal.tap("locked.unlock")
@@ -78,12 +74,8 @@ import Testing
     }
 
     @Test func rejectedTransferWaitsInTheQueueForAcknowledgement() async throws {
-        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
-        defer { Task { await host.stop() } }
-        let terminal = try TerminalProcess(host: host.url)
-        try await terminal.start()
-        defer { terminal.child?.killNow() }
-        try await terminal.signIn()
+        let (host, terminal) = try await signedInTerminal()
+        defer { terminal.child?.killNow(); Task { await host.stop() } }
         try await terminal.openAccount(Self.low)
         #expect(try await terminal.waitForText("Jonas Weber"))
         try await terminal.tap("account.transfer")
@@ -104,10 +96,7 @@ import Testing
     }
 
     @Test func killedMidFlowAndRestartedShowsTheSameQueue() async throws {
-        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
-        let terminal = try TerminalProcess(host: host.url)
-        try await terminal.start()
-        try await terminal.signIn()
+        let (host, terminal) = try await signedInTerminal()
         try await terminal.openAccount(Self.rich)
         #expect(try await terminal.waitForText("Anna Schmidt"))
         await host.stop()
@@ -138,12 +127,8 @@ import Testing
     }
 
     @Test func scannerTypingAnIBANAndEnterOpensTheAccount() async throws {
-        let host = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
-        defer { Task { await host.stop() } }
-        let terminal = try TerminalProcess(host: host.url)
-        try await terminal.start()
-        defer { terminal.child?.killNow() }
-        try await terminal.signIn()
+        let (host, terminal) = try await signedInTerminal()
+        defer { terminal.child?.killNow(); Task { await host.stop() } }
         try await terminal.tap("home.find-account")
         // A barcode scanner: a HID keyboard that types the code, then Enter.
         let recording = try Self.scannerRecording(typing: Self.rich)

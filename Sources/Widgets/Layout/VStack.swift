@@ -4,7 +4,7 @@ import Graphics
 ///
 /// Children with a Widget/flexibility(_:) share what is left after the
 /// fixed children; see Spacer and Flexible.
-public struct VStack: Widget {
+public struct VStack: StackWidget {
     public var spacing: Double
     public var alignment: CrossAlignment
     public var padding: Insets
@@ -33,21 +33,5 @@ public struct VStack: Widget {
         self.children = children
     }
 
-    private var stack: StackLayout {
-        StackLayout(axis: .vertical, spacing: spacing, alignment: alignment, padding: padding, children: children)
-    }
-
-    public func measure(_ available: Size, _ context: LayoutContext) -> Size { stack.measure(available, context) }
-
-    public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { stack.minimumSize(available, context) }
-
-    public func flexibility(_ axis: Axis) -> Double { stack.flexibility(axis) }
-
-    public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
-        let paints: [Paint] = background.map {
-            [.fill(frame, context.theme.color($0), radius: context.px(cornerRadius))]
-        } ?? []
-        return LayoutNode(frame: frame, role: .group, identifier: identifier, paints: paints,
-                          children: stack.layoutChildren(in: frame, context))
-    }
+    public var axis: Axis { .vertical }
 }
