@@ -4,17 +4,20 @@ import Foundation
 /// from exec to its first frame offscreen at 1280x800 (the median of N cold
 /// starts, each on a fresh data directory), and its resident memory after a
 /// whole deposit flow driven through `teller ctl` against the reference host.
-/// Run from the repository root after `swift build -c release`.
+/// Run from the repository root after `swift build -c release`; `--teller
+/// PATH` measures another build, e.g. the `--static-swift-stdlib` binary that
+/// deploy/ ships, whose shared-library pages do not count.
 let startupBenchmark = Benchmark(name: "startup", summary: "cold start to first frame, RSS after a deposit flow") { arguments in
     var runs = 5
+    var teller = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("teller").path
     var rest = arguments[...]
     while let flag = rest.popFirst() {
         switch flag {
         case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
+        case "--teller": teller = rest.popFirst() ?? teller
         default: throw BenchmarkError.unknownOption(flag)
         }
     }
-    let teller = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("teller").path
     guard FileManager.default.isExecutableFile(atPath: teller) else { throw BenchmarkError.failed("no teller next to teller-bench at \(teller); build it first") }
     let work = NSTemporaryDirectory() + "teller-bench-startup-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: work) }
