@@ -21,7 +21,7 @@ public final class OffscreenDisplay: Display {
         let buffer = ScanoutBuffer(
             base: UnsafeMutableRawPointer(scanout.baseAddress), strideBytes: scanout.strideBytes,
             size: physicalSize, format: .xrgb8888)
-        chain = SwapChain(transform: transform, buffers: [buffer], owner: scanout, firstBack: 0)
+        chain = SwapChain(transform: transform, buffers: [buffer], owner: scanout, firstBack: 0, tearFree: true)
     }
 
     public var name: String { "offscreen \(transform.physicalSize.width)x\(transform.physicalSize.height) rotation \(transform.rotation.rawValue)" }

@@ -6,7 +6,9 @@ import Graphics
 /// Two ways to draw:
 /// - direct: with two or more XRGB8888 buffers and no rotation, the
 ///   application draws straight into the back scanout buffer, and
-///   ``staleRegion`` reports what it must repair (buffer age);
+///   ``staleRegion`` reports what it must repair (buffer age); a single
+///   buffer that nothing scans out while it is drawn (offscreen) is drawn
+///   into directly too, saving a frame of memory;
 /// - shadow: otherwise (rotation, RGB565, a single buffer) it draws into a
 ///   logical memory surface that is always complete, and ``prepare(damage:)``
 ///   copies the damage, plus what the scanout buffer missed, rotated and
@@ -22,12 +24,14 @@ final class SwapChain {
     /// Index of the buffer the next frame goes into.
     private(set) var back: Int
 
-    init(transform: DisplayTransform, buffers: [ScanoutBuffer], owner: AnyObject?, firstBack: Int) {
+    /// - Parameter tearFree: true when no panel reads the buffers while they
+    ///   are drawn, so even one buffer can be drawn into directly.
+    init(transform: DisplayTransform, buffers: [ScanoutBuffer], owner: AnyObject?, firstBack: Int, tearFree: Bool = false) {
         precondition(!buffers.isEmpty, "a swap chain needs a buffer")
         self.transform = transform
         self.buffers = buffers
         let logical = Rect(origin: .zero, size: transform.logicalSize)
-        let canDrawDirectly = transform.rotation == .degrees0 && buffers.count >= 2 && buffers.allSatisfy { $0.format == .xrgb8888 }
+        let canDrawDirectly = transform.rotation == .degrees0 && (buffers.count >= 2 || tearFree) && buffers.allSatisfy { $0.format == .xrgb8888 }
         if canDrawDirectly {
             direct = buffers.map { $0.surface(owner: owner) }
             shadow = nil
