@@ -106,7 +106,7 @@ public final class EventLoop {
         displayWatch?.cancel()
         if let fd = display.readableDescriptor {
             displayWatch = watch(fd) { [unowned self] in
-                do { try display.handleReadable() } catch { print("teller: \(error)") }
+                do { try display.handleReadable() } catch { Self.reportError(error) }
                 self.renderIfReady()
             }
         }
@@ -134,8 +134,15 @@ public final class EventLoop {
             try display.present(damage: damage)
             framesRendered += 1
         } catch {
-            print("teller: \(error)")
+            Self.reportError(error)
         }
+    }
+
+    /// A display error the loop survives, on stderr with syslog's error
+    /// priority so journald files it as an error.
+    private static func reportError(_ error: any Error) {
+        let line = "<3>display: \(error)\n"
+        _ = line.withCString { fputs($0, stderr) }
     }
 
     /// Runs the main queue forever (until ``stop(status:)``).
