@@ -141,8 +141,8 @@ public final class EventLoop {
     /// A display error the loop survives, on stderr with syslog's error
     /// priority so journald files it as an error.
     private static func reportError(_ error: any Error) {
-        let line = "<3>display: \(error)\n"
-        _ = line.withCString { fputs($0, stderr) }
+        let bytes = Array("<3>display: \(error)\n".utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// Runs the main queue forever (until ``stop(status:)``).
