@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from vmtools import connect, monitor_command, read_ppm, write_png
+from vmtools import connect, monitor_command, read_ppm, report_failures, write_png
 
 REQUIRED = [
     "modeset", "pageflip-nonblocking", "pageflip-event", "pattern-readback", "screendump-rot0",
@@ -185,13 +185,7 @@ def main():
         if ratio > tolerance.get(label, 0.0):
             failures.append(f"screendump {label}: {differ} pixels differ")
 
-    if failures:
-        print("device-proof: FAIL", flush=True)
-        for f in failures:
-            print("  " + f, flush=True)
-        print(f"  console log: {console}; its last lines:", flush=True)
-        for line in log.splitlines()[-40:]:
-            print("  | " + line, flush=True)
+    if report_failures("device-proof", failures, console, log, tail=40):
         return 1
     print(f"device-proof: PASS ({len(passed)} checks, {len(dumps)} screendumps compared)", flush=True)
     return 0

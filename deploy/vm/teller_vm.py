@@ -20,7 +20,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vmtools import connect, differing_pixels, monitor_command, read_png, read_ppm, write_png  # noqa: E402
+from vmtools import connect, differing_pixels, monitor_command, read_png, read_ppm, report_failures, write_png  # noqa: E402
 
 
 class Guest:
@@ -213,13 +213,7 @@ def run_job(args):
     if status != 0:
         failures.append(f"the guest job ended with status {status}")
     print(f"teller-vm: guest ran {time.time() - guest.started:.1f} s", flush=True)
-    if failures:
-        print("teller-vm: FAIL", flush=True)
-        for f in failures:
-            print("  " + f, flush=True)
-        print(f"  console log: {guest.console}; its last lines:", flush=True)
-        for line in log.splitlines()[-30:]:
-            print("  | " + line, flush=True)
+    if report_failures("teller-vm", failures, guest.console, log, tail=30):
         return 1
     print(f"teller-vm: PASS ({args.job})", flush=True)
     return 0

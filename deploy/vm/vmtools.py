@@ -142,3 +142,17 @@ def differing_pixels(a, b, channel_tolerance=8):
                              abs((pa & 255) - (pb & 255)) > channel_tolerance):
                 count += 1
     return count
+
+
+def report_failures(prefix, failures, console, log, tail):
+    """Prints FAIL, each failure and the console's last lines; returns 1.
+    Nothing is printed and 0 is returned when there are no failures."""
+    if not failures:
+        return 0
+    print(f"{prefix}: FAIL", flush=True)
+    for f in failures:
+        print("  " + f, flush=True)
+    print(f"  console log: {console}; its last lines:", flush=True)
+    for line in log.splitlines()[-tail:]:
+        print("  | " + line, flush=True)
+    return 1
