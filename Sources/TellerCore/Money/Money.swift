@@ -43,10 +43,6 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         return .same
     }
 
-    public func isGreater(than other: Money) throws(MoneyError) -> Bool {
-        try compare(other) == .descending
-    }
-
     private func sameCurrency(_ other: Money) throws(MoneyError) {
         guard currency == other.currency else { throw .currencyMismatch(currency, other.currency) }
     }

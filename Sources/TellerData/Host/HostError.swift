@@ -39,12 +39,4 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .insecureURL(let reason): reason
         }
     }
-
-    /// True for answers that mean "try the same request again later".
-    public var isRetryable: Bool {
-        switch self {
-        case .offline, .inProgress, .retryable, .unauthorized: true
-        default: false
-        }
-    }
 }

@@ -35,11 +35,6 @@ public struct PINHasher: Sendable {
         let bytes = Array(pin.utf8CString.dropLast())
         return crypto_pwhash_str_verify(verifier, bytes, UInt64(bytes.count)) == 0
     }
-
-    /// True when `text` looks like a verifier this hasher can check.
-    public static func isVerifier(_ text: String) -> Bool {
-        text.hasPrefix("$argon2id$v=19$") && text.utf8.count < Int(crypto_pwhash_STRBYTES)
-    }
 }
 
 public enum PINHashError: Error, Equatable, CustomStringConvertible {

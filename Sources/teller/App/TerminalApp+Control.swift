@@ -76,17 +76,12 @@ extension TerminalApp: ControlHandler {
         let summary = try? await live.store.summary()
         var status = SyncStatus(isOnline: false, lastSyncAt: nil)
         if let engine = live.engine { status = await engine.status() }
-        var pending: [String: Any] = [:]
-        for (currency, money) in summary?.pendingByCurrency ?? [:] {
-            pending[currency.code] = ["minor_units": money.minorUnits, "amount": money.decimalString]
-        }
-        let now = Date()
         let iso = ISO8601DateFormatter()
         return [
             "online": status.isOnline,
             "queued_count": summary?.pendingCount ?? 0,
-            "queued_amount": pending,
-            "oldest_queued_age_seconds": summary?.oldestQueuedAt.map { Int(now.timeIntervalSince($0)) } as Any? ?? NSNull(),
+            "queued_amount": StatusCommand.pendingJSON(summary),
+            "oldest_queued_age_seconds": StatusCommand.oldestAgeJSON(summary, now: Date()),
             "last_sync": status.lastSyncAt.map { iso.string(from: $0) } as Any? ?? NSNull(),
             "rejected_count": summary?.unacknowledgedRejections ?? 0,
             "operator": coordinator.signedInOperator.map { ["id": $0.id.rawValue, "name": $0.displayName] } as Any? ?? NSNull(),

@@ -132,8 +132,7 @@ final class TerminalApp {
     }
 
     private static func offscreen(_ configuration: Configuration, rotation: Rotation) -> any Display {
-        (try? openDisplay(.offscreen(physicalSize: Size(width: configuration.offscreenWidth, height: configuration.offscreenHeight), rotation: rotation)))
-            ?? OffscreenDisplay(physicalSize: Size(width: configuration.offscreenWidth, height: configuration.offscreenHeight), rotation: rotation)
+        OffscreenDisplay(physicalSize: Size(width: configuration.offscreenWidth, height: configuration.offscreenHeight), rotation: rotation)
     }
 
     /// 800x480 is scale 1; larger panels of the same size class scale up.

@@ -6,9 +6,8 @@ enum RunCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         let options = CommandLineOptions(arguments)
         guard options.reportProblems(command: "run") else { return 2 }
-        let path = arguments.firstIndex(of: "--config").map { arguments[$0 + 1] } ?? Configuration.defaultPath
         do {
-            let app = try TerminalApp(configuration: options.configuration, configurationPath: path)
+            let app = try TerminalApp(configuration: options.configuration, configurationPath: options.configurationPath)
             app.start()
             // The async main drains the main queue the loop lives on; the
             // loop exits the process itself (SIGTERM, fatal display errors).

@@ -27,18 +27,28 @@ enum StatusCommand {
 
     static func statusReport(_ store: TellerStore, now: Date) async throws -> [String: Any] {
         let summary = try await store.summary()
-        var pending: [String: Any] = [:]
-        for (currency, money) in summary.pendingByCurrency {
-            pending[currency.code] = ["minor_units": money.minorUnits, "amount": money.decimalString]
-        }
-        let oldestAge: Any = summary.oldestQueuedAt.map { Int(now.timeIntervalSince($0).rounded(.down)) } ?? NSNull()
         return [
             "database": store.path,
             "counts": summary.countsByState,
             "pending_count": summary.pendingCount,
-            "pending": pending,
-            "oldest_queued_age_seconds": oldestAge,
+            "pending": pendingJSON(summary),
+            "oldest_queued_age_seconds": oldestAgeJSON(summary, now: now),
             "unacknowledged_rejections": summary.unacknowledgedRejections,
         ]
+    }
+
+    /// Money not yet at the host, per currency: `{"EUR": {"minor_units": 1250, "amount": "12.50"}}`.
+    /// Shared with `teller ctl status`.
+    static func pendingJSON(_ summary: QueueSummary?) -> [String: Any] {
+        var pending: [String: Any] = [:]
+        for (currency, money) in summary?.pendingByCurrency ?? [:] {
+            pending[currency.code] = ["minor_units": money.minorUnits, "amount": money.decimalString]
+        }
+        return pending
+    }
+
+    /// Whole seconds since the oldest queued row, or JSON null.
+    static func oldestAgeJSON(_ summary: QueueSummary?, now: Date) -> Any {
+        summary?.oldestQueuedAt.map { Int(now.timeIntervalSince($0).rounded(.down)) } ?? NSNull()
     }
 }

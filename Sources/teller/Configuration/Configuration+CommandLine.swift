@@ -4,6 +4,8 @@
 /// value-less flags (e.g. `--until-empty`).
 struct CommandLineOptions {
     var configuration: Configuration
+    /// The file that was read (`--config` or the default).
+    var configurationPath: String
     var switches: Set<String>
     var problems: [ConfigurationProblem]
 
@@ -47,6 +49,7 @@ struct CommandLineOptions {
             }
         }
         self.configuration = configuration
+        configurationPath = path
         self.switches = switches
         self.problems = problems
     }
