@@ -6,7 +6,7 @@ import signal
 import sys
 import threading
 
-from . import VERSION
+from . import VERSION, tls
 from .seed import seed_demo
 from .server import Config, HostServer
 from .store import Store
@@ -21,7 +21,7 @@ def _terminal(text):
     return terminal_id, secret
 
 
-def parse_arguments(argv):
+def build_parser():
     parser = argparse.ArgumentParser(prog="teller-host", description="Teller reference bank host (docs/host-api.md).")
     parser.add_argument("--port", type=int, default=8480, help="TCP port; 0 picks a free one (default 8480)")
     parser.add_argument("--bind", default="127.0.0.1", help="address to listen on (default 127.0.0.1; ::1 for IPv6)")
@@ -47,12 +47,19 @@ def parse_arguments(argv):
                         help="fault: hold each new submission in flight this long (to provoke 409)")
     parser.add_argument("--no-admin", action="store_true", help="switch the /admin API off")
     parser.add_argument("--log-requests", action="store_true", help="one stderr line per request")
+    tls.add_arguments(parser)
     parser.add_argument("--version", action="version", version=f"teller-host {VERSION}")
-    return parser.parse_args(argv)
+    return parser
+
+
+def parse_arguments(argv):
+    return build_parser().parse_args(argv)
 
 
 def main(argv=None):
-    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    tls_context = tls.context_from_arguments(parser, args)
     store = Store(args.data)
     if args.seed == "demo":
         seed_demo(store)
@@ -68,7 +75,7 @@ def main(argv=None):
 
     config = Config(access_ttl=args.access_ttl, refresh_ttl=args.refresh_ttl, key_retention=retention,
                     log_requests=args.log_requests, admin=not args.no_admin)
-    server = HostServer((args.bind, args.port), store, config)
+    server = HostServer((args.bind, args.port), store, config, tls=tls_context)
     server.faults.update({
         "drop_after_commit": args.drop_after_commit,
         "delay_ms": args.delay_ms,

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from . import VERSION, clock
+from . import VERSION, clock, tls
 from . import iban as ibans
 from .faults import Faults, Stats
 from .problems import Problem
 from .store import _dump
-from .submission import parse_idempotency_key, parse_json_object, parse_submission
+from .submission import parse_idempotency_key, parse_json_object, parse_path_key, parse_submission
 
 MAX_BODY = 64 * 1024
 PIN_ATTEMPTS = 5
@@ -87,11 +87,12 @@ class HostServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
 
-    def __init__(self, address, store, config, handler=None):
+    def __init__(self, address, store, config, handler=None, tls=None):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.store = store
         self.config = config
+        self.tls = tls  # an ssl.SSLContext to serve https, or None
         self.faults = Faults()
         self.stats = Stats()
         self.pins = PinThrottle()
@@ -101,15 +102,59 @@ class HostServer(ThreadingHTTPServer):
         connection, peer = super().get_request()
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.stats.add("connections")
+        if self.tls is not None:
+            # The handshake runs in the connection's own thread (tls.handshake), not here in accept.
+            connection = self.tls.wrap_socket(connection, server_side=True, do_handshake_on_connect=False)
         return connection, peer
 
     def url(self):
-        host, port = self.server_address[:2]
-        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+        return tls.url(self.server_address, self.tls is not None)
 
 
 def _segments(path):
     return [urllib.parse.unquote(part) for part in path.strip("/").split("/")] if path.strip("/") else []
+
+
+def v1_route(path):
+    """(route name, allowed methods, path arguments) for a /v1 path, or None if there is no such resource.
+    `/v1/transactions/` and `/v1/transactions/%20` are the status route with a blank key, not the submit route."""
+    raw = [urllib.parse.unquote(part) for part in path[1:].split("/")]
+    if len(raw) == 3 and raw[:2] == ["v1", "transactions"]:
+        return "status", ("GET",), raw[2:]
+    parts = _segments(path)
+    if parts == ["v1", "health"]:
+        return "health", ("GET",), []
+    if parts == ["v1", "auth", "token"]:
+        return "token", ("POST",), []
+    if parts == ["v1", "auth", "refresh"]:
+        return "refresh", ("POST",), []
+    if parts == ["v1", "operators", "verify"]:
+        return "verify", ("POST",), []
+    if parts == ["v1", "transactions"]:
+        return "submit", ("POST",), []
+    if len(parts) == 3 and parts[:2] == ["v1", "accounts"]:
+        return "account", ("GET",), parts[2:]
+    if len(parts) == 4 and parts[:2] == ["v1", "accounts"] and parts[3] == "transactions":
+        return "recent", ("GET",), parts[2:3]
+    return None
+
+
+# Admin paths and the methods each one answers.
+ADMIN_ROUTES = {
+    "/admin/stats": ("GET",),
+    "/admin/reset": ("POST",),
+    "/admin/faults": ("GET", "POST", "DELETE"),
+    "/admin/tokens/expire": ("POST",),
+    "/admin/journal": ("GET",),
+    "/admin/accounts": ("GET", "POST"),
+    "/admin/terminals": ("POST",),
+    "/admin/purge": ("POST",),
+}
+
+
+def method_not_allowed(method, allowed):
+    return Problem("method_not_allowed", f"{method} is not supported here; use {' or '.join(allowed) or 'nothing'}.",
+                   headers={"Allow": ", ".join(allowed)})
 
 
 class HostHandler(BaseHTTPRequestHandler):
@@ -120,20 +165,16 @@ class HostHandler(BaseHTTPRequestHandler):
 
     # MARK: Entry points
 
-    def do_GET(self):
-        self._dispatch("GET")
+    def __getattr__(self, name):
+        """Every method, TRACE, OPTIONS, HEAD, CONNECT and made-up ones included, reaches _dispatch
+        (http.server would answer an HTML 501 for a method without a do_* attribute)."""
+        if name.startswith("do_"):
+            return lambda: self._dispatch(self.command)
+        raise AttributeError(name)
 
-    def do_POST(self):
-        self._dispatch("POST")
-
-    def do_PUT(self):
-        self._dispatch("PUT")
-
-    def do_DELETE(self):
-        self._dispatch("DELETE")
-
-    def do_PATCH(self):
-        self._dispatch("PATCH")
+    def handle(self):
+        if tls.handshake(self.connection):
+            super().handle()
 
     def log_message(self, format, *args):
         if self.server.config.log_requests:
@@ -148,6 +189,9 @@ class HostHandler(BaseHTTPRequestHandler):
         self._route = path
         try:
             self._body = self._read_body()
+            if not path.startswith("/"):
+                # CONNECT host:port, OPTIONS *: no resource here answers any method on such a target.
+                raise method_not_allowed(method, ())
             if path == "/admin" or path.startswith("/admin/"):
                 self._admin(method, path, urllib.parse.parse_qs(query))
             elif path == "/v1" or path.startswith("/v1/"):
@@ -195,6 +239,8 @@ class HostHandler(BaseHTTPRequestHandler):
         lines.extend(f"{name}: {value}" for name, value in headers.items())
         if self.close_connection:
             lines.append("Connection: close")
+        if self.command == "HEAD":
+            body = b""  # a HEAD answer has the headers of the full answer and no body
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
         self.log_request(status)
 
@@ -219,8 +265,7 @@ class HostHandler(BaseHTTPRequestHandler):
 
     def _v1(self, method, path, query):
         server = self.server
-        parts = _segments(path)
-        is_submit = method == "POST" and parts == ["v1", "transactions"]
+        is_submit = method == "POST" and _segments(path) == ["v1", "transactions"]
         failure = server.faults.take_failure(is_submit)
         if failure is not None:
             status, retry_after = failure
@@ -228,44 +273,33 @@ class HostHandler(BaseHTTPRequestHandler):
             code = "service_unavailable" if status == 503 else "too_many_requests"
             raise Problem(code, "Injected fault: try again after Retry-After seconds.", retry_after=retry_after)
 
-        if parts == ["v1", "health"]:
-            self._allow(method, "GET")
+        route = v1_route(path)
+        if route is None:
+            raise Problem("not_found", f"No resource at {path}.")
+        name, allowed, arguments = route
+        if method not in allowed:
+            raise method_not_allowed(method, allowed)
+        if name == "health":
             return self._send_json(200, {"status": "ok", "api_version": "v1", "host_version": VERSION,
                                          "time": clock.iso(clock.now())})
-        if parts == ["v1", "auth", "token"]:
-            self._allow(method, "POST")
+        if name == "token":
             return self._issue_token()
-        if parts == ["v1", "auth", "refresh"]:
-            self._allow(method, "POST")
+        if name == "refresh":
             return self._refresh_token()
-
-        known = (parts in (["v1", "operators", "verify"], ["v1", "transactions"])
-                 or (len(parts) == 3 and parts[:2] in (["v1", "accounts"], ["v1", "transactions"]))
-                 or (len(parts) == 4 and parts[:2] == ["v1", "accounts"] and parts[3] == "transactions"))
-        if not known:
-            raise Problem("not_found", f"No resource at {path}.")
         self._terminal = self._authenticate()
-        if parts == ["v1", "operators", "verify"]:
-            self._allow(method, "POST")
+        if name == "verify":
             return self._verify_operator()
-        if parts == ["v1", "transactions"]:
-            self._allow(method, "POST")
+        if name == "submit":
             return self._submit()
-        if parts[1] == "transactions":
-            self._allow(method, "GET")
-            return self._status(parts[2])
-        self._allow(method, "GET")
-        iban = self._path_iban(parts[2])
-        if len(parts) == 3:
+        if name == "status":
+            return self._status(arguments[0])
+        iban = self._path_iban(arguments[0])
+        if name == "account":
             snapshot = server.store.account(iban)
             if snapshot is None:
                 raise Problem("account_not_found", f"No account {iban} at this bank.")
             return self._send_json(200, snapshot)
         return self._recent(iban, query)
-
-    def _allow(self, method, allowed):
-        if method != allowed:
-            raise Problem("method_not_allowed", f"Use {allowed} here.", headers={"Allow": allowed})
 
     def _json_body(self):
         content_type = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
@@ -393,7 +427,7 @@ class HostHandler(BaseHTTPRequestHandler):
         self._send(status, body, {"Content-Type": "application/json"})
 
     def _status(self, raw_key):
-        key = parse_idempotency_key(raw_key)
+        key = parse_path_key(raw_key)
         row = self.server.store.find_submission(self._terminal, key)
         if row is None:
             raise Problem("transaction_not_found", f"Terminal {self._terminal} has no transaction with key {key}.")
@@ -409,6 +443,11 @@ class HostHandler(BaseHTTPRequestHandler):
             raise Problem("not_found", "The admin API is disabled (--no-admin).")
         if not is_loopback_peer(self.client_address[0]):
             raise Problem("admin_loopback_only", "The admin API answers only 127.0.0.1 and ::1.")
+        allowed = ADMIN_ROUTES.get(path.rstrip("/"))
+        if allowed is None:
+            raise Problem("not_found", f"No admin resource {path}.")
+        if method not in allowed:
+            raise method_not_allowed(method, allowed)
         route = (method, path.rstrip("/"))
         if route == ("GET", "/admin/stats"):
             return self._send_json(200, {**server.stats.snapshot(), "store": server.store.counts()})

@@ -42,6 +42,13 @@ def parse_idempotency_key(value):
     return str(uuid.UUID(value))
 
 
+def parse_path_key(value):
+    """The key of a status URL, in lower case; a blank one is malformed (the path has no key to be missing)."""
+    if value.strip() == "":
+        raise Problem("idempotency_key_malformed", "The status URL has a blank key; put the transaction's UUID after /v1/transactions/.")
+    return parse_idempotency_key(value)
+
+
 def parse_json_object(raw):
     """Decodes a UTF-8 JSON object, or raises invalid_json."""
     try:

@@ -44,8 +44,9 @@ class Response:
 
 
 class HostProcess:
-    def __init__(self, *args, data=None):
+    def __init__(self, *args, data=None, client_tls=None):
         self.args = list(args)
+        self.client_tls = client_tls  # an ssl.SSLContext to talk https, or None for http
         self._own_dir = data is None
         self.dir = tempfile.mkdtemp(prefix="teller-host-test-") if data is None else os.path.dirname(data)
         self.data = data or os.path.join(self.dir, "host.db")
@@ -58,7 +59,8 @@ class HostProcess:
             stdout=subprocess.PIPE, stderr=self.stderr)
         ready, _, _ = select.select([self.process.stdout], [], [], timeout)
         line = self.process.stdout.readline().decode() if ready else ""
-        if "listening on http://" not in line:
+        scheme = "https" if self.client_tls is not None else "http"
+        if f"listening on {scheme}://127.0.0.1:" not in line:
             self.stop()
             raise RuntimeError(f"teller-host did not start: {line!r}; see {self.stderr.name}")
         self.url = line.rsplit(" ", 1)[1].strip()
@@ -86,6 +88,8 @@ class HostProcess:
     # MARK: HTTP
 
     def connection(self, timeout=10):
+        if self.client_tls is not None:
+            return http.client.HTTPSConnection("127.0.0.1", self.port, timeout=timeout, context=self.client_tls)
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
     def request(self, method, path, body=None, headers=None, connection=None):
@@ -133,6 +137,22 @@ class HostProcess:
 
     def stats(self):
         return self.admin("GET", "/admin/stats")
+
+
+def make_self_signed_certificate(directory):
+    """A P-256 self-signed certificate for 127.0.0.1 made with openssl: (cert_file, key_file).
+    Raises (so the test fails, never skips) when openssl is missing or fails."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise AssertionError("openssl is needed for the TLS tests and is not installed (apt-get install openssl)")
+    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    result = subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "2",
+         "-keyout", key, "-out", cert], capture_output=True, text=True, timeout=30)
+    if result.returncode != 0:
+        raise AssertionError(f"openssl req failed: {result.stderr}")
+    return cert, key
 
 
 def encode(doc):

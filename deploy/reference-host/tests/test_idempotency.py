@@ -154,6 +154,36 @@ class SubmitTests(HostTestCase):
         self.assertProblem(self.host.get(self.access, f"/v1/transactions/{new_key()}"), 404, "transaction_not_found")
         self.assertProblem(self.host.get(self.access, "/v1/transactions/not-a-uuid"), 400, "idempotency_key_malformed")
 
+    def test_status_with_a_blank_key_is_malformed_not_missing(self):
+        for path in ("/v1/transactions/", "/v1/transactions/%20", "/v1/transactions/%20%20"):
+            with self.subTest(path=path):
+                self.assertProblem(self.host.get(self.access, path), 400, "idempotency_key_malformed")
+
+    def test_outcomes_echo_the_submission_exactly_in_post_replay_and_status(self):
+        echoed = ("kind", "account_iban", "counterparty_iban", "amount", "currency", "operator_id",
+                  "client_reference", "created_at")
+        key = new_key()
+        cases = [
+            (201, body("transfer", RICH, amount=7, counterparty=EMPTY, reference=key[:8].upper(),
+                       created_at="2026-11-29T15:05:00.5+01:00")),
+            (201, body("deposit", RICH, amount=3)),
+            (200, body("withdrawal", LOW, amount=9_007_199_254_740_991, reference="x" * 64)),
+            (200, body("deposit", GBP, amount=1, currency="EUR", reference="ü €")),
+        ]
+        for status, doc in cases:
+            key = new_key().upper()
+            with self.subTest(doc=doc):
+                answers = [self.host.submit(self.access, key, doc), self.host.submit(self.access, key, doc),
+                           self.host.get(self.access, f"/v1/transactions/{key}")]
+                self.assertEqual([a.status for a in answers], [status, status, 200])
+                self.assertEqual(len({a.body for a in answers}), 1, "replay and status are the stored bytes")
+                outcome = answers[0].json()
+                self.assertEqual(outcome["idempotency_key"], key.lower())
+                for name in echoed:
+                    self.assertEqual(outcome.get(name), doc.get(name), name)
+                    self.assertEqual(type(outcome.get(name)), type(doc.get(name)), name)
+                self.assertEqual("counterparty_iban" in outcome, doc["kind"] == "transfer")
+
     def test_transactions_are_journaled_in_order(self):
         after = max([e["seq"] for e in self.host.journal()] or [0])
         references = [f"ORDER-{i:03d}" for i in range(30)]

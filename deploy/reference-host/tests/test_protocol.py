@@ -108,6 +108,68 @@ class RoutingTests(HostTestCase):
         self.assertEqual(response.status, 405)
 
 
+class MethodTests(HostTestCase):
+    """Any method a path does not support is a 405 problem with Allow, never http.server's HTML 501."""
+
+    PATHS = {
+        "/v1/health": "GET",
+        "/v1/auth/token": "POST",
+        "/v1/auth/refresh": "POST",
+        "/v1/operators/verify": "POST",
+        "/v1/transactions": "POST",
+        "/v1/transactions/0b6f3c52-8a43-4b8e-9d6a-3f1a2b4c5de1": "GET",
+        f"/v1/accounts/{RICH}": "GET",
+        f"/v1/accounts/{RICH}/transactions": "GET",
+        "/admin/stats": "GET",
+        "/admin/faults": "GET, POST, DELETE",
+    }
+    METHODS = ("TRACE", "OPTIONS", "HEAD", "CONNECT", "PUT", "PATCH", "DELETE", "GET", "POST", "FOO", "get")
+
+    def test_every_unsupported_method_is_405_problem_with_allow(self):
+        connection = self.host.connection()
+        for path, allow in self.PATHS.items():
+            for method in self.METHODS:
+                if method in allow.split(", "):
+                    continue
+                with self.subTest(method=method, path=path):
+                    # With and without a token: the method is checked before authentication.
+                    for headers in ({}, {"Authorization": "Bearer " + self.access}):
+                        response = self.host.request(method, path, headers=headers, connection=connection)
+                        self.assertEqual(response.status, 405, response.body)
+                        self.assertEqual(response.header("Allow"), allow)
+                        self.assertEqual(response.header("Content-Type"), "application/problem+json")
+                        if method == "HEAD":
+                            self.assertEqual(response.body, b"")
+                            self.assertGreater(int(response.header("Content-Length")), 0)
+                        else:
+                            self.assertProblem(response, 405, "method_not_allowed")
+        connection.close()
+
+    def test_connect_and_options_star_are_405(self):
+        for request_line in (f"CONNECT 127.0.0.1:{self.host.port} HTTP/1.1", "OPTIONS * HTTP/1.1"):
+            with self.subTest(request_line=request_line):
+                with socket.create_connection(("127.0.0.1", self.host.port), timeout=5) as sock:
+                    sock.sendall(request_line.encode() + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    data = b""
+                    while chunk := sock.recv(65536):
+                        data += chunk
+                head, _, payload = data.partition(b"\r\n\r\n")
+                self.assertTrue(head.startswith(b"HTTP/1.1 405 "), data)
+                self.assertIn(b"\r\nContent-Type: application/problem+json", head)
+                self.assertIn(b"\r\nAllow: \r\n", head)
+                self.assertIn(b'"code":"method_not_allowed"', payload)
+
+    def test_unknown_path_stays_404_for_any_method(self):
+        self.assertProblem(self.host.request("FOO", "/v1/nothing"), 404, "not_found")
+
+    def test_allowed_methods_still_work_on_the_same_connection_after_405s(self):
+        connection = self.host.connection()
+        self.assertEqual(self.host.request("TRACE", "/v1/health", connection=connection).status, 405)
+        self.assertEqual(self.host.request("HEAD", "/v1/health", connection=connection).status, 405)
+        self.assertEqual(self.host.request("GET", "/v1/health", connection=connection).status, 200)
+        connection.close()
+
+
 class AccountTests(HostTestCase):
 
     def test_snapshot_fields(self):
