@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
         .systemLibrary(name: "CNetlink", path: "CNetlink"),
         .systemLibrary(
@@ -37,7 +40,7 @@ let package = Package(
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink"]),
+        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink", "CCurl"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),

@@ -42,9 +42,13 @@ public actor FakeOutbox: OutboxPort {
     public var knownAvailable: [IBAN: Money] = [:]
     public var acknowledged: [IdempotencyKey] = []
 
-    public init(limits: Limits, clock: FakeClock) {
+    /// Where the online limits' evidence comes from: the fake sync's "online".
+    private let sync: FakeSync
+
+    public init(limits: Limits, clock: FakeClock, sync: FakeSync) {
         self.limits = limits
         self.clock = clock
+        self.sync = sync
     }
 
     public func setKnownAvailable(_ money: Money, for iban: IBAN) { knownAvailable[iban] = money }
@@ -53,7 +57,8 @@ public actor FakeOutbox: OutboxPort {
         if let index = rows.firstIndex(where: { $0.key == key }) { rows[index].state = state }
     }
 
-    private func context(kind: TransactionKind, account: IBAN, isOnline: Bool) -> LimitContext {
+    private func context(kind: TransactionKind, account: IBAN) async -> LimitContext {
+        let isOnline = await sync.online
         let eur = limits.currency
         let today = rows.filter { if case .rejected = $0.state { false } else { true } }.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
         let pending = rows.filter(\.state.isPending)
@@ -64,9 +69,10 @@ public actor FakeOutbox: OutboxPort {
         return LimitContext(isOnline: isOnline, todayTotal: Money(minorUnits: today, currency: eur), queuedTotal: Money(minorUnits: queued, currency: eur), oldestQueuedAge: oldest, withdrawable: withdrawable)
     }
 
-    public func enqueue(_ request: TransactionRequest, isOnline: Bool) async throws(TellerError) -> OutboxEntry {
+    public func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
+        let context = await context(kind: request.kind, account: request.account)
         do {
-            try limits.check(request.amount, kind: request.kind, context: context(kind: request.kind, account: request.account, isOnline: isOnline))
+            try limits.check(request.amount, kind: request.kind, context: context)
         } catch {
             throw .limit(error)
         }
@@ -78,8 +84,9 @@ public actor FakeOutbox: OutboxPort {
         return entry
     }
 
-    public func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) async throws(TellerError) -> RemainingLimits {
-        do { return try limits.remaining(kind: kind, context: context(kind: kind, account: account, isOnline: isOnline)) } catch { throw .limit(error) }
+    public func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
+        let context = await context(kind: kind, account: account)
+        do { return try limits.remaining(kind: kind, context: context) } catch { throw .limit(error) }
     }
 
     public func entries() async throws(TellerError) -> [OutboxEntry] { rows.reversed() }
@@ -102,9 +109,13 @@ public actor FakeOutbox: OutboxPort {
         rows.filter { $0.state.isPending && $0.request.account == account }.reversed()
     }
 
-    public func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) {
-        guard let index = rows.firstIndex(where: { $0.key == key }), case .rejected(let reason, false) = rows[index].state else { throw .noSuchEntry(key) }
-        rows[index].state = .rejected(reason: reason, acknowledged: true)
+    public func acknowledge(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) {
+        guard let index = rows.firstIndex(where: { $0.key == key }) else { throw .noSuchEntry(key) }
+        switch rows[index].state {
+        case .rejected(let reason, false): rows[index].state = .rejected(reason: reason, acknowledged: true)
+        case .needsReview(let reason, false): rows[index].state = .needsReview(reason: reason, acknowledged: true)
+        default: throw .noSuchEntry(key)
+        }
         acknowledged.append(key)
     }
 }

@@ -20,8 +20,8 @@ public struct FeatureHarness {
     public init(online: Bool = true, idleLockAfter: TimeInterval = 120) {
         let limits = try! Limits(currency: .eur, perTransaction: Self.eur(1_000_000), dailyPerTerminal: Self.eur(5_000_000),
                                  perOfflineTransaction: Self.eur(200_000), offlineQueuedTotal: Self.eur(1_000_000), maxOfflineAge: 72 * 3600)
-        outbox = FakeOutbox(limits: limits, clock: clock)
         sync = FakeSync(online: online)
+        outbox = FakeOutbox(limits: limits, clock: clock, sync: sync)
         session = FakeSession(clock: clock)
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, clock: clock,

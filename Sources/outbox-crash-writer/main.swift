@@ -21,7 +21,7 @@ let operatorID = OperatorID("1001")!
 var amount: Int64 = 1
 while true {
     let request = try TransactionRequest(kind: .deposit, account: account, amount: Money(minorUnits: amount, currency: eur), operatorID: operatorID)
-    let entry = try await store.enqueue(request, isOnline: true)
+    let entry = try await store.enqueue(request)
     let payload = try await store.frozenPayload(for: entry.key) ?? []
     let line = "\(entry.id) \(entry.key.rawValue) \(payload.map { String(format: "%02x", $0) }.joined())\n"
     FileHandle.standardOutput.write(Data(line.utf8))

@@ -50,7 +50,7 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
         var keys: [IdempotencyKey] = []
         for index in 0..<count {
             let request = try TransactionRequest(kind: .deposit, account: account, amount: Money(minorUnits: 100 + Int64(index % 900), currency: eur), operatorID: OperatorID("1001")!)
-            keys.append(try await store.enqueue(request, isOnline: true).key)
+            keys.append(try await store.enqueue(request).key)
         }
         return keys
     }

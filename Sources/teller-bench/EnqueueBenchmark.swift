@@ -36,7 +36,7 @@ let enqueueBenchmark = Benchmark(name: "enqueue", summary: "durable outbox enque
     while done < rows {
         let count = min(round, rows - done)
         for _ in 0..<count {
-            _ = try await enqueue.measure { try await store.enqueue(request, isOnline: false) }
+            _ = try await enqueue.measure { try await store.enqueue(request) }
         }
         for _ in 0..<count {
             try commit.measure {

@@ -12,8 +12,8 @@ struct LiveData {
     let linkMonitor: LinkMonitor?
 
     init(configuration: Configuration) throws {
-        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits())
         guard let url = configuration.hostURL else {
+            store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits())
             host = nil
             engine = nil
             linkMonitor = nil
@@ -22,14 +22,18 @@ struct LiveData {
         guard let terminalID = configuration.terminalID else {
             throw ConfigurationProblem(file: "configuration", line: 0, message: "host_url is set but terminal_id is not")
         }
-        let hostConfiguration = try HostConfiguration(baseURL: url, allowInsecureHTTP: configuration.allowInsecureHTTP, requestTimeout: configuration.requestTimeout)
-        let connection = HostConnection(configuration: hostConfiguration)
+        let connection = HostConnection(configuration: try configuration.hostConfiguration(url))
+        let timeout = configuration.requestTimeout
+        // The online limits apply only while the bank answered within the last request timeout.
+        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits()) { [reachability = connection.reachability] in
+            reachability.bankAnswered(within: timeout)
+        }
         let credentials = try TerminalCredentials.load(terminalID: terminalID, secretFile: configuration.secretFile)
         let vault = TokenVault(connection: connection, credentials: credentials, dataDirectory: configuration.dataDirectory)
         let host = HostClient(connection: connection, vault: vault)
-        let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap)) { reason in
-            Log.info("sync: woke (\(reason))")
-        }
+        let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
+                                onWake: { reason in Log.info("sync: woke (\(reason))") },
+                                onProblem: DrainCommand.logProblem)
         self.host = host
         self.engine = engine
         do {

@@ -10,8 +10,10 @@ actor LiveDiagnostics: DiagnosticsPort {
     private let hasher = PINHasher.interactive
     /// Facts only the main loop knows (display mode, input devices), read on demand.
     private let liveFacts: @Sendable () async -> [DiagnosticsLine]
+    private let sync: (any SyncStatusPort)?
 
-    init(configuration: Configuration, configurationPath: String, store: TellerStore, liveFacts: @escaping @Sendable () async -> [DiagnosticsLine]) {
+    init(configuration: Configuration, configurationPath: String, store: TellerStore, sync: (any SyncStatusPort)?, liveFacts: @escaping @Sendable () async -> [DiagnosticsLine]) {
+        self.sync = sync
         self.configuration = configuration
         self.configurationPath = configurationPath
         self.store = store
@@ -30,6 +32,15 @@ actor LiveDiagnostics: DiagnosticsPort {
             DiagnosticsLine(label: "Host", value: configuration.hostURL?.absoluteString ?? "none (offline only)"),
             DiagnosticsLine(label: "Database", value: store.path),
         ]
+        if let sync {
+            let status = await sync.status()
+            let value = status.problem.map { "\($0.kind.rawValue) since \(ISO8601DateFormatter().string(from: $0.since)): \($0.detail)" }
+                ?? (status.isOnline ? "none: the bank answers" : "none yet")
+            lines.append(DiagnosticsLine(label: "Sync problem", value: value))
+        }
+        if let review = try? await store.needsReviewEntries(), !review.isEmpty {
+            lines.append(DiagnosticsLine(label: "Needs review", value: review.map { "\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")" }.joined(separator: "; ")))
+        }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: store.path))?[.size] as? Int
         let size = bytes.map { "\($0 / 1024) KiB" } ?? "unknown"
         lines.append(DiagnosticsLine(label: "Database size", value: size))

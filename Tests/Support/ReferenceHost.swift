@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// deploy/reference-host/teller-host as a real subprocess with its own
 /// SQLite file and the demo seed, plus its admin API (faults, counters,
@@ -29,7 +26,6 @@ final class ReferenceHost: @unchecked Sendable {
     private let requestedPort: Int
     private let bind: String
     private let arguments: [String]
-    private let session: URLSession
     private(set) var child: ChildProcess?
     /// The port it listens on, known once started.
     private(set) var port = 0
@@ -46,14 +42,10 @@ final class ReferenceHost: @unchecked Sendable {
         self.bind = bind
         self.namespace = namespace
         self.arguments = arguments
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        session = URLSession(configuration: configuration)
     }
 
     deinit {
         child?.killNow()
-        session.invalidateAndCancel()
     }
 
     /// The base URL a terminal on this machine uses.
@@ -93,29 +85,20 @@ final class ReferenceHost: @unchecked Sendable {
 
     // MARK: Admin API
 
-    /// One admin call; the answer's JSON body.
+    /// One admin call; the answer's JSON body. Made by a small urllib
+    /// client (inside the namespace when there is one), so the tests need no
+    /// HTTP stack of their own beside the terminal's.
     func admin(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
         let address = "http://127.0.0.1:\(port)\(path)"
-        if let namespace {
-            let ip = try ChildProcess.ip()
-            let result = try await ChildProcess.run(ip, ["netns", "exec", namespace, "python3", "-c", Self.adminClient, address, method], stdin: body ?? Data())
-            guard result.status == 0 else { throw ReferenceHostError.admin(method, path, result.stdout + result.stderr) }
-            return Data(result.stdout.utf8)
-        }
-        var request = URLRequest(url: URL(string: address)!)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await session.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw ReferenceHostError.admin(method, path, String(decoding: data, as: UTF8.self))
-        }
-        return data
+        var command = ["python3", "-c", Self.adminClient, address, method]
+        if let namespace { command = ["netns", "exec", namespace] + command }
+        let executable = namespace == nil ? "/usr/bin/env" : try ChildProcess.ip()
+        let result = try await ChildProcess.run(executable, command, stdin: body ?? Data())
+        guard result.status == 0 else { throw ReferenceHostError.admin(method, path, result.stdout + result.stderr) }
+        return Data(result.stdout.utf8)
     }
 
-    /// A urllib client run inside the namespace: URL and method as arguments, body on stdin.
+    /// A urllib client: URL and method as arguments, body on stdin.
     private static let adminClient = """
         import sys, urllib.request, urllib.error
         body = sys.stdin.buffer.read() or None

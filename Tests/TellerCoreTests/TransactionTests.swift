@@ -48,7 +48,7 @@ import Testing
         #expect(OutboxState.sending.isPending)
         #expect(!OutboxState.confirmed(reference: "R1").isPending)
         #expect(OutboxState.rejected(reason: "insufficient_funds", acknowledged: false).name == "rejected")
-        #expect(OutboxState.needsReview(reason: "x").name == "needsReview")
+        #expect(OutboxState.needsReview(reason: "x", acknowledged: false).name == "needsReview")
     }
 
     @Test func loadStateCarriesFreshness() {

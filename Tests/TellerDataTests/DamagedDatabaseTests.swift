@@ -11,7 +11,7 @@ import TellerCore
 
     func storeWithRows(at path: String) async throws {
         let store = try TellerStore(path: path, limits: Fixtures.limits)
-        for amount in 1...200 { _ = try await store.enqueue(Fixtures.deposit(Int64(amount)), isOnline: true) }
+        for amount in 1...200 { _ = try await store.enqueue(Fixtures.deposit(Int64(amount))) }
     }
 
     func expectRefusedAndUnchanged(_ path: String) throws {

@@ -8,13 +8,16 @@ import TellerCore
     let directory = TemporaryDirectory()
     let clock = FixedClock(Fixtures.noon)
 
+    /// Whether the bank answered recently, as the store's online evidence sees it.
+    let link = LinkSwitch(online: true)
+
     func makeStore() throws -> TellerStore {
-        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc) { [link] in link.online }
     }
 
     @Test func enqueueWritesOneQueuedRowWithAFrozenPayload() async throws {
         let store = try makeStore()
-        let entry = try await store.enqueue(Fixtures.deposit(12_345), isOnline: true)
+        let entry = try await store.enqueue(Fixtures.deposit(12_345))
         #expect(entry.state == .queued)
         #expect(entry.id == 1)
         let payload = try #require(try await store.frozenPayload(for: entry.key))
@@ -33,61 +36,64 @@ import TellerCore
 
     @Test func limitsAreCheckedAgainstWhatIsStored() async throws {
         let store = try makeStore()
-        for _ in 0..<3 { _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true) }
+        for _ in 0..<3 { _ = try await store.enqueue(Fixtures.deposit(100_000)) }
         // 300,000 stored: the daily limit is hit exactly, one cent more is refused.
         await #expect(throws: TellerError.limit(.dailyTotal(limit: Fixtures.eur(300_000), remaining: Fixtures.eur(0)))) {
-            try await store.enqueue(Fixtures.deposit(1), isOnline: true)
+            try await store.enqueue(Fixtures.deposit(1))
         }
         #expect(try await store.entries().count == 3)
         // Tomorrow the daily total starts again.
         clock.advance(86_400)
-        _ = try await store.enqueue(Fixtures.deposit(1), isOnline: true)
+        _ = try await store.enqueue(Fixtures.deposit(1))
     }
 
     @Test func rejectedRowsDoNotCountTowardsToday() async throws {
         let store = try makeStore()
-        let first = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
-        _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
-        _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
+        let first = try await store.enqueue(Fixtures.deposit(100_000))
+        _ = try await store.enqueue(Fixtures.deposit(100_000))
+        _ = try await store.enqueue(Fixtures.deposit(100_000))
         try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(first.id)]) }
-        _ = try await store.enqueue(Fixtures.deposit(100_000), isOnline: true)
+        _ = try await store.enqueue(Fixtures.deposit(100_000))
     }
 
     @Test func offlineQueueTotalAndAge() async throws {
         let store = try makeStore()
-        _ = try await store.enqueue(Fixtures.deposit(20_000), isOnline: false)
-        _ = try await store.enqueue(Fixtures.deposit(20_000), isOnline: false)
+        link.online = false
+        _ = try await store.enqueue(Fixtures.deposit(20_000))
+        _ = try await store.enqueue(Fixtures.deposit(20_000))
         await #expect(throws: TellerError.limit(.offlineQueuedTotal(limit: Fixtures.eur(50_000), remaining: Fixtures.eur(10_000)))) {
-            try await store.enqueue(Fixtures.deposit(10_001), isOnline: false)
+            try await store.enqueue(Fixtures.deposit(10_001))
         }
-        _ = try await store.enqueue(Fixtures.deposit(10_000), isOnline: false)
+        _ = try await store.enqueue(Fixtures.deposit(10_000))
         // Online, the offline limits do not apply.
-        _ = try await store.enqueue(Fixtures.deposit(50_000), isOnline: true)
+        link.online = true
+        _ = try await store.enqueue(Fixtures.deposit(50_000))
 
         let aged = try TellerStore(path: directory.file("aged.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
-        _ = try await aged.enqueue(Fixtures.deposit(100), isOnline: false)
+        _ = try await aged.enqueue(Fixtures.deposit(100))
         clock.advance(72 * 3600)
-        _ = try await aged.enqueue(Fixtures.deposit(100), isOnline: false)
+        _ = try await aged.enqueue(Fixtures.deposit(100))
         clock.advance(1)
         await #expect(throws: TellerError.limit(.offlineQueueTooOld(maxAge: 72 * 3600))) {
-            try await aged.enqueue(Fixtures.deposit(100), isOnline: false)
+            try await aged.enqueue(Fixtures.deposit(100))
         }
     }
 
     @Test func offlineWithdrawalUsesLastKnownAvailableMinusPendingDebits() async throws {
         let store = try makeStore()
+        link.online = false
         await #expect(throws: TellerError.limit(.noKnownBalance)) {
-            try await store.enqueue(Fixtures.withdrawal(100), isOnline: false)
+            try await store.enqueue(Fixtures.withdrawal(100))
         }
         try await store.saveSnapshot(AccountSnapshot(iban: Fixtures.account, holder: "Ada Lovelace", balance: Fixtures.eur(30_000), available: Fixtures.eur(25_000), asOf: clock.now()))
-        _ = try await store.enqueue(Fixtures.withdrawal(15_000), isOnline: false)
+        _ = try await store.enqueue(Fixtures.withdrawal(15_000))
         #expect(try await store.pendingDebits(for: Fixtures.account).map(\.request.amount) == [Fixtures.eur(15_000)])
-        let remaining = try await store.remainingLimits(kind: .withdrawal, account: Fixtures.account, isOnline: false)
+        let remaining = try await store.remainingLimits(kind: .withdrawal, account: Fixtures.account)
         #expect(remaining.withdrawable == Fixtures.eur(10_000))
         await #expect(throws: TellerError.limit(.insufficientAvailable(withdrawable: Fixtures.eur(10_000)))) {
-            try await store.enqueue(Fixtures.withdrawal(10_001), isOnline: false)
+            try await store.enqueue(Fixtures.withdrawal(10_001))
         }
-        _ = try await store.enqueue(Fixtures.withdrawal(10_000), isOnline: false)
+        _ = try await store.enqueue(Fixtures.withdrawal(10_000))
     }
 
     @Test func summaryCountsStatesAndPendingPerCurrency() async throws {
@@ -95,10 +101,10 @@ import TellerCore
         let empty = try await store.summary()
         #expect(empty.countsByState == ["queued": 0, "sending": 0, "confirmed": 0, "rejected": 0, "needsReview": 0])
         #expect(empty.oldestQueuedAt == nil)
-        let first = try await store.enqueue(Fixtures.deposit(1_000), isOnline: true)
+        let first = try await store.enqueue(Fixtures.deposit(1_000))
         clock.advance(60)
-        _ = try await store.enqueue(Fixtures.deposit(2_000), isOnline: true)
-        let third = try await store.enqueue(Fixtures.deposit(4_000), isOnline: true)
+        _ = try await store.enqueue(Fixtures.deposit(2_000))
+        let third = try await store.enqueue(Fixtures.deposit(4_000))
         try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'insufficient_funds' WHERE id = ?", [.integer(third.id)]) }
         let summary = try await store.summary()
         #expect(summary.countsByState["queued"] == 2)
@@ -110,23 +116,23 @@ import TellerCore
 
     @Test func operatorAcknowledgesARejectionOnce() async throws {
         let store = try makeStore()
-        let entry = try await store.enqueue(Fixtures.deposit(1_000), isOnline: true)
+        let entry = try await store.enqueue(Fixtures.deposit(1_000))
         await #expect(throws: TellerError.noSuchEntry(entry.key)) {
-            try await store.acknowledgeRejection(entry.key, by: Fixtures.operatorID)
+            try await store.acknowledge(entry.key, by: Fixtures.operatorID)
         }
         try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(entry.id)]) }
-        try await store.acknowledgeRejection(entry.key, by: Fixtures.operatorID)
+        try await store.acknowledge(entry.key, by: Fixtures.operatorID)
         #expect(try await store.entry(for: entry.key)?.state == .rejected(reason: "account_blocked", acknowledged: true))
         #expect(try await store.summary().unacknowledgedRejections == 0)
         await #expect(throws: TellerError.noSuchEntry(entry.key)) {
-            try await store.acknowledgeRejection(entry.key, by: Fixtures.operatorID)
+            try await store.acknowledge(entry.key, by: Fixtures.operatorID)
         }
     }
 
     @Test func interruptedSendsGoBackToQueuedOnOpen() async throws {
         do {
             let store = try makeStore()
-            let entry = try await store.enqueue(Fixtures.deposit(1_000), isOnline: true)
+            let entry = try await store.enqueue(Fixtures.deposit(1_000))
             try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'sending' WHERE id = ?", [.integer(entry.id)]) }
         }
         let reopened = try makeStore()
@@ -146,6 +152,12 @@ import TellerCore
 
     @Test func schemaIsRecorded() async throws {
         let store = try makeStore()
-        #expect(try await store.withDatabase { try Migrator.currentVersion(of: $0) } == 1)
+        #expect(try await store.withDatabase { try Migrator.currentVersion(of: $0) } == 2)
     }
+}
+
+/// A switch the test flips to stand for "the bank answered within the request timeout".
+final class LinkSwitch: @unchecked Sendable {
+    var online: Bool
+    init(online: Bool) { self.online = online }
 }

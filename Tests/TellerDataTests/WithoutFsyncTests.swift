@@ -23,7 +23,7 @@ import TellerCore
     @Test func markingARowSendingLeavesTheStoreFullySynchronous() async throws {
         let directory = TemporaryDirectory()
         let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits)
-        let entry = try await store.enqueue(Fixtures.deposit(100), isOnline: true)
+        let entry = try await store.enqueue(Fixtures.deposit(100))
         try await store.markSending(entry.id)
         #expect(try await store.entry(for: entry.key)?.state == .sending)
         #expect(try await store.withDatabase { try $0.queryInt64("PRAGMA synchronous") } == 2)

@@ -76,7 +76,7 @@ import TellerFakes
         let h = FeatureHarness()
         await h.signIn()
         await h.accounts.set(cached: nil, fresh: h.snapshot(asOf: h.clock.now()), for: FeatureHarness.account)
-        _ = try await h.outbox.enqueue(TransactionRequest(kind: .withdrawal, account: FeatureHarness.account, amount: FeatureHarness.eur(2_000), operatorID: OperatorID("1001")!), isOnline: true)
+        _ = try await h.outbox.enqueue(TransactionRequest(kind: .withdrawal, account: FeatureHarness.account, amount: FeatureHarness.eur(2_000), operatorID: OperatorID("1001")!))
         h.coordinator.push(.account(FeatureHarness.account))
         guard case .account(let model) = h.coordinator.current else { return }
         await h.coordinator.settle()

@@ -66,7 +66,7 @@ import TellerFakes
         #expect(bar.whoText == "Maria Keller · T-0001")
         #expect(bar.clockText == "08:02")
         let request = try TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(123_450), operatorID: OperatorID("1001")!)
-        _ = try await h.outbox.enqueue(request, isOnline: false)
+        _ = try await h.outbox.enqueue(request)
         await h.sync.send(.online)
         try await waitUntil { bar.connectionText == "Online" && bar.queueText == "1 queued · 1,234.50 EUR" }
     }

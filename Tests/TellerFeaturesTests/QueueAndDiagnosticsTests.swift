@@ -9,7 +9,7 @@ import TellerFakes
     @Test func rejectedRowMustBeAcknowledgedWithItsReason() async throws {
         let h = FeatureHarness()
         await h.signIn()
-        let entry = try await h.outbox.enqueue(TransactionRequest(kind: .transfer, account: FeatureHarness.lowBalance, counterparty: FeatureHarness.account, amount: FeatureHarness.eur(9_000), operatorID: OperatorID("1001")!), isOnline: true)
+        let entry = try await h.outbox.enqueue(TransactionRequest(kind: .transfer, account: FeatureHarness.lowBalance, counterparty: FeatureHarness.account, amount: FeatureHarness.eur(9_000), operatorID: OperatorID("1001")!))
         await h.outbox.setState(entry.key, .rejected(reason: "insufficient_funds", acknowledged: false))
         h.coordinator.push(.queue)
         await h.coordinator.settle()

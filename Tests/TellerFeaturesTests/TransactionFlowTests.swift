@@ -79,7 +79,7 @@ import TellerFakes
         let h = FeatureHarness(online: false)
         let model = try #require(await amountScreen(h, kind: .withdrawal))
         await h.outbox.setKnownAvailable(FeatureHarness.eur(15_000), for: FeatureHarness.account)
-        _ = try await h.outbox.enqueue(TransactionRequest(kind: .withdrawal, account: FeatureHarness.account, amount: FeatureHarness.eur(10_000), operatorID: OperatorID("1001")!), isOnline: false)
+        _ = try await h.outbox.enqueue(TransactionRequest(kind: .withdrawal, account: FeatureHarness.account, amount: FeatureHarness.eur(10_000), operatorID: OperatorID("1001")!))
         for d in "5001" { model.press(digit: d) }
         await model.reviewTransaction()
         #expect(model.refusal == "Over the last known available balance minus queued debits: 50.00 EUR can be paid out.")

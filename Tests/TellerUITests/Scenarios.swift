@@ -105,13 +105,13 @@ enum Scenario: String, CaseIterable, Sendable {
         await d.signIn()
         switch self {
         case .home:
-            _ = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: true)
+            _ = try? await h.outbox.enqueue(request(.deposit, 25_000))
             await h.coordinator.refreshStatus()
         case .findAccount:
             await d.tap(HomeScreen.findAccount)
             await d.tap("DE54500105".map { "find-account.keys.\($0)" })
         case .account, .accountOfflineCached:
-            _ = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: !isOffline)
+            _ = try? await h.outbox.enqueue(request(.deposit, 25_000))
             await h.coordinator.refreshStatus()
             await d.openAccount()
         case .amount:
@@ -154,9 +154,9 @@ enum Scenario: String, CaseIterable, Sendable {
             let queued = self == .receipt ? "Queue: 1 queued · 250.00 EUR" : "Queue: Queue empty"
             await d.waitUntil { d.layout().node(withIdentifier: "status.queue")?.label == queued }
         case .queue, .queueRejected:
-            let first = try? await h.outbox.enqueue(request(.deposit, 25_000), isOnline: true)
-            let second = try? await h.outbox.enqueue(request(.withdrawal, 12_000), isOnline: true)
-            _ = try? await h.outbox.enqueue(request(.transfer, 7_550, to: "ES9121000418450200051332"), isOnline: true)
+            let first = try? await h.outbox.enqueue(request(.deposit, 25_000))
+            let second = try? await h.outbox.enqueue(request(.withdrawal, 12_000))
+            _ = try? await h.outbox.enqueue(request(.transfer, 7_550, to: "ES9121000418450200051332"))
             if let first { await h.outbox.setState(first.key, .confirmed(reference: "H20261129-0000042")) }
             if self == .queueRejected, let second { await h.outbox.setState(second.key, .rejected(reason: "insufficient_funds", acknowledged: false)) }
             await h.coordinator.refreshStatus()

@@ -25,12 +25,13 @@ public struct QueueSummary: Hashable, Sendable {
 /// the screen says "Queued" (see "One write: the outbox" in the design).
 public protocol OutboxPort: Sendable {
     /// Checks the limits against what is stored and appends one row, in one
-    /// write transaction. Returning means the row is on disk.
-    /// - Parameter isOnline: whether the host is reachable now; offline
-    ///   entry applies the offline limits.
-    func enqueue(_ request: TransactionRequest, isOnline: Bool) async throws(TellerError) -> OutboxEntry
+    /// write transaction. Returning means the row is on disk. The offline
+    /// limits apply unless the bank answered within the last request
+    /// timeout: the data layer decides from evidence, not from a belief
+    /// passed in.
+    func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry
     /// What is left under each limit for the amount entry screen.
-    func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) async throws(TellerError) -> RemainingLimits
+    func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits
     /// Every row, newest first.
     func entries() async throws(TellerError) -> [OutboxEntry]
     func summary() async throws(TellerError) -> QueueSummary
@@ -38,6 +39,6 @@ public protocol OutboxPort: Sendable {
     func pendingDebits(for account: IBAN) async throws(TellerError) -> [OutboxEntry]
     /// Every queued or sending row of one account, newest first ("Queued" on the account screen).
     func pendingEntries(for account: IBAN) async throws(TellerError) -> [OutboxEntry]
-    /// Records that an operator has seen a rejection and told the customer.
-    func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError)
+    /// Records that an operator has seen a rejected or needs-review row and told the customer.
+    func acknowledge(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError)
 }

@@ -9,16 +9,22 @@ public enum SyncEvent: Hashable, Sendable {
     case needsReview(IdempotencyKey, reason: String)
     case online
     case offline
+    /// The engine's problem changed (nil: solved).
+    case problem(SyncProblem?)
 }
 
 /// The connection state shown in the status bar.
 public struct SyncStatus: Hashable, Sendable {
+    /// True only while the last request to the host got the bank's answer.
     public var isOnline: Bool
     public var lastSyncAt: Date?
+    /// Why rows are not going out, or nil when nothing is wrong.
+    public var problem: SyncProblem?
 
-    public init(isOnline: Bool, lastSyncAt: Date?) {
+    public init(isOnline: Bool, lastSyncAt: Date?, problem: SyncProblem? = nil) {
         self.isOnline = isOnline
         self.lastSyncAt = lastSyncAt
+        self.problem = problem
     }
 }
 

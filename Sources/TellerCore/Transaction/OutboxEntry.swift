@@ -29,9 +29,10 @@ public enum OutboxState: Hashable, Sendable {
     case confirmed(reference: String)
     /// The host refused it for good; the operator must acknowledge.
     case rejected(reason: String, acknowledged: Bool)
-    /// The host could not accept the request as sent (a 400 or 422); a
-    /// person has to look at it.
-    case needsReview(reason: String)
+    /// A person has to look at it: the host could not accept the request
+    /// as sent (a 400 or 422), or answered for another request (a mismatch,
+    /// which the engine keeps asking the host about under the same key).
+    case needsReview(reason: String, acknowledged: Bool)
 
     /// Queued or sending: money that has not reached the host yet.
     public var isPending: Bool {
@@ -64,8 +65,10 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     public var attempts: Int
     public var nextAttemptAt: Date?
     public var lastError: String?
+    /// The class of the last failed attempt, or nil when none failed since the last answer.
+    public var lastProblem: SyncProblem.Kind?
 
-    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil) {
+    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil, lastProblem: SyncProblem.Kind? = nil) {
         self.id = id
         self.key = key
         self.request = request
@@ -74,5 +77,6 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
+        self.lastProblem = lastProblem
     }
 }

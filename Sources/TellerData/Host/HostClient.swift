@@ -33,59 +33,102 @@ public final class HostClient: Sendable {
 
     /// `GET /v1/health`: true when the host answers 200.
     public func health() async throws(HostError) -> Bool {
-        let response = try await connection.send("GET", "/v1/health")
-        guard response.status == 200 else { throw HostMapper.error(for: response) }
-        return true
+        try await reporting {
+            let response = try await connection.send("GET", "/v1/health")
+            guard response.status == 200 else { throw HostMapper.error(for: response) }
+            _ = try HostMapper.decode(WireHealth.self, from: response)
+            return true
+        }
     }
 
     /// `POST /v1/operators/verify`.
     public func verifyOperator(_ id: OperatorID, pin: String) async throws(HostError) -> Operator {
-        let body = try Self.encode(WireOperatorVerifyRequest(operatorID: id.rawValue, pin: pin))
-        let response = try await authorized("POST", "/v1/operators/verify", body: body)
-        guard response.status == 200 else { throw HostMapper.error(for: response) }
-        let wire = try HostMapper.decode(WireOperator.self, from: response)
-        return Operator(id: id, displayName: wire.displayName)
+        try await reporting {
+            let body = try Self.encode(WireOperatorVerifyRequest(operatorID: id.rawValue, pin: pin))
+            let response = try await authorized("POST", "/v1/operators/verify", body: body)
+            guard response.status == 200 else { throw HostMapper.error(for: response) }
+            let wire = try HostMapper.decode(WireOperator.self, from: response)
+            guard wire.operatorID == id.rawValue else {
+                throw HostError.mismatch("the host verified operator \(wire.operatorID), this terminal asked for \(id)")
+            }
+            return Operator(id: id, displayName: wire.displayName)
+        }
     }
 
     /// The account snapshot and its recent bookings.
     public func account(_ iban: IBAN, recentLimit: Int = 10) async throws(HostError) -> AccountSnapshot {
-        let response = try await authorized("GET", "/v1/accounts/\(iban.electronic)")
-        guard response.status == 200 else { throw HostMapper.error(for: response) }
-        let account = try HostMapper.decode(WireAccount.self, from: response)
-        let history = try await authorized("GET", "/v1/accounts/\(iban.electronic)/transactions?limit=\(recentLimit)")
-        guard history.status == 200 else { throw HostMapper.error(for: history) }
-        return try HostMapper.snapshot(account, bookings: HostMapper.decode(WireAccountTransactions.self, from: history).transactions)
+        try await reporting {
+            let response = try await authorized("GET", "/v1/accounts/\(iban.electronic)")
+            guard response.status == 200 else { throw HostMapper.error(for: response) }
+            let account = try HostMapper.decode(WireAccount.self, from: response)
+            let history = try await authorized("GET", "/v1/accounts/\(iban.electronic)/transactions?limit=\(recentLimit)")
+            guard history.status == 200 else { throw HostMapper.error(for: history) }
+            let snapshot = try HostMapper.snapshot(account, bookings: HostMapper.decode(WireAccountTransactions.self, from: history).transactions)
+            guard snapshot.iban == iban else { throw HostError.mismatch("the host answered for account \(snapshot.iban.grouped), this terminal asked for \(iban.grouped)") }
+            return snapshot
+        }
     }
 
     /// `POST /v1/transactions` with the row's frozen bytes and its key.
+    /// - Throws: ``HostError/mismatch(_:)`` when the answer is for another
+    ///   request, ``HostError/invalidResponse(_:)`` when it is not the
+    ///   contract's; neither is ever a confirmation.
     public func submit(_ payload: [UInt8], key: IdempotencyKey) async throws(HostError) -> SubmissionOutcome {
-        let response = try await authorized("POST", "/v1/transactions", body: Data(payload), headers: ["Idempotency-Key": key.rawValue])
-        return try Self.outcome(response, key: key)
+        try await reporting {
+            let response = try await authorized("POST", "/v1/transactions", body: Data(payload), headers: ["Idempotency-Key": key.rawValue])
+            return try Self.outcome(response, key: key, sent: payload)
+        }
     }
 
     /// `GET /v1/transactions/{key}`: the stored outcome, or nil when the host has none.
-    public func status(of key: IdempotencyKey) async throws(HostError) -> SubmissionOutcome? {
-        let response = try await authorized("GET", "/v1/transactions/\(key.rawValue)")
-        if response.status == 404 { return nil }
-        return try Self.outcome(response, key: key)
+    public func status(of key: IdempotencyKey, sent payload: [UInt8]) async throws(HostError) -> SubmissionOutcome? {
+        try await reporting {
+            let response = try await authorized("GET", "/v1/transactions/\(key.rawValue)")
+            if response.status == 404 { return nil }
+            return try Self.outcome(response, key: key, sent: payload)
+        }
     }
 
-    static func outcome(_ response: HostResponse, key: IdempotencyKey) throws(HostError) -> SubmissionOutcome {
+    /// Runs one exchange and tells the connection's reachability when the
+    /// host's body turned out unusable or for another request.
+    private func reporting<T>(_ operation: () async throws -> T) async throws(HostError) -> T {
+        do {
+            return try await operation()
+        } catch let error as HostError {
+            if case .invalidResponse = error { connection.reachability.noteFailure(.notUnderstood, detail: error.description) }
+            if case .mismatch = error { connection.reachability.noteFailure(.mismatch, detail: error.description) }
+            throw error
+        } catch {
+            preconditionFailure("host exchanges throw HostError only, not \(error)")
+        }
+    }
+
+    /// The bank's answer to *this* request, or an error: the status the
+    /// outcome calls for, the same key, and the same kind, accounts, amount
+    /// and currency as the frozen payload.
+    static func outcome(_ response: HostResponse, key: IdempotencyKey, sent payload: [UInt8]) throws(HostError) -> SubmissionOutcome {
         guard response.status == 200 || response.status == 201 else { throw HostMapper.error(for: response) }
         let wire = try HostMapper.decode(WireOutcome.self, from: response)
+        let sent: WireTransaction
+        do { sent = try JSONDecoder().decode(WireTransaction.self, from: Data(payload)) } catch {
+            throw .invalidResponse("the row's own frozen payload cannot be read: \(error)")
+        }
         guard wire.idempotencyKey.lowercased() == key.rawValue else {
-            throw .invalidResponse("answer for key \(wire.idempotencyKey) to a request with key \(key)")
+            throw .mismatch("the host answered for key \(wire.idempotencyKey), this terminal sent key \(key)")
         }
+        let verb: String
+        switch (wire.outcome, response.status) {
+        case ("posted", 201): verb = "confirmed"
+        case ("rejected", 200): verb = "rejected"
+        default: throw .invalidResponse("outcome '\(wire.outcome)' with HTTP \(response.status)")
+        }
+        try HostMapper.checkEcho(wire, against: sent, verb: verb)
         let replayed = response.header("Idempotent-Replayed") == "true"
-        switch wire.outcome {
-        case "posted":
-            guard let reference = wire.hostReference else { throw .invalidResponse("posted outcome without host_reference") }
+        if wire.outcome == "posted" {
+            guard let reference = wire.hostReference, !reference.isEmpty else { throw .invalidResponse("posted outcome without host_reference") }
             return .posted(reference: reference, replayed: replayed)
-        case "rejected":
-            return .rejected(reason: wire.reason ?? "unknown", detail: wire.detail ?? "", replayed: replayed)
-        default:
-            throw .invalidResponse("unknown outcome '\(wire.outcome)'")
         }
+        return .rejected(reason: wire.reason ?? "unknown", detail: wire.detail ?? "", replayed: replayed)
     }
 
     static func encode<T: Encodable>(_ value: T) throws(HostError) -> Data {

@@ -1,22 +1,34 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TellerCore
 
-/// Where the host is and how long to wait for it.
+/// Where the host is, how long to wait for it and whom to trust.
 public struct HostConfiguration: Sendable {
     public let baseURL: URL
     /// Allows plain http to a host that is not loopback. Off by default:
     /// tokens and PINs must not cross a network in clear text.
     public let allowInsecureHTTP: Bool
-    /// Seconds before a request with no answer counts as offline.
+    /// One deadline per request: connecting, sending and the whole answer.
     public let requestTimeout: TimeInterval
+    /// PEM file of the CAs to trust instead of the system store.
+    public let caFile: String?
+    /// The host's public key pin in libcurl's form ("sha256//<base64>").
+    public let pinnedKey: String?
+    /// The contract's cap on an answer body (docs/host-api.md §2).
+    public static let maxAnswerBytes = 64 * 1024
 
+    /// - Parameters:
+    ///   - hostPinSHA256: base64 SHA-256 of the host's SubjectPublicKeyInfo, with or without "sha256//".
     /// - Throws: ``HostError/insecureURL(_:)`` for a URL that is not
-    ///   https, unless it is http to loopback or `allowInsecureHTTP` is set.
-    public init(baseURL: URL, allowInsecureHTTP: Bool = false, requestTimeout: TimeInterval = 10) throws(HostError) {
+    ///   https, unless it is http to loopback or `allowInsecureHTTP` is set,
+    ///   and for a URL with a path, query or credentials (only an origin is
+    ///   configured); ``HostError/tls(_:)`` for a pin that is not a SHA-256.
+    public init(baseURL: URL, allowInsecureHTTP: Bool = false, requestTimeout: TimeInterval = 10, caFile: String? = nil, hostPinSHA256: String? = nil) throws(HostError) {
         guard let scheme = baseURL.scheme?.lowercased(), let host = baseURL.host, !host.isEmpty else {
             throw .insecureURL("host_url '\(baseURL.absoluteString)' is not an absolute http(s) URL")
+        }
+        guard baseURL.user == nil, baseURL.password == nil, baseURL.query == nil, baseURL.fragment == nil,
+              baseURL.path.isEmpty || baseURL.path == "/" else {
+            throw .insecureURL("host_url '\(baseURL.absoluteString)' must be an origin only (scheme, host and port), with no path, query or credentials")
         }
         switch scheme {
         case "https": break
@@ -27,9 +39,26 @@ public struct HostConfiguration: Sendable {
         default:
             throw .insecureURL("host_url '\(baseURL.absoluteString)' must use https")
         }
+        if let hostPinSHA256 {
+            guard let pin = PublicKeyPin.curlForm(hostPinSHA256) else {
+                throw .tls("host_pin_sha256 '\(hostPinSHA256)' is not the base64 of a 32-byte SHA-256")
+            }
+            guard scheme == "https" else { throw .tls("host_pin_sha256 is set but host_url is not https") }
+            pinnedKey = pin
+        } else {
+            pinnedKey = nil
+        }
         self.baseURL = baseURL
         self.allowInsecureHTTP = allowInsecureHTTP
         self.requestTimeout = requestTimeout
+        self.caFile = caFile
+    }
+
+    /// scheme://host[:port], with no trailing slash: every request goes to this origin and nowhere else.
+    var origin: String {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -40,7 +69,7 @@ public struct HostConfiguration: Sendable {
     }
 }
 
-/// A raw answer from the host.
+/// A raw answer from the host that passed the transport's checks.
 public struct HostResponse: Sendable {
     public let status: Int
     /// Header names in lower case.
@@ -51,54 +80,108 @@ public struct HostResponse: Sendable {
 
     /// `Retry-After` in seconds (the contract sends integers only).
     public var retryAfter: TimeInterval? { header("Retry-After").flatMap(TimeInterval.init) }
+
+    /// The Content-Type's media type, lower case, without parameters.
+    var mediaType: String? {
+        header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? "" }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
 }
 
-/// HTTP to the host over one keep-alive URLSession. Knows nothing of
-/// tokens; turns transport failures into ``HostError/offline(_:)``.
+/// HTTP to the host over libcurl (one multi handle, keep-alive). Knows
+/// nothing of tokens. Never follows a redirect, caps the answer, bounds each
+/// request by one deadline, can be cancelled at once, and refuses any
+/// answer whose status and Content-Type the contract does not allow.
+/// Every outcome feeds ``reachability``.
 public final class HostConnection: Sendable {
     public let configuration: HostConfiguration
-    private let session: URLSession
+    /// What the last requests showed of the host.
+    public let reachability: HostReachability
+    private let driver = CurlDriver()
 
-    public init(configuration: HostConfiguration) {
+    public init(configuration: HostConfiguration, reachability: HostReachability = HostReachability()) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout * 2
-        sessionConfiguration.httpMaximumConnectionsPerHost = 4
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        session = URLSession(configuration: sessionConfiguration)
+        self.reachability = reachability
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit { driver.stop() }
 
-    /// Sends one request and returns whatever status came back.
-    /// - Throws: ``HostError/offline(_:)`` when no answer arrived.
+    /// Sends one request to the configured origin.
+    /// - Parameter path: an absolute path ("/v1/…"); nothing else can be addressed.
+    /// - Throws: ``HostError/offline(_:)``, ``HostError/timeout(_:)``,
+    ///   ``HostError/cancelled``, ``HostError/tls(_:)``,
+    ///   ``HostError/redirectRefused(status:location:)`` and
+    ///   ``HostError/invalidResponse(_:)`` (wrong Content-Type, too large).
     public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws(HostError) -> HostResponse {
-        guard let url = URL(string: path, relativeTo: configuration.baseURL) else {
-            throw .invalidResponse("cannot form a URL from '\(path)'")
-        }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.requestTimeout)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { throw HostError.invalidResponse("not an HTTP response") }
-            var lowered: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { lowered[name.lowercased()] = value }
+            let response = try await exchange(method, path, body: body, headers: headers)
+            if (200...299).contains(response.status) {
+                // Tentative: HostClient reports a body it cannot use or that answers another request.
+                reachability.noteBankAnswer()
+            } else {
+                let error = HostMapper.error(for: response)
+                if error.isBankAnswer {
+                    reachability.noteBankAnswer()
+                } else if let kind = error.problemKind {
+                    reachability.noteFailure(kind, detail: error.description)
+                }
             }
-            return HostResponse(status: http.statusCode, headers: lowered, body: data)
-        } catch let error as HostError {
-            throw error
+            return response
         } catch {
-            throw .offline(error.localizedDescription)
+            if let kind = error.problemKind, !error.isBankAnswer { reachability.noteFailure(kind, detail: error.description) }
+            throw error
         }
+    }
+
+    private func exchange(_ method: String, _ path: String, body: Data?, headers: [String: String]) async throws(HostError) -> HostResponse {
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("://") else {
+            preconditionFailure("HostConnection.send takes a path on the configured origin, not '\(path)'")
+        }
+        var requestHeaders: [(name: String, value: String)] = [("Accept", "application/json")]
+        if body != nil { requestHeaders.append(("Content-Type", "application/json")) }
+        requestHeaders += headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let request = CurlTransfer.Request(method: method, url: configuration.origin + path, headers: requestHeaders, body: body.map { [UInt8]($0) })
+        let limits = CurlTransfer.Limits(deadline: configuration.requestTimeout, maxBody: HostConfiguration.maxAnswerBytes,
+                                         caFile: configuration.caFile, pinnedKey: configuration.pinnedKey)
+        let answer: CurlTransfer.Answer
+        switch await driver.perform(request, limits: limits) {
+        case .success(let value): answer = value
+        case .failure(let failure): throw translate(failure)
+        }
+        if (300...399).contains(answer.status) {
+            throw .redirectRefused(status: answer.status, location: answer.redirectURL ?? answer.headers["location"] ?? "")
+        }
+        let response = HostResponse(status: answer.status, headers: answer.headers, body: Data(answer.body))
+        // The contract's media types: JSON for answers, problem+json for errors.
+        let expected = (200...299).contains(answer.status) ? ["application/json"] : ["application/problem+json", "application/json"]
+        guard let mediaType = response.mediaType, expected.contains(mediaType) else {
+            throw .invalidResponse("HTTP \(answer.status) with Content-Type '\(response.header("Content-Type") ?? "none")', expected \(expected[0])")
+        }
+        return response
+    }
+
+    private func translate(_ failure: CurlTransfer.Failure) -> HostError {
+        let seconds = Self.seconds(configuration.requestTimeout)
+        switch failure {
+        case .cancelled:
+            return .cancelled
+        case .tooLarge(let limit):
+            return .invalidResponse("the answer is larger than the contract's \(limit / 1024) KiB; reading stopped")
+        case .pinMismatch(let presented):
+            return .tls("the host's public key does not match host_pin_sha256: expected \(configuration.pinnedKey ?? "?"), the host presented \(presented ?? "a key that could not be read")")
+        case .curl(let code, let message):
+            switch code {
+            case 28: // CURLE_OPERATION_TIMEDOUT, including the low-speed limit
+                return .timeout("no complete answer within request_timeout_s = \(seconds) (\(message))")
+            case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
+                return .tls("\(message) (curl \(code))")
+            default:
+                return .offline("\(message) (curl \(code))")
+            }
+        }
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

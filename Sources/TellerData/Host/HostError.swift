@@ -1,10 +1,15 @@
 import Foundation
+import TellerCore
 
 /// What went wrong talking to the bank's host, translated at the border
 /// from transport failures and problem+json answers (docs/host-api.md §2).
 public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No answer: connection refused or reset, DNS, timeout. The terminal is offline.
+    /// No answer: connection refused or reset, DNS, cut mid-answer.
     case offline(String)
+    /// No complete answer within the request's one deadline.
+    case timeout(String)
+    /// The request was cancelled (the terminal is stopping); nothing is known of its fate.
+    case cancelled
     /// 401 that a token refresh did not cure, or wrong terminal credentials.
     case unauthorized(code: String)
     /// 409 request_in_progress: the same key is being processed; retry later.
@@ -19,14 +24,24 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(code: String)
     /// 429, 503 or another 5xx: retry after a while, with the same key.
     case retryable(status: Int, code: String?, retryAfter: TimeInterval?)
-    /// An answer the contract does not allow (bad JSON, unexpected status).
+    /// An answer the contract does not allow: bad status, Content-Type or
+    /// JSON, or larger than the contract's cap. Never a confirmation.
     case invalidResponse(String)
+    /// A well-formed answer to another request (another key, amount,
+    /// currency, kind or account). The message names both sides.
+    case mismatch(String)
+    /// The host answered with a 3xx; redirects are never followed.
+    case redirectRefused(status: Int, location: String)
+    /// The TLS handshake failed: certificate, CA file or pinned key.
+    case tls(String)
     /// The configured host URL is refused (e.g. plain http to a non-loopback host).
     case insecureURL(String)
 
     public var description: String {
         switch self {
         case .offline(let reason): "host unreachable: \(reason)"
+        case .timeout(let reason): "host timed out: \(reason)"
+        case .cancelled: "request cancelled: the terminal is stopping"
         case .unauthorized(let code): "host refused the terminal's credentials (\(code))"
         case .inProgress: "host is still processing this transaction (409)"
         case .keyReused(let detail): "host saw this idempotency key with a different body (422): \(detail)"
@@ -35,8 +50,39 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound(let code): "host: not found (\(code))"
         case .retryable(let status, let code, let retryAfter):
             "host busy or failing (\(status)\(code.map { " \($0)" } ?? ""))" + (retryAfter.map { ", retry after \(Int($0)) s" } ?? "")
-        case .invalidResponse(let reason): "host answered outside the contract: \(reason)"
+        case .invalidResponse(let reason): "host answer not understood: \(reason)"
+        case .mismatch(let reason): "host answer does not match this transaction: \(reason)"
+        case .redirectRefused(let status, let location): "the host redirected to \(location.isEmpty ? "another address" : location) (\(status)); refused"
+        case .tls(let reason): "TLS: \(reason)"
         case .insecureURL(let reason): reason
+        }
+    }
+
+    /// The class of problem this error shows, for the queue, the status
+    /// bar, diagnostics and `teller status`; nil when it is not a problem
+    /// with the host (cancellation) or when the host answered as the bank.
+    public var problemKind: SyncProblem.Kind? {
+        switch self {
+        case .offline: .offline
+        case .timeout: .timeout
+        case .cancelled: nil
+        case .unauthorized: .authentication
+        case .inProgress: .hostBusy
+        case .retryable(let status, _, _): status == 429 || status == 503 ? .hostBusy : .hostError
+        case .keyReused, .badRequest, .forbidden, .notFound: .hostError
+        case .invalidResponse: .notUnderstood
+        case .mismatch: .mismatch
+        case .redirectRefused: .redirectRefused
+        case .tls, .insecureURL: .tls
+        }
+    }
+
+    /// True when the bank itself answered this request in the contract's
+    /// shape and is working: it said no, not "wait" or "who are you".
+    var isBankAnswer: Bool {
+        switch self {
+        case .inProgress, .keyReused, .badRequest, .forbidden, .notFound: true
+        default: false
         }
     }
 }

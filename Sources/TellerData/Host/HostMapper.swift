@@ -29,6 +29,30 @@ enum HostMapper {
         }
     }
 
+    /// Throws unless the outcome echoes what this terminal sent: a missing
+    /// member is an answer not understood, a different one a mismatch that
+    /// names both sides.
+    static func checkEcho(_ wire: WireOutcome, against sent: WireTransaction, verb: String) throws(HostError) {
+        guard let kind = wire.kind, let account = wire.accountIBAN, let amount = wire.amount, let currency = wire.currency else {
+            throw .invalidResponse("the \(wire.outcome) outcome does not echo kind, account_iban, amount and currency")
+        }
+        func money(_ minor: Int64, _ code: String) -> String {
+            Currency(code: code).map { Money(minorUnits: minor, currency: $0).description } ?? "\(minor) minor units of \(code)"
+        }
+        if amount != sent.amount || currency != sent.currency {
+            throw .mismatch("the host \(verb) \(money(amount, currency)), this terminal sent \(money(sent.amount, sent.currency))")
+        }
+        if kind != sent.kind {
+            throw .mismatch("the host \(verb) a \(kind), this terminal sent a \(sent.kind)")
+        }
+        if account != sent.accountIBAN {
+            throw .mismatch("the host \(verb) it on account \(account), this terminal sent account \(sent.accountIBAN)")
+        }
+        if wire.counterpartyIBAN != sent.counterpartyIBAN {
+            throw .mismatch("the host \(verb) it with counterparty \(wire.counterpartyIBAN ?? "none"), this terminal sent \(sent.counterpartyIBAN ?? "none")")
+        }
+    }
+
     static func snapshot(_ account: WireAccount, bookings: [WireBooking]) throws(HostError) -> AccountSnapshot {
         guard let currency = Currency(code: account.currency) else { throw .invalidResponse("unknown currency '\(account.currency)'") }
         let iban: IBAN

@@ -45,7 +45,14 @@ public actor TokenVault {
         let task = Task { try await self.obtainTokens() }
         inFlight = task
         defer { inFlight = nil }
-        return try await Self.value(of: task)
+        // The refresh runs in its own task so that concurrent callers share
+        // it; a caller that is cancelled (the terminal is stopping) ends it.
+        let result: Result<String, HostError> = await withTaskCancellationHandler {
+            do throws(HostError) { return .success(try await Self.value(of: task)) } catch { return .failure(error) }
+        } onCancel: {
+            task.cancel()
+        }
+        return try result.get()
     }
 
     private static func value(of task: Task<String, any Error>) async throws(HostError) -> String {

@@ -104,16 +104,30 @@ struct WireBooking: Decodable {
 }
 
 /// `POST /v1/transactions` and `GET /v1/transactions/{key}` answers (§6, §8).
+/// The echoed members are optional here so that a missing one is named
+/// by ``HostMapper/checkEcho(_:against:verb:)`` rather than by the decoder.
 struct WireOutcome: Decodable {
     let outcome: String
     let idempotencyKey: String
     let hostReference: String?
     let reason: String?
     let detail: String?
+    let kind: String?
+    let accountIBAN: String?
+    let counterpartyIBAN: String?
+    let amount: Int64?
+    let currency: String?
 
     enum CodingKeys: String, CodingKey {
-        case outcome, reason, detail
+        case outcome, reason, detail, kind, amount, currency
         case idempotencyKey = "idempotency_key"
         case hostReference = "host_reference"
+        case accountIBAN = "account_iban"
+        case counterpartyIBAN = "counterparty_iban"
     }
+}
+
+/// `GET /v1/health` (§9).
+struct WireHealth: Decodable {
+    let status: String
 }

@@ -2,11 +2,11 @@ import Foundation
 import TellerCore
 
 extension TellerStore: OutboxPort {
-    public func enqueue(_ request: TransactionRequest, isOnline: Bool) throws(TellerError) -> OutboxEntry {
+    public func enqueue(_ request: TransactionRequest) throws(TellerError) -> OutboxEntry {
         let entry = try translating {
             try database.inTransaction(.immediate) {
                 let now = clock.now()
-                let context = try limitContext(kind: request.kind, account: request.account, isOnline: isOnline, now: now)
+                let context = try limitContext(kind: request.kind, account: request.account, isOnline: isOnline(), now: now)
                 try limits.check(request.amount, kind: request.kind, context: context)
                 let key = IdempotencyKey.random()
                 let payload = WireTransaction(request, key: key, createdAt: now).encoded()
@@ -27,9 +27,9 @@ extension TellerStore: OutboxPort {
         return entry
     }
 
-    public func remainingLimits(kind: TransactionKind, account: IBAN, isOnline: Bool) throws(TellerError) -> RemainingLimits {
+    public func remainingLimits(kind: TransactionKind, account: IBAN) throws(TellerError) -> RemainingLimits {
         try translating {
-            let context = try limitContext(kind: kind, account: account, isOnline: isOnline, now: clock.now())
+            let context = try limitContext(kind: kind, account: account, isOnline: isOnline(), now: clock.now())
             return try limits.remaining(kind: kind, context: context)
         }
     }
@@ -75,11 +75,11 @@ extension TellerStore: OutboxPort {
         }
     }
 
-    public func acknowledgeRejection(_ key: IdempotencyKey, by operatorID: OperatorID) throws(TellerError) {
+    public func acknowledge(_ key: IdempotencyKey, by operatorID: OperatorID) throws(TellerError) {
         try translating {
             try database.run("""
                 UPDATE outbox SET acknowledged_at_ms = ?, acknowledged_by = ?, updated_at_ms = ?
-                WHERE idempotency_key = ? AND state = 'rejected' AND acknowledged_at_ms IS NULL
+                WHERE idempotency_key = ? AND state IN ('rejected', 'needsReview') AND acknowledged_at_ms IS NULL
                 """, [.integer(clock.now().millisecondsSince1970), .text(operatorID.rawValue), .integer(clock.now().millisecondsSince1970), .text(key.rawValue)])
             guard database.changes == 1 else { throw TellerError.noSuchEntry(key) }
         }
@@ -136,7 +136,8 @@ extension TellerStore: OutboxPort {
 enum OutboxColumns {
     static let list = """
         id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
-        created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms
+        created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms,
+        last_error_class
         """
 
     static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
@@ -161,13 +162,14 @@ enum OutboxColumns {
         case "sending": state = .sending
         case "confirmed": state = .confirmed(reference: row.optionalText(13) ?? "")
         case "rejected": state = .rejected(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
-        case "needsReview": state = .needsReview(reason: row.optionalText(14) ?? "")
+        case "needsReview": state = .needsReview(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
         default: throw corrupt("an unknown state")
         }
         return OutboxEntry(
             id: row.int64(0), key: key, request: request, createdAt: Date(millisecondsSince1970: row.int64(8)),
             state: state, attempts: Int(row.int64(10)),
-            nextAttemptAt: row.optionalInt64(11).map(Date.init(millisecondsSince1970:)), lastError: row.optionalText(12))
+            nextAttemptAt: row.optionalInt64(11).map(Date.init(millisecondsSince1970:)), lastError: row.optionalText(12),
+            lastProblem: row.optionalText(16).flatMap(SyncProblem.Kind.init(rawValue:)))
     }
 }
 

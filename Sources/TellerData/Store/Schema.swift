@@ -86,5 +86,20 @@ enum Schema {
                 last_online_at_ms INTEGER
             );
             """),
+        Migration(version: 2, name: "why a row is not going out", sql: """
+            -- The class of the last failed attempt (SyncProblem.Kind: offline,
+            -- timeout, hostBusy, hostError, notUnderstood, mismatch,
+            -- redirectRefused, tls, authentication), shown in the queue.
+            ALTER TABLE outbox ADD COLUMN last_error_class TEXT;
+
+            -- The sync engine's current problem, one row or none, so that
+            -- `teller status` (another process) can say why nothing goes out.
+            CREATE TABLE sync_problem (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                kind TEXT NOT NULL,
+                detail TEXT NOT NULL,
+                since_ms INTEGER NOT NULL
+            );
+            """),
     ])
 }

@@ -15,6 +15,9 @@ public actor TellerStore {
     /// Decides where "today" starts for the daily terminal limit.
     let calendar: Calendar
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
+    /// Whether the online limits may apply now (see
+    /// ``HostReachability/bankAnswered(within:)``); without a host, never.
+    private let onlineEvidence: @Sendable () -> Bool
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
@@ -26,7 +29,8 @@ public actor TellerStore {
     ///
     /// - Throws: ``SQLiteError`` naming the file when it is damaged,
     ///   unreadable or from a newer Teller. The file is left untouched.
-    public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current) throws {
+    public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
+                onlineEvidence: @escaping @Sendable () -> Bool = { false }) throws {
         let database = try Database(path: path)
         try Schema.migrator.migrate(database, now: clock.now())
         try database.run("UPDATE outbox SET state = 'queued', updated_at_ms = ? WHERE state = 'sending'", [.integer(clock.now().millisecondsSince1970)])
@@ -35,13 +39,17 @@ public actor TellerStore {
         self.limits = limits
         self.clock = clock
         self.calendar = calendar
+        self.onlineEvidence = onlineEvidence
     }
 
     /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
-    public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current) throws {
+    public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
+                onlineEvidence: @escaping @Sendable () -> Bool = { false }) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar)
+        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar, onlineEvidence: onlineEvidence)
     }
+
+    func isOnline() -> Bool { onlineEvidence() }
 
     /// Runs `PRAGMA integrity_check`; "ok" when sound.
     public func integrityReport() throws -> String { try database.integrityReport() }

@@ -7,13 +7,16 @@ import TellerCore
 /// It wakes on enqueue, on a network link or address coming up, on
 /// ``syncNow()`` and on a timer; failed attempts back off exponentially
 /// with full jitter and obey `Retry-After`.
+///
+/// Connectivity is what the host connection's last request showed
+/// (``HostReachability``), whoever made it; the engine publishes each
+/// change of problem once, not once per retry.
 public actor SyncEngine: SyncStatusPort {
     let store: TellerStore
     let host: HostClient
     let policy: RetryPolicy
     private var random = SystemRandomNumberGenerator()
 
-    private var online = false
     private var lastSyncAt: Date?
     private var subscribers: [UUID: AsyncStream<SyncEvent>.Continuation] = [:]
     private var loop: Task<Void, Never>?
@@ -30,18 +33,29 @@ public actor SyncEngine: SyncStatusPort {
     private var connectivityMayHaveChanged = false
 
     private let onWake: @Sendable (String) -> Void
+    private let onProblem: @Sendable (SyncProblem?) -> Void
+    private var reachability: HostReachability { host.connection.reachability }
 
-    /// - Parameter onWake: told why the loop woke (for the log).
-    public init(store: TellerStore, host: HostClient, policy: RetryPolicy = RetryPolicy(), onWake: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - onWake: told why the loop woke (for the log).
+    ///   - onProblem: told once per change of problem, nil when solved (for the log).
+    public init(store: TellerStore, host: HostClient, policy: RetryPolicy = RetryPolicy(),
+                onWake: @escaping @Sendable (String) -> Void = { _ in }, onProblem: @escaping @Sendable (SyncProblem?) -> Void = { _ in }) {
         self.store = store
         self.host = host
         self.policy = policy
         self.onWake = onWake
+        self.onProblem = onProblem
     }
 
     /// Starts draining in the background and wakes on every enqueue.
     public func start() async {
         guard loop == nil else { return }
+        reachability.observe { [weak self] problem in
+            Task { await self?.problemChanged(problem) }
+        }
+        // A problem recorded by an earlier run is not this run's.
+        try? await store.recordProblem(reachability.problem)
         await store.onEnqueue { [weak self] entry in
             Task { await self?.noteQueued(entry) }
         }
@@ -66,7 +80,9 @@ public actor SyncEngine: SyncStatusPort {
         return stream
     }
 
-    public func status() -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSyncAt) }
+    public func status() -> SyncStatus {
+        SyncStatus(isOnline: reachability.isOnline, lastSyncAt: lastSyncAt, problem: reachability.problem)
+    }
 
     public func syncNow() { wake(reason: "sync now") }
 
@@ -100,10 +116,11 @@ public actor SyncEngine: SyncStatusPort {
         for continuation in subscribers.values { continuation.yield(event) }
     }
 
-    private func setOnline(_ reachable: Bool) {
-        guard reachable != online else { return }
-        online = reachable
-        publish(reachable ? .online : .offline)
+    private func problemChanged(_ problem: SyncProblem?) async {
+        onProblem(problem)
+        try? await store.recordProblem(problem)
+        publish(.problem(problem))
+        publish(problem == nil ? .online : .offline)
     }
 
     // MARK: The loop
@@ -154,6 +171,7 @@ public actor SyncEngine: SyncStatusPort {
             let next: (entry: OutboxEntry, payload: [UInt8])?
             do { next = try await store.nextToSend() } catch { return policy.idleInterval }
             guard let (entry, payload) = next else {
+                if let wait = await recheckMismatches() { return wait }
                 await probeHealth()
                 return nil
             }
@@ -163,7 +181,7 @@ public actor SyncEngine: SyncStatusPort {
             }
             retryUnreachableNow = false
             if now.timeIntervalSince(entry.createdAt) > policy.horizon {
-                try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host")
+                try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host", problem: entry.lastProblem)
                 publish(.needsReview(entry.key, reason: "retry horizon passed"))
                 continue
             }
@@ -187,7 +205,11 @@ public actor SyncEngine: SyncStatusPort {
         } catch {
             return await handle(error, for: entry)
         }
-        setOnline(true)
+        return await record(outcome, for: entry) ? nil : policy.idleInterval
+    }
+
+    /// Stores a final outcome; false when the store failed (a retry replays it).
+    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry) async -> Bool {
         lastSyncAt = store.clock.now()
         do {
             switch outcome {
@@ -198,26 +220,31 @@ public actor SyncEngine: SyncStatusPort {
                 try await store.markRejected(entry.id, reason: reason, detail: detail)
                 publish(.rejected(entry.key, reason: reason))
             }
+            return true
         } catch {
-            // The outcome is final at the host; a retry replays it.
-            return policy.idleInterval
+            return false
         }
-        return nil
     }
 
     private func handle(_ error: HostError, for entry: OutboxEntry) async -> TimeInterval? {
         let attempt = entry.attempts + 1
-        if case .offline = error { waitingForConnectivity = true } else { waitingForConnectivity = false }
+        if case .offline = error { waitingForConnectivity = true } else if case .timeout = error { waitingForConnectivity = true } else { waitingForConnectivity = false }
         switch error {
+        case .cancelled:
+            // The terminal is stopping: the row stays queued, as it was.
+            try? await store.returnToQueue(entry.id)
+            return policy.idleInterval
         case .keyReused, .badRequest:
-            setOnline(true)
-            try? await store.markNeedsReview(entry.id, reason: error.description)
+            try? await store.markNeedsReview(entry.id, reason: error.description, problem: error.problemKind)
             publish(.needsReview(entry.key, reason: error.description))
             return nil
-        case .offline:
-            setOnline(false)
-        case .retryable, .inProgress:
-            setOnline(true)
+        case .mismatch:
+            // Never Confirmed: a person looks at it, and the engine keeps
+            // asking the host under the same key until the bank itself answers.
+            let delay = policy.delay(retryAfter: nil, attempt: attempt, using: &random)
+            try? await store.markNeedsReview(entry.id, reason: error.description, problem: .mismatch, recheckAt: store.clock.now().addingTimeInterval(delay))
+            publish(.needsReview(entry.key, reason: error.description))
+            return nil
         default:
             break
         }
@@ -227,16 +254,32 @@ public actor SyncEngine: SyncStatusPort {
         default: retryAfter = nil
         }
         let delay = policy.delay(retryAfter: retryAfter, attempt: attempt, using: &random)
-        try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description)
+        try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description, problem: error.problemKind)
         return delay
     }
 
-    private func probeHealth() async {
-        do {
-            _ = try await host.health()
-            setOnline(true)
-        } catch {
-            setOnline(false)
+    /// Asks the host again about rows whose answer was for another request:
+    /// the same key and bytes, so the bank posts it once or replays what it
+    /// decided. Returns how long to wait when the host failed, else nil.
+    private func recheckMismatches() async -> TimeInterval? {
+        while !Task.isCancelled {
+            guard let (entry, payload) = try? await store.nextToRecheck() else { return nil }
+            do throws(HostError) {
+                let outcome = try await host.submit(payload, key: entry.key)
+                guard await record(outcome, for: entry) else { return policy.idleInterval }
+            } catch {
+                if case .cancelled = error { return nil }
+                let delay = policy.delay(retryAfter: nil, attempt: entry.attempts + 1, using: &random)
+                let reason = error.problemKind == .mismatch ? error.description : (entry.lastError ?? error.description)
+                try? await store.markNeedsReview(entry.id, reason: reason, problem: .mismatch, recheckAt: store.clock.now().addingTimeInterval(delay))
+                return delay
+            }
         }
+        return nil
+    }
+
+    /// With nothing to send, one health request keeps the connectivity evidence current.
+    private func probeHealth() async {
+        _ = try? await host.health()
     }
 }

@@ -9,7 +9,7 @@ extension TellerStore {
         try translating {
             try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = 'queued' ORDER BY id LIMIT 1") {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob(16))
+                (try OutboxColumns.entry(row), row.blob(17))
             }
         }
     }
@@ -23,27 +23,59 @@ extension TellerStore {
         }
     }
 
+    /// A needs-review row whose last answer was for another request, due
+    /// for another try under its own key, with its frozen body.
+    func nextToRecheck() throws(TellerError) -> (entry: OutboxEntry, payload: [UInt8])? {
+        try translating {
+            try database.queryFirst("""
+                SELECT \(OutboxColumns.list), payload FROM outbox
+                WHERE state = 'needsReview' AND last_error_class = 'mismatch' AND coalesce(next_attempt_at_ms, 0) <= ?
+                ORDER BY id LIMIT 1
+                """, [.integer(clock.now().millisecondsSince1970)]) {
+                (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
+                (try OutboxColumns.entry(row), row.blob(17))
+            }
+        }
+    }
+
+    /// The bank posted it. A needs-review row whose key the bank finally answered becomes final too.
     func markConfirmed(_ id: Int64, reference: String) throws(TellerError) {
-        try setState(id, "confirmed", from: ["sending", "queued"], extra: "host_reference = ?, last_error = NULL", [.text(reference)])
+        try setState(id, "confirmed", from: ["sending", "queued", "needsReview"],
+                     extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
     }
 
     func markRejected(_ id: Int64, reason: String, detail: String) throws(TellerError) {
-        try setState(id, "rejected", from: ["sending", "queued"], extra: "reason = ?, last_error = ?", [.text(reason), .text(detail)])
+        try setState(id, "rejected", from: ["sending", "queued", "needsReview"],
+                     extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
     }
 
-    func markNeedsReview(_ id: Int64, reason: String) throws(TellerError) {
-        try setState(id, "needsReview", from: ["sending", "queued"], extra: "reason = ?", [.text(reason)])
+    /// Stops the row for a person to look at. With `recheckAt` (a mismatch)
+    /// the engine asks the host again under the same key at that time.
+    func markNeedsReview(_ id: Int64, reason: String, problem: SyncProblem.Kind?, recheckAt: Date? = nil) throws(TellerError) {
+        try setState(id, "needsReview", from: ["sending", "queued", "needsReview"],
+                     extra: "reason = ?, last_error = ?, last_error_class = ?, next_attempt_at_ms = ?, attempts = attempts + 1",
+                     [.text(reason), .text(reason), problem.map { .text($0.rawValue) } ?? .null,
+                      recheckAt.map { .integer($0.millisecondsSince1970) } ?? .null])
     }
 
     /// Puts the row back in the queue with its next attempt time; it keeps
     /// its place, so rows behind it wait (the host journals in queue order).
-    func scheduleRetry(_ id: Int64, at next: Date, error: String) throws(TellerError) {
-        try setState(id, "queued", from: ["sending", "queued"], extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?",
-                     [.integer(next.millisecondsSince1970), .text(error)])
+    func scheduleRetry(_ id: Int64, at next: Date, error: String, problem: SyncProblem.Kind?) throws(TellerError) {
+        try setState(id, "queued", from: ["sending", "queued"],
+                     extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?, last_error_class = ?",
+                     [.integer(next.millisecondsSince1970), .text(error), problem.map { .text($0.rawValue) } ?? .null])
+    }
+
+    /// An attempt that was cancelled (the terminal is stopping) leaves the
+    /// row as it was: queued, due now, with no attempt counted.
+    func returnToQueue(_ id: Int64) throws(TellerError) {
+        try translating {
+            try database.withoutFsync { try setState(id, "queued", from: ["sending", "queued"]) }
+        }
     }
 
     private func setState(_ id: Int64, _ state: String, from: [String], extra: String? = nil, _ values: [SQLValue] = []) throws(TellerError) {
-        try translating {
+        try translating { () throws -> Void in
             let allowed = from.map { "'\($0)'" }.joined(separator: ", ")
             let assignments = ["state = ?", "updated_at_ms = ?"] + (extra.map { [$0] } ?? [])
             try database.run("UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(allowed))",
@@ -51,6 +83,37 @@ extension TellerStore {
             guard database.changes == 1 else {
                 throw TellerError.storage("\(path): outbox row \(id) cannot move to \(state) (not in \(from.joined(separator: "/")))")
             }
+        }
+    }
+
+    /// Keeps the engine's current problem (nil: none) for `teller status`.
+    /// Written once per change of problem; not fsync'd, as it is a report.
+    func recordProblem(_ problem: SyncProblem?) throws(TellerError) {
+        try translating {
+            try database.withoutFsync {
+                if let problem {
+                    try database.run("INSERT OR REPLACE INTO sync_problem (id, kind, detail, since_ms) VALUES (1, ?, ?, ?)",
+                                     [.text(problem.kind.rawValue), .text(problem.detail), .integer(problem.since.millisecondsSince1970)])
+                } else {
+                    try database.run("DELETE FROM sync_problem")
+                }
+            }
+        }
+    }
+
+    /// The problem the sync engine last recorded, or nil.
+    public func recordedProblem() throws(TellerError) -> SyncProblem? {
+        try translating {
+            try database.queryFirst("SELECT kind, detail, since_ms FROM sync_problem WHERE id = 1") { row in
+                SyncProblem.Kind(rawValue: row.text(0)).map { SyncProblem(kind: $0, detail: row.text(1), since: Date(millisecondsSince1970: row.int64(2))) }
+            } ?? nil
+        }
+    }
+
+    /// Rows a person has to look at, oldest first, with the reason.
+    public func needsReviewEntries() throws(TellerError) -> [OutboxEntry] {
+        try translating {
+            try database.query("SELECT \(OutboxColumns.list) FROM outbox WHERE state = 'needsReview' ORDER BY id", row: OutboxColumns.entry)
         }
     }
 

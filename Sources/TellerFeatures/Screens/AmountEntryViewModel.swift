@@ -71,7 +71,7 @@ public final class AmountEntryViewModel {
 
     public func load() async {
         do throws(TellerError) {
-            remaining = try await dependencies.outbox.remainingLimits(kind: kind, account: account, isOnline: navigator?.isOnline ?? false)
+            remaining = try await dependencies.outbox.remainingLimits(kind: kind, account: account)
         } catch {
             refusal = error.description
         }

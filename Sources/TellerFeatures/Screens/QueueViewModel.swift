@@ -37,7 +37,10 @@ public final class QueueViewModel {
     public var backTitle: String { "Back" }
     public var acknowledgeTitle: String { "Acknowledge" }
     /// The spoken name of a row's Acknowledge button, naming what is acknowledged.
-    public func acknowledgeAccessibilityLabel(_ row: Row) -> String { "Acknowledge rejected \(row.title)" }
+    public func acknowledgeAccessibilityLabel(_ row: Row) -> String {
+        if case .needsReview = row.state { return "Acknowledge needs-review \(row.title)" }
+        return "Acknowledge rejected \(row.title)"
+    }
     public var emptyText: String { "Nothing has been entered on this terminal yet." }
 
     public var summaryText: String {
@@ -59,16 +62,17 @@ public final class QueueViewModel {
             switch entry.state {
             case .queued:
                 stateText = "Queued"
-                if entry.attempts > 0 { detail += " · \(entry.attempts) attempts" }
+                if let problem = entry.lastProblem { detail = "\(ProblemText.text(problem)) · \(detail)" }
             case .sending: stateText = "Sending"
             case .confirmed(let reference): stateText = "Confirmed \(reference)"
             case .rejected(let reason, let acknowledged):
                 stateText = acknowledged ? "Rejected (acknowledged)" : "Rejected"
                 detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
                 needsAcknowledgement = !acknowledged
-            case .needsReview(let reason):
-                stateText = "Needs review"
+            case .needsReview(let reason, let acknowledged):
+                stateText = acknowledged ? "Needs review (acknowledged)" : "Needs review"
                 detail = "\(reason) · \(detail)"
+                needsAcknowledgement = !acknowledged
             }
             return Row(key: entry.key, title: "\(AccountViewModel.kindTitle(entry.request.kind)) \(MoneyFormatting.text(entry.request.amount))",
                        amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
@@ -89,7 +93,7 @@ public final class QueueViewModel {
     public func acknowledge(_ key: IdempotencyKey) async {
         guard let op = navigator?.signedInOperator else { return }
         do throws(TellerError) {
-            try await dependencies.outbox.acknowledgeRejection(key, by: op.id)
+            try await dependencies.outbox.acknowledge(key, by: op.id)
             navigator?.outboxChanged()
         } catch {
             state = .failed(error.description)
@@ -104,7 +108,7 @@ public final class QueueViewModel {
     func handle(_ event: SyncEvent) async {
         switch event {
         case .queued, .confirmed, .rejected, .needsReview, .sending: await load()
-        case .online, .offline: break
+        case .online, .offline, .problem: break
         }
     }
 

@@ -47,7 +47,7 @@ public final class ReviewViewModel {
         refusal = nil
         navigator?.invalidate()
         do throws(TellerError) {
-            let entry = try await dependencies.outbox.enqueue(request, isOnline: navigator?.isOnline ?? false)
+            let entry = try await dependencies.outbox.enqueue(request)
             isSubmitting = false
             navigator?.outboxChanged()
             navigator?.replaceTop(with: .receipt(entry))

@@ -7,6 +7,8 @@ import TellerCore
 public final class StatusBarViewModel {
     private let dependencies: FeatureDependencies
     public private(set) var isOnline = false
+    /// Why nothing goes out, when something answers but not as the bank does.
+    public private(set) var problem: SyncProblem?
     public private(set) var summary: QueueSummary?
     public private(set) var lastSyncAt: Date?
     public private(set) var signedIn: Operator?
@@ -15,15 +17,26 @@ public final class StatusBarViewModel {
         self.dependencies = dependencies
     }
 
-    func update(online: Bool, lastSyncAt: Date?, summary: QueueSummary?, signedIn: Operator?) {
+    func update(online: Bool, problem: SyncProblem?, lastSyncAt: Date?, summary: QueueSummary?, signedIn: Operator?) {
         isOnline = online
+        self.problem = problem
         self.lastSyncAt = lastSyncAt
         if let summary { self.summary = summary }
         self.signedIn = signedIn
     }
 
-    public var connectionText: String { isOnline ? "Online" : "Offline" }
-    public var connectionAccessibilityLabel: String { isOnline ? "Connection: online" : "Connection: offline, transactions are queued" }
+    /// True when the host answers, but not the way the bank answers.
+    public var hasHostProblem: Bool { problem?.kind.isHostProblem == true }
+
+    public var connectionText: String {
+        if hasHostProblem { return "Host problem" }
+        return isOnline ? "Online" : "Offline"
+    }
+
+    public var connectionAccessibilityLabel: String {
+        if let problem, hasHostProblem { return "Connection: host problem, \(ProblemText.text(problem.kind)), transactions are queued" }
+        return isOnline ? "Connection: online" : "Connection: offline, transactions are queued"
+    }
 
     public var queueText: String {
         guard let summary, summary.pendingCount > 0 else { return "Queue empty" }

@@ -79,6 +79,7 @@ extension TerminalApp: ControlHandler {
         let iso = ISO8601DateFormatter()
         return [
             "online": status.isOnline,
+            "sync_problem": StatusCommand.problemJSON(status.problem),
             "queued_count": summary?.pendingCount ?? 0,
             "queued_amount": StatusCommand.pendingJSON(summary),
             "oldest_queued_age_seconds": StatusCommand.oldestAgeJSON(summary, now: Date()),

@@ -58,7 +58,7 @@ final class TerminalApp {
         let session = OperatorSession(store: live.store, host: live.host)
         let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus()
         let facts = LiveFactsSource()
-        let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store) {
+        let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine) {
             await facts.lines()
         }
         coordinator = Coordinator(dependencies: FeatureDependencies(

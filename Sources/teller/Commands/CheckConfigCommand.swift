@@ -17,7 +17,7 @@ enum CheckConfigCommand {
         }
         if let url = configuration.hostURL {
             do {
-                _ = try HostConfiguration(baseURL: url, allowInsecureHTTP: configuration.allowInsecureHTTP)
+                _ = try configuration.hostConfiguration(url)
             } catch {
                 all.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
             }

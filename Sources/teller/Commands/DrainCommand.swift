@@ -41,6 +41,15 @@ enum DrainCommand {
         }
     }
 
+    /// One line per change of problem, not one per retry (shared with `teller run`).
+    static func logProblem(_ problem: SyncProblem?) {
+        if let problem {
+            Log.warning("sync: \(problem.kind.rawValue): \(problem.detail)")
+        } else {
+            Log.info("sync: online: the bank answers")
+        }
+    }
+
     static func log(_ event: SyncEvent) {
         switch event {
         case .queued(let key): Log.info("sync: queued \(key)")
@@ -48,8 +57,8 @@ enum DrainCommand {
         case .confirmed(let key, let reference): Log.info("sync: confirmed \(key) \(reference)")
         case .rejected(let key, let reason): Log.info("sync: rejected \(key) \(reason)")
         case .needsReview(let key, let reason): Log.warning("sync: needs review \(key): \(reason)")
-        case .online: Log.info("sync: online")
-        case .offline: Log.warning("sync: offline")
+        case .online, .offline: break
+        case .problem(let problem): logProblem(problem)
         }
     }
 }

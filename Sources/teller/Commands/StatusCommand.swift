@@ -27,7 +27,15 @@ enum StatusCommand {
 
     static func statusReport(_ store: TellerStore, now: Date) async throws -> [String: Any] {
         let summary = try await store.summary()
+        let review = try await store.needsReviewEntries()
         return [
+            "sync_problem": problemJSON(try await store.recordedProblem()),
+            "needs_review": review.map { entry -> [String: Any] in
+                var row: [String: Any] = ["idempotency_key": entry.key.rawValue, "amount": entry.request.amount.description,
+                                          "kind": entry.request.kind.rawValue, "reason": entry.lastError ?? ""]
+                if case .needsReview(_, let acknowledged) = entry.state { row["acknowledged"] = acknowledged }
+                return row
+            },
             "database": store.path,
             "counts": summary.countsByState,
             "pending_count": summary.pendingCount,
@@ -45,6 +53,13 @@ enum StatusCommand {
             pending[currency.code] = ["minor_units": money.minorUnits, "amount": money.decimalString]
         }
         return pending
+    }
+
+    /// Why nothing goes out: `{"kind": "mismatch", "detail": "…", "since": "2026-…Z"}`, or JSON null.
+    /// Shared with `teller ctl status`.
+    static func problemJSON(_ problem: SyncProblem?) -> Any {
+        guard let problem else { return NSNull() }
+        return ["kind": problem.kind.rawValue, "detail": problem.detail, "since": ISO8601DateFormatter().string(from: problem.since)]
     }
 
     /// Whole seconds since the oldest queued row, or JSON null.

@@ -26,6 +26,15 @@ extension Configuration {
         },
         "allow_insecure_http": bool { c, v in c.allowInsecureHTTP = v },
         "secret_file": path { c, v in c.secretFile = v },
+        "ca_file": path { c, v in c.caFile = v },
+        "host_pin_sha256": text { value, c in
+            let bare = value.hasPrefix("sha256//") ? String(value.dropFirst("sha256//".count)) : value
+            guard let bytes = Data(base64Encoded: bare), bytes.count == 32 else {
+                return "'\(value)' is not the base64 SHA-256 of a public key (44 characters, e.g. from openssl dgst -sha256 -binary | base64)"
+            }
+            c.hostPinSHA256 = value
+            return nil
+        },
         "request_timeout_s": seconds(1...120) { c, v in c.requestTimeout = v },
         "retry_base_s": seconds(0.01...600) { c, v in c.retryBase = v },
         "retry_cap_s": seconds(0.01...3600) { c, v in c.retryCap = v },

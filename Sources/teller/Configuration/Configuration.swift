@@ -1,5 +1,6 @@
 import Foundation
 import TellerCore
+import TellerData
 
 /// The terminal's settings. Every key is documented in docs/configuration.md;
 /// ``Configuration/keys`` is the single table that parses them.
@@ -11,6 +12,10 @@ struct Configuration {
     var allowInsecureHTTP = false
     var secretFile: String? = "/etc/teller/terminal-secret"
     var requestTimeout: TimeInterval = 10
+    /// PEM file of the CAs trusted for the host instead of the system store.
+    var caFile: String?
+    /// The host's public-key pin (base64 SHA-256 of its SubjectPublicKeyInfo).
+    var hostPinSHA256: String?
     var retryBase: TimeInterval = 1
     var retryCap: TimeInterval = 60
 
@@ -127,5 +132,14 @@ extension Configuration {
     private static func suggestion(for key: String) -> String {
         let close = keys.keys.filter { $0.hasPrefix(String(key.prefix(4))) }.sorted()
         return close.isEmpty ? "" : " (did you mean \(close.prefix(3).joined(separator: ", "))?)"
+    }
+}
+
+extension Configuration {
+    /// The host connection's settings from the configured keys.
+    /// - Throws: ``HostError`` for a URL or pin the terminal refuses.
+    func hostConfiguration(_ url: URL) throws(HostError) -> HostConfiguration {
+        try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
+                              caFile: caFile, hostPinSHA256: hostPinSHA256)
     }
 }

@@ -14,7 +14,7 @@ extension HostIntegrationTests {
 
             let drained = try await whileRunning(terminal.engine()) {
                 for index in 0..<50 {
-                    _ = try await terminal.store.enqueue(HostFixtures.deposit(100 + Int64(index)), isOnline: false)
+                    _ = try await terminal.store.enqueue(HostFixtures.deposit(100 + Int64(index)))
                 }
                 let triedOffline = try await eventually(timeout: .seconds(10)) {
                     try await terminal.rowsInQueueOrder().first.map { $0.attempts >= 2 } ?? false

@@ -32,7 +32,7 @@ extension HostIntegrationTests {
             do {
                 let store = try TellerStore(dataDirectory: data.path, limits: HostFixtures.limits)
                 for index in 0..<5 {
-                    keys.append(try await store.enqueue(HostFixtures.deposit(900 + Int64(index)), isOnline: false).key.rawValue)
+                    keys.append(try await store.enqueue(HostFixtures.deposit(900 + Int64(index))).key.rawValue)
                 }
             }
             // Backoff of up to 30-60 s, so the timer cannot explain a drain within 3 s.

@@ -15,7 +15,7 @@ extension HostIntegrationTests {
             let terminal = try Terminal(hostURL: URL(string: "http://127.0.0.1:\(port)")!)
             // Backoffs of up to 60 s: only the wake can explain a send within the test's seconds.
             let engine = terminal.engine(RetryPolicy(base: 60, cap: 60, retryAfterCap: 300, idleInterval: 60))
-            let entry = try await terminal.store.enqueue(HostFixtures.deposit(700), isOnline: false)
+            let entry = try await terminal.store.enqueue(HostFixtures.deposit(700))
 
             let posted = try await whileRunning(engine) {
                 // Full jitter may draw a short wait; the test needs one of at least 5 s.
@@ -47,7 +47,7 @@ extension HostIntegrationTests {
             let terminal = try Terminal(hostURL: host.url)
             try await host.setFaults(.init(fail: .init(count: 1, retryAfter: 30)))
             let engine = terminal.engine(RetryPolicy(base: 0.01, cap: 0.01, retryAfterCap: 300, idleInterval: 60))
-            let entry = try await terminal.store.enqueue(HostFixtures.deposit(800), isOnline: true)
+            let entry = try await terminal.store.enqueue(HostFixtures.deposit(800))
             try await whileRunning(engine) {
                 let failed = try await eventually(timeout: .seconds(10)) {
                     try await terminal.store.entry(for: entry.key)?.attempts == 1

@@ -9,13 +9,13 @@ extension HostIntegrationTests {
     @Suite struct LostResponseTests {
         @Test func aLostAnswerIsRetriedUnderTheSameKeyAndPostsOnce() async throws {
             let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
-            // FoundationNetworking (libcurl) silently resends a POST whose reused
-            // connection died, but without its body; the host waits for the body
-            // and the attempt ends at the request timeout. Keep that short here.
+            // libcurl resends a request once, body and key included, when the
+            // kept-alive connection it reused closes before any answer; either
+            // that resend or the engine's own retry meets the stored outcome.
             let terminal = try Terminal(hostURL: host.url, requestTimeout: 2)
             try await host.setFaults(.init(dropAfterCommit: 1))
-            let entry = try await terminal.store.enqueue(HostFixtures.deposit(1_500), isOnline: true)
-            let later = try await terminal.store.enqueue(HostFixtures.deposit(1_600), isOnline: true)
+            let entry = try await terminal.store.enqueue(HostFixtures.deposit(1_500))
+            let later = try await terminal.store.enqueue(HostFixtures.deposit(1_600))
 
             let drained = try await whileRunning(terminal.engine()) {
                 try await eventually(timeout: .seconds(20)) { try await terminal.isDrained() }
@@ -31,7 +31,6 @@ extension HostIntegrationTests {
 
             let row = try #require(try await terminal.store.entry(for: entry.key))
             #expect(row.state == .confirmed(reference: try #require(postings.first?.hostReference)))
-            #expect(row.attempts >= 1, "the engine retried after the lost answer")
             #expect(row.lastError == nil)
             await host.stop()
         }

@@ -10,6 +10,8 @@ extension HostIntegrationTests {
         @Test func aWithdrawalOverTheBalanceIsRejectedWithItsReason() async throws {
             let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
             let terminal = try Terminal(hostURL: host.url)
+            // The bank has answered just now, so the online limits apply to the withdrawal.
+            _ = try await terminal.client.health()
             let engine = terminal.engine()
             let events = await engine.events()
             let collector = Task {
@@ -22,7 +24,7 @@ extension HostIntegrationTests {
             }
 
             // Jonas Weber has 42.50; the terminal has no cached balance, so only the host can refuse.
-            let entry = try await terminal.store.enqueue(HostFixtures.withdrawal(5_000, from: HostFixtures.low), isOnline: true)
+            let entry = try await terminal.store.enqueue(HostFixtures.withdrawal(5_000, from: HostFixtures.low))
             let settled = try await whileRunning(engine) {
                 try await eventually(timeout: .seconds(15)) { try await terminal.isDrained() }
             }

@@ -11,7 +11,7 @@ extension HostIntegrationTests {
             let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
             let terminal = try Terminal(hostURL: host.url)
             try await host.setFaults(.init(fail: .init(count: 2, retryAfter: 1)))
-            let entry = try await terminal.store.enqueue(HostFixtures.deposit(4_200), isOnline: true)
+            let entry = try await terminal.store.enqueue(HostFixtures.deposit(4_200))
             // A backoff of at most 10 ms: only Retry-After can explain a wait of a second.
             let engine = terminal.engine(RetryPolicy(base: 0.01, cap: 0.01, retryAfterCap: 30, idleInterval: 5))
 

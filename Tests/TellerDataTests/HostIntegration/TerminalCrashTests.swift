@@ -16,7 +16,7 @@ extension HostIntegrationTests {
                 // Queued by this process; the store is closed before teller drain opens the file.
                 let store = try TellerStore(dataDirectory: data.path, limits: HostFixtures.limits)
                 for index in 0..<rowCount {
-                    keys.append(try await store.enqueue(HostFixtures.deposit(300 + Int64(index)), isOnline: true).key.rawValue)
+                    keys.append(try await store.enqueue(HostFixtures.deposit(300 + Int64(index))).key.rawValue)
                 }
             }
             // Slow answers: each posting is committed at the host well before the

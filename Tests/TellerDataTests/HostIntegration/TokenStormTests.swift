@@ -12,7 +12,7 @@ extension HostIntegrationTests {
             let terminal = try Terminal(hostURL: host.url)
             var rows: [(key: IdempotencyKey, payload: [UInt8])] = []
             for index in 0..<20 {
-                let entry = try await terminal.store.enqueue(HostFixtures.deposit(200 + Int64(index)), isOnline: true)
+                let entry = try await terminal.store.enqueue(HostFixtures.deposit(200 + Int64(index)))
                 rows.append((entry.key, try #require(try await terminal.store.frozenPayload(for: entry.key))))
             }
             // A first call takes a token; the host then expires it, so every

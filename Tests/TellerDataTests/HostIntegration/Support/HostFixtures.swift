@@ -51,8 +51,12 @@ struct Terminal {
     ///   - directory: reuse a data directory to model a restart.
     init(hostURL: URL, directory: TemporaryDirectory = TemporaryDirectory("teller-terminal"), clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 5) throws {
         self.directory = directory
-        store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock)
-        client = try Terminal.client(hostURL: hostURL, directory: directory, requestTimeout: requestTimeout)
+        let client = try Terminal.client(hostURL: hostURL, directory: directory, requestTimeout: requestTimeout)
+        self.client = client
+        // As the executable wires it: online limits only while the bank answered within the timeout.
+        store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock) { [reachability = client.connection.reachability] in
+            reachability.bankAnswered(within: requestTimeout)
+        }
     }
 
     static func client(hostURL: URL, directory: TemporaryDirectory, requestTimeout: TimeInterval = 5) throws -> HostClient {
