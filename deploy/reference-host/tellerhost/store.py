@@ -19,6 +19,7 @@ from . import clock
 from .problems import Problem
 
 PIN_ITERATIONS = 20_000
+MAX_BALANCE = 9_007_199_254_740_991  # 2^53 - 1: larger balances would not survive every JSON parser
 
 # Each entry moves the schema one version forward; user_version records
 # which ones ran.
@@ -409,6 +410,7 @@ class Store:
             return "currency_mismatch", f"Account {sub.account_iban} is held in {account['currency']}, not {sub.currency}."
         if not self.operator_exists(db, sub.operator_id):
             return "operator_not_found", f"Operator {sub.operator_id} is not known to the bank."
+        other = None
         if sub.kind == "transfer":
             if sub.counterparty_iban == sub.account_iban:
                 return "same_account", "A transfer needs two different accounts."
@@ -423,6 +425,10 @@ class Store:
             available = account["balance"] - account["hold"]
             if available < sub.amount:
                 return "insufficient_funds", f"Available {available} is less than the amount {sub.amount} (minor units of {sub.currency})."
+        credited = account if sub.kind == "deposit" else other if sub.kind == "transfer" else None
+        if credited is not None and credited["balance"] + sub.amount > MAX_BALANCE:
+            return "balance_limit_exceeded", (f"Account {credited['iban']} would hold more than {MAX_BALANCE} minor units, "
+                                              "beyond what every JSON parser reads exactly.")
         return None, None
 
     @staticmethod

@@ -82,7 +82,7 @@ def _iban(doc, field, required=True):
     return value
 
 
-_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$")
+_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 
 def parse_timestamp(value, field):
@@ -98,8 +98,13 @@ def parse_timestamp(value, field):
             zone = datetime.timezone.utc
         else:
             sign = 1 if offset[0] == "+" else -1
-            zone = datetime.timezone(sign * datetime.timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6])))
-        return datetime.datetime(year, month, day, hour, minute, min(second, 59), tzinfo=zone)  # :60 is a leap second
+            offset_hours, offset_minutes = int(offset[1:3]), int(offset[4:6])
+            if offset_hours > 23 or offset_minutes > 59:
+                raise ValueError(offset)
+            zone = datetime.timezone(sign * datetime.timedelta(hours=offset_hours, minutes=offset_minutes))
+        # RFC 3339 allows year 0000, which datetime does not; 2000 has the same leap-year rule (divisible by 400).
+        # Second 60 is a leap second.
+        return datetime.datetime(year or 2000, month, day, hour, minute, min(second, 59), tzinfo=zone)
     except ValueError:
         raise Problem("invalid_field", f"'{field}' must be an RFC 3339 date-time with offset, like 2026-11-29T14:05:00Z.", field=field)
 

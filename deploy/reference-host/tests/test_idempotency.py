@@ -245,6 +245,17 @@ class RejectionTests(HostTestCase):
         self.assertEqual(self.host.stats()["rejections"], len(cases))
         self.assertEqual(self.host.stats()["postings"], 0)
 
+    def test_a_balance_beyond_2_pow_53_minus_1_is_rejected_not_posted(self):
+        iban = "NL91ABNA0417164300"
+        top = 9_007_199_254_740_991
+        self.host.admin("POST", "/admin/accounts", {"iban": iban, "holder": "Full", "balance": top - 10})
+        self.reject(body("deposit", iban, amount=11), "balance_limit_exceeded")
+        self.reject(body("transfer", RICH, counterparty=iban, amount=11), "balance_limit_exceeded")
+        self.assertEqual(self.host.submit(self.access, new_key(), body("deposit", iban, amount=10)).status, 201)
+        self.assertEqual(self.balance(iban), top)
+        self.reject(body("deposit", iban, amount=top), "balance_limit_exceeded")
+        self.assertEqual(self.host.submit(self.access, new_key(), body("withdrawal", iban, amount=top)).status, 201)
+
     def test_transfer_moves_money_between_two_accounts(self):
         source, target = self.balance(RICH), self.balance(EMPTY)
         response = self.host.submit(self.access, new_key(), body("transfer", RICH, counterparty=EMPTY, amount=2500, reference="RENT"))
@@ -285,6 +296,9 @@ class BodyValidationTests(HostTestCase):
             ({"operator_id": 1001}, "operator_id"),
             ({"created_at": "yesterday"}, "created_at"),
             ({"created_at": "2026-11-29T14:05:00"}, "created_at"),
+            ({"created_at": "2026-11-29T14:05:00+00:60"}, "created_at"),
+            ({"created_at": "2026-11-29T14:05:00+24:00"}, "created_at"),
+            ({"created_at": "2026-02-29T14:05:00Z"}, "created_at"),
             ({"client_reference": ""}, "client_reference"),
             ({"client_reference": "x" * 65}, "client_reference"),
             ({"counterparty_iban": LOW}, "counterparty_iban"),
@@ -302,6 +316,13 @@ class BodyValidationTests(HostTestCase):
         self.assertProblem(self.host.submit(self.access, new_key(), body(), content_type="text/plain"),
                            415, "unsupported_media_type")
         self.assertEqual(self.host.submit(self.access, new_key(), body(), content_type="application/json; charset=utf-8").status, 201)
+
+    def test_every_rfc3339_date_time_is_accepted_and_echoed(self):
+        for created_at in ("0000-02-29T00:00:00Z", "9999-12-31T23:59:60.123456789012Z", "2026-11-29t14:05:00z",
+                           "2026-11-29T14:05:00-23:59"):
+            with self.subTest(created_at=created_at):
+                response = self.host.submit(self.access, new_key(), body(created_at=created_at))
+                self.assertEqual((response.status, response.json()["created_at"]), (201, created_at), response.body)
 
     def test_unknown_members_are_ignored(self):
         self.assertEqual(self.host.submit(self.access, new_key(), body(note="for the till")).status, 201)
