@@ -68,6 +68,14 @@ struct EvemuTests {
         }
     }
 
+    /// "\r\n" is one Character in Swift; a file saved on Windows once read as a single line.
+    @Test func readsWindowsLineEndings() throws {
+        let recording = try EvemuRecording(parsing: "N: Windows\r\nI: 0003 0001 0002 0003\r\nE: 0.000001 0001 001e 1\r\n")
+        #expect(recording.capabilities.name == "Windows")
+        #expect(recording.capabilities.id == InputDeviceID(bustype: 3, vendor: 1, product: 2, version: 3))
+        #expect(recording.events == [InputEvent(time: EventTime(seconds: 0, microseconds: 1), type: .key, code: .keyA, value: 1)])
+    }
+
     @Test func errorMessageNamesFileAndLine() throws {
         let path = "/tmp/teller-device-tests-\(getpid()).evemu"
         defer { unlink(path) }

@@ -9,9 +9,9 @@ extension EvemuRecording {
         out += "N: \(caps.name)\n"
         out += "I: \(hex4(caps.id.bustype)) \(hex4(caps.id.vendor)) \(hex4(caps.id.product)) \(hex4(caps.id.version))\n"
         let propertyBits = caps.properties.map(\.rawValue)
-        for chunk in bitmaskLines(propertyBits, maximum: 0x1f) { out += "P: " + chunk + "\n" }
+        for chunk in bitmaskLines(propertyBits, maximum: InputProperty.maximum) { out += "P: " + chunk + "\n" }
         let typeBits = caps.types.map(\.rawValue) + [EventType.synchronization.rawValue]
-        for chunk in bitmaskLines(typeBits, maximum: 0x1f) { out += "B: 00 " + chunk + "\n" }
+        for chunk in bitmaskLines(typeBits, maximum: EventType.maximum) { out += "B: 00 " + chunk + "\n" }
         for type in caps.types.sorted() where type != .synchronization {
             let bits = (caps.codes[type] ?? []).map(\.rawValue)
             for chunk in bitmaskLines(bits, maximum: EventCode.maximum(for: type)) {
@@ -50,7 +50,7 @@ private func pad(_ s: String, _ n: Int) -> String { String(repeating: "0", count
 
 /// Bitmask bytes for `bits`, eight per line, covering codes 0...maximum.
 private func bitmaskLines(_ bits: [UInt16], maximum: UInt16) -> [String] {
-    let byteCount = (Int(maximum) / 8 + 1 + 7) / 8 * 8
+    let byteCount = EvemuRecording.bitmaskBytes(maximum: maximum)
     var bytes = [UInt8](repeating: 0, count: byteCount)
     for bit in bits where Int(bit) / 8 < byteCount { bytes[Int(bit) / 8] |= 1 << (bit % 8) }
     return stride(from: 0, to: byteCount, by: 8).map { start in

@@ -103,7 +103,8 @@ public struct EventCode: RawRepresentable, Hashable, Sendable, Comparable {
     public static let keyDown = EventCode(108)
     public static let keyDelete = EventCode(111)
 
-    /// Highest code per type that the kernel defines (`*_MAX`), for bitmask sizes.
+    /// Highest code per type that the kernel defines (`*_MAX`), for bitmask sizes
+    /// and for refusing codes no kernel can produce.
     static func maximum(for type: EventType) -> UInt16 {
         switch type {
         case .synchronization: 0x0f
@@ -118,6 +119,28 @@ public struct EventCode: RawRepresentable, Hashable, Sendable, Comparable {
         default: 0x2ff
         }
     }
+
+    /// The kernel's name for ``maximum(for:)`` and its value, for messages: "KEY_MAX (0x2ff)".
+    static func maximumName(for type: EventType) -> String {
+        let name = switch type {
+        case .synchronization: "SYN_MAX"
+        case .key: "KEY_MAX"
+        case .relative: "REL_MAX"
+        case .absolute: "ABS_MAX"
+        case .miscellaneous: "MSC_MAX"
+        case .switch: "SW_MAX"
+        case .led: "LED_MAX"
+        case .sound: "SND_MAX"
+        case .autoRepeat: "REP_MAX"
+        default: "the highest code of type 0x\(String(type.rawValue, radix: 16))"
+        }
+        return "\(name) (0x\(String(maximum(for: type), radix: 16)))"
+    }
+}
+
+extension EventType {
+    /// `EV_MAX`: no kernel has event types above it.
+    static let maximum: UInt16 = 0x1f
 }
 
 /// A device property (`INPUT_PROP_*`).
@@ -132,4 +155,7 @@ public struct InputProperty: RawRepresentable, Hashable, Sendable, Comparable {
     public static let direct = InputProperty(rawValue: 0x01)
     public static let buttonPad = InputProperty(rawValue: 0x02)
     public static let semiMultitouch = InputProperty(rawValue: 0x03)
+
+    /// `INPUT_PROP_MAX`: the kernel's property bitmask ends here.
+    static let maximum: UInt16 = 0x1f
 }

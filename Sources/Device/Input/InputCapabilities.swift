@@ -16,6 +16,37 @@ public struct AbsoluteAxis: Hashable, Sendable {
         self.flat = flat
         self.resolution = resolution
     }
+
+    /// The most multitouch slots (ABS_MT_SLOT maximum + 1) Teller accepts.
+    ///
+    /// Touch controllers track 2 to 20 fingers; the kernel's own ceiling is
+    /// 1024 slots, there only to bound its allocation. Past 64 the numbers
+    /// are a broken or hostile description, and trusting one (50,000,000
+    /// slots) once grew the terminal to 1.6 GB. A panel that truly tracks
+    /// more fingers needs this raised, not a workaround elsewhere.
+    public static let maximumSlots = 64
+
+    /// What makes this axis unusable as the range of `code`, in words for a
+    /// technician; nil when it can be used.
+    ///
+    /// Shared by the evemu reader (which adds the line) and ``InputDevice``
+    /// (which adds the device), so recordings and hardware obey one rule.
+    public func problem(as code: EventCode) -> String? {
+        let hexCode = "0x" + String(code.rawValue, radix: 16)
+        guard code.rawValue <= EventCode.maximum(for: .absolute) else {
+            return "axis code \(hexCode) is beyond \(EventCode.maximumName(for: .absolute))"
+        }
+        guard minimum <= maximum else { return "axis \(hexCode) has minimum \(minimum) above maximum \(maximum)" }
+        if code == .absMTSlot {
+            // The kernel numbers slots from 0 (input_mt_init_slots); a negative
+            // slot can never be selected, so such a range describes no device.
+            guard minimum >= 0 else { return "ABS_MT_SLOT minimum \(minimum) is negative; slots are numbered from 0" }
+            guard Int(maximum) < Self.maximumSlots else {
+                return "ABS_MT_SLOT maximum \(maximum) means \(Int(maximum) + 1) touch slots; at most \(Self.maximumSlots) are supported"
+            }
+        }
+        return nil
+    }
 }
 
 /// The identity of an input device (`struct input_id`).

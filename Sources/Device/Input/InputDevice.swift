@@ -23,7 +23,8 @@ public final class InputDevice {
     /// Opens the device non-blocking.
     ///
     /// - Parameter grab: take exclusive access (EVIOCGRAB), so no other program sees its events.
-    /// - Throws: ``InputError`` naming the path.
+    /// - Throws: ``InputError`` naming the path; ``InputError/unusableAxis(path:name:problem:)``
+    ///   when the device reports an absurd axis range (the same rules as for recordings).
     public init(path: String, grab: Bool = false) throws(InputError) {
         self.path = path
         do {
@@ -36,9 +37,28 @@ public final class InputDevice {
         guard rc == 0, let handle else {
             throw InputError.notAnEventDevice(path: path, errno: Errno(rawValue: -rc))
         }
+        do {
+            capabilities = try InputDevice.checked(InputDevice.capabilities(of: handle), path: path)
+        } catch {
+            libevdev_free(handle)
+            throw error
+        }
         evdev = handle
-        capabilities = InputDevice.capabilities(of: handle)
         if grab { try self.grab() }
+    }
+
+    /// `capabilities`, or the first axis that makes the device unusable.
+    ///
+    /// Drivers pass absinfo through from firmware and HID descriptors
+    /// unchecked, so a device can claim 50,000,000 touch slots or a minimum
+    /// above its maximum just as a recording can.
+    static func checked(_ capabilities: InputCapabilities, path: String) throws(InputError) -> InputCapabilities {
+        for (code, axis) in capabilities.absoluteAxes.sorted(by: { $0.key < $1.key }) {
+            if let problem = axis.problem(as: code) {
+                throw .unusableAxis(path: path, name: capabilities.name, problem: problem)
+            }
+        }
+        return capabilities
     }
 
     deinit { libevdev_free(evdev) }
@@ -84,8 +104,10 @@ public final class InputDevice {
     }
 
     /// The current value of an MT-B slot's axis as libevdev tracks it.
+    /// 0 for a slot the device does not have, as libevdev answers.
     public func slotValue(slot: Int, code: EventCode) -> Int32 {
-        libevdev_get_slot_value(evdev, UInt32(slot), UInt32(code.rawValue))
+        guard let slot = UInt32(exactly: slot) else { return 0 }
+        return libevdev_get_slot_value(evdev, slot, UInt32(code.rawValue))
     }
 
     static func capabilities(of dev: OpaquePointer) -> InputCapabilities {

@@ -10,6 +10,8 @@ public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
     case grabbedElsewhere(path: String)
     /// Anything else the kernel reported.
     case system(path: String, operation: String, errno: Errno)
+    /// The device describes an axis no decoder can use safely (see ``AbsoluteAxis/problem(as:)``).
+    case unusableAxis(path: String, name: String, problem: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): another program holds this device exclusively (EVIOCGRAB); stop it or turn off exclusive grab"
         case .system(let path, let operation, let errno):
             return "\(path): \(operation) failed: \(errno) (errno \(errno.rawValue))"
+        case .unusableAxis(let path, let name, let problem):
+            return "\(path) (\(name)): \(problem); the device is not used (faulty firmware or descriptor; a quirk or a replacement is needed)"
         }
     }
 

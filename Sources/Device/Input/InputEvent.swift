@@ -10,7 +10,23 @@ public struct EventTime: Hashable, Sendable, Comparable {
 
     public static let zero = EventTime(seconds: 0, microseconds: 0)
 
-    public var totalMicroseconds: Int64 { seconds * 1_000_000 + microseconds }
+    /// The time in microseconds, saturating at `Int64.min`/`Int64.max`: times
+    /// come from recordings and tests as well as the kernel, and comparing or
+    /// subtracting them must not trap.
+    public var totalMicroseconds: Int64 {
+        let (scaled, scaleOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if scaleOverflow { return seconds < 0 ? .min : .max }
+        let (total, sumOverflow) = scaled.addingReportingOverflow(microseconds)
+        if sumOverflow { return microseconds < 0 ? .min : .max }
+        return total
+    }
+
+    /// Microseconds from `earlier` to this time, saturating instead of trapping.
+    public func microseconds(since earlier: EventTime) -> Int64 {
+        let (gap, overflow) = totalMicroseconds.subtractingReportingOverflow(earlier.totalMicroseconds)
+        if overflow { return earlier.totalMicroseconds < 0 ? .max : .min }
+        return gap
+    }
 
     public init(totalMicroseconds: Int64) {
         self.init(seconds: totalMicroseconds / 1_000_000, microseconds: totalMicroseconds % 1_000_000)

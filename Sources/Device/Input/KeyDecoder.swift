@@ -103,7 +103,7 @@ public struct KeyboardDecoder: Sendable {
 
     public mutating func decode(_ event: InputEvent) -> [KeyboardInput] {
         guard let key = keys.decode(event) else { return [] }
-        if let last = lastPress, event.time.totalMicroseconds - last.totalMicroseconds > maximumScanGapMicroseconds, !line.isEmpty {
+        if let last = lastPress, event.time.microseconds(since: last) > maximumScanGapMicroseconds, !line.isEmpty {
             lineIsFast = false
         }
         lastPress = event.time

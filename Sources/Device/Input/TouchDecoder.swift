@@ -94,12 +94,16 @@ public struct TouchDecoder: Sendable {
         default: return nil
         }
         let size = transform.logicalSize
-        let fallbackX = AbsoluteAxis(minimum: 0, maximum: Int32(transform.physicalSize.width - 1))
-        let fallbackY = AbsoluteAxis(minimum: 0, maximum: Int32(transform.physicalSize.height - 1))
+        let fallbackX = AbsoluteAxis(minimum: 0, maximum: Int32(clamping: transform.physicalSize.width - 1))
+        let fallbackY = AbsoluteAxis(minimum: 0, maximum: Int32(clamping: transform.physicalSize.height - 1))
         let xAxis = capabilities.absoluteAxes[xCode] ?? fallbackX
         let yAxis = capabilities.absoluteAxes[yCode] ?? fallbackY
         guard xAxis.maximum > xAxis.minimum, yAxis.maximum > yAxis.minimum else { return nil }
-        let slotCount = mode == .multitouch ? Int(max(1, (capabilities.absoluteAxes[.absMTSlot]?.maximum ?? 0) + 1)) : 1
+        // The reader and InputDevice refuse absurd slot ranges; capabilities built in
+        // code are not checked, so clamp here too: Int32.max + 1 trapped, and
+        // 50,000,000 slots cost 1.6 GB. Contacts in further slots are ignored.
+        let slotMaximum = Int(capabilities.absoluteAxes[.absMTSlot]?.maximum ?? 0)
+        let slotCount = mode == .multitouch ? min(max(1, slotMaximum + 1), AbsoluteAxis.maximumSlots) : 1
         self.mode = mode
         mapping = TouchMapping(xAxis: xAxis, yAxis: yAxis, transform: transform, calibration: calibration)
         slots = Array(repeating: Slot(), count: slotCount)

@@ -36,9 +36,18 @@ public struct TouchMapping: Hashable, Sendable {
         let v = Double(Int64(rawY) - Int64(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
         let (lu, lv) = combined.apply(u, v)
         let size = transform.logicalSize
-        let x = Int((lu * Double(size.width)).rounded(.down))
-        let y = Int((lv * Double(size.height)).rounded(.down))
-        return Point(x: min(max(x, 0), size.width - 1), y: min(max(y, 0), size.height - 1))
+        return Point(x: Self.pixel(lu, extent: size.width), y: Self.pixel(lv, extent: size.height))
+    }
+
+    /// `normalized · extent` rounded down and clamped onto `0..<extent`.
+    ///
+    /// Clamped as a Double, before `Int(_:)`: a calibration matrix can throw
+    /// a point far off the screen (or to infinity), and `Int(_:)` traps on
+    /// anything it cannot represent.
+    private static func pixel(_ normalized: Double, extent: Int) -> Int {
+        let scaled = (normalized * Double(extent)).rounded(.down)
+        if scaled.isNaN { return 0 }
+        return Int(min(max(scaled, 0), Double(max(extent - 1, 0))))
     }
 
     /// The raw values at the centre of panel pixel `p`: what a controller
@@ -46,7 +55,10 @@ public struct TouchMapping: Hashable, Sendable {
     public static func raw(forPhysical p: Point, physicalSize: Size, xAxis: AbsoluteAxis, yAxis: AbsoluteAxis) -> (x: Int32, y: Int32) {
         func axis(_ pixel: Int, _ extent: Int, _ a: AbsoluteAxis) -> Int32 {
             let span = Double(Int64(a.maximum) - Int64(a.minimum) + 1)
-            return a.minimum + Int32(((Double(pixel) + 0.5) / Double(extent) * span).rounded(.down))
+            let offset = ((Double(pixel) + 0.5) / Double(extent) * span).rounded(.down)
+            // A pixel off the panel (or a zero extent) must give the nearest edge, not a trap.
+            guard !offset.isNaN else { return a.minimum }
+            return Int32(clamping: Int64(a.minimum) + Int64(min(max(offset, 0), max(span - 1, 0))))
         }
         return (axis(p.x, physicalSize.width, xAxis), axis(p.y, physicalSize.height, yAxis))
     }
