@@ -37,8 +37,9 @@ struct HostileInputTests {
 
     static let everyFixture = refused.map(\.0) + accepted + ["garbage.evemu"]
 
+    /// The bytes of a fixture, `name` relative to Fixtures/ ("hostile/…" for these).
     static func bytes(of name: String) throws -> [UInt8] {
-        let file = try #require(fopen(Fixture.directory + "/hostile/" + name, "r"))
+        let file = try #require(fopen(Fixture.directory + "/" + name, "r"))
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -60,14 +61,55 @@ struct HostileInputTests {
     /// Whatever reads is decoded by every decoder, at every rotation.
     @Test(arguments: everyFixture)
     func everyFixtureDecodesWithoutTrapping(name: String) throws {
-        guard let recording = try? Fixture.recording("hostile/" + name) else { return }
+        let recording = try? Fixture.recording("hostile/" + name)
+        #expect((recording != nil) == Self.accepted.contains(name), "only the accepted fixtures read")
+        let events = recording?.events ?? []
+        let capabilities = recording?.capabilities ?? InputCapabilities(name: name)
         for rotation in Rotation.allCases {
-            var touch = TouchDecoder(capabilities: recording.capabilities, transform: DisplayTransform(rotation: rotation, physicalSize: Self.panel))
-            _ = touch?.decode(all: recording.events)
+            var touch = TouchDecoder(capabilities: capabilities, transform: DisplayTransform(rotation: rotation, physicalSize: Self.panel))
+            _ = touch?.decode(all: events)
             _ = touch?.cancelAll()
         }
         var keyboard = KeyboardDecoder(isScanner: false)
-        for event in recording.events { _ = keyboard.decode(event) }
+        for event in events { _ = keyboard.decode(event) }
+    }
+
+    /// The fuzz entry point over every fixture, hostile and ordinary: as text,
+    /// as kernel events and as unchecked axis ranges.
+    @Test(arguments: everyFixture.map { "hostile/" + $0 } + [
+        "two-finger.evemu", "syn-dropped.evemu", "qemu-usb-tablet.evemu", "keyboard.evemu", "scanner.evemu", "single-touch.evemu",
+    ])
+    func fuzzEntryPointSurvivesEveryFixture(name: String) throws {
+        let bytes = try Self.bytes(of: name)
+        #expect(!bytes.isEmpty || name.hasSuffix("empty.evemu"))
+        InputFuzzing.exercise(bytes)
+    }
+
+    /// A few hundred deterministic mutations of real recordings: flipped,
+    /// inserted and deleted bytes, lines duplicated many times.
+    @Test func fuzzEntryPointSurvivesMutatedRecordings() throws {
+        var random = SplitMix64(seed: 1100)
+        for name in ["two-finger.evemu", "keyboard.evemu", "qemu-usb-tablet.evemu"] {
+            let original = try Self.bytes(of: name)
+            for _ in 0..<100 {
+                var bytes = original
+                for _ in 0..<(1 + random.next(below: 8)) {
+                    let at = random.next(below: bytes.count)
+                    switch random.next(below: 5) {
+                    case 0: bytes[at] ^= UInt8(truncatingIfNeeded: 1 << random.next(below: 8))
+                    case 1: bytes.insert(UInt8(truncatingIfNeeded: random.next(below: 256)), at: at)
+                    case 2: bytes.remove(at: at)
+                    case 3: bytes.insert(contentsOf: Array("-2147483648 ffff 99999999999 ".utf8), at: at)
+                    default:
+                        let start = bytes[..<at].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+                        let end = bytes[at...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+                        bytes.insert(contentsOf: Array(repeating: bytes[start..<end], count: 1 + random.next(below: 200)).joined(), at: end)
+                    }
+                    if bytes.isEmpty { bytes = [0] }
+                }
+                InputFuzzing.exercise(bytes)
+            }
+        }
     }
 
     @Test func randomBytesAreRefused() throws {
@@ -194,4 +236,18 @@ struct HostileInputTests {
         }
         #expect(!keyboard.isScanner)
     }
+}
+
+/// A small seeded generator, so a mutation that ever fails fails every run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -93,7 +93,9 @@ public final class HostClient: Sendable {
     /// host's body turned out unusable or for another request.
     private func reporting<T>(_ operation: () async throws -> T) async throws(HostError) -> T {
         do {
-            return try await operation()
+            let value = try await operation()
+            connection.reachability.noteBankAnswer()
+            return value
         } catch let error as HostError {
             if case .invalidResponse = error { connection.reachability.noteFailure(.notUnderstood, detail: error.description) }
             if case .mismatch = error { connection.reachability.noteFailure(.mismatch, detail: error.description) }

@@ -116,8 +116,8 @@ public final class HostConnection: Sendable {
         do {
             let response = try await exchange(method, path, body: body, headers: headers)
             if (200...299).contains(response.status) {
-                // Tentative: HostClient reports a body it cannot use or that answers another request.
-                reachability.noteBankAnswer()
+                // Whoever reads the body says whether it was the bank's answer
+                // (HostClient, TokenVault): a 200 can still be a captive portal's.
             } else {
                 let error = HostMapper.error(for: response)
                 if error.isBankAnswer {

@@ -85,7 +85,14 @@ public actor TokenVault {
     }
 
     private func accept(_ response: HostResponse) throws -> String {
-        let tokens = try HostMapper.decode(WireTokens.self, from: response)
+        let tokens: WireTokens
+        do {
+            tokens = try HostMapper.decode(WireTokens.self, from: response)
+        } catch {
+            connection.reachability.noteFailure(.notUnderstood, detail: error.description)
+            throw error
+        }
+        connection.reachability.noteBankAnswer()
         accessToken = tokens.accessToken
         accessExpiry = clock().addingTimeInterval(tokens.expiresIn)
         refreshToken = tokens.refreshToken

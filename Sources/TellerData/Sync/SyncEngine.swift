@@ -172,6 +172,8 @@ public actor SyncEngine: SyncStatusPort {
             do { next = try await store.nextToSend() } catch { return policy.idleInterval }
             guard let (entry, payload) = next else {
                 if let wait = await recheckMismatches() { return wait }
+                // Rows that wait for the bank's own answer keep the engine awake until they are due.
+                if let due = try? await store.nextRecheckAt() { return max(due.timeIntervalSince(store.clock.now()), 0.001) }
                 await probeHealth()
                 return nil
             }

@@ -38,6 +38,14 @@ extension TellerStore {
         }
     }
 
+    /// When the earliest mismatched needs-review row is due for its next try, or nil when none waits.
+    func nextRecheckAt() throws(TellerError) -> Date? {
+        try translating {
+            try database.queryInt64("SELECT min(coalesce(next_attempt_at_ms, 0)) FROM outbox WHERE state = 'needsReview' AND last_error_class = 'mismatch'")
+                .map(Date.init(millisecondsSince1970:))
+        }
+    }
+
     /// The bank posted it. A needs-review row whose key the bank finally answered becomes final too.
     func markConfirmed(_ id: Int64, reference: String) throws(TellerError) {
         try setState(id, "confirmed", from: ["sending", "queued", "needsReview"],
