@@ -222,6 +222,22 @@ struct HostileInputTests {
         }
     }
 
+    /// A scanner that types forever without Enter (a stuck trigger, a hostile
+    /// recording) holds at most ``KeyboardDecoder/maximumScanLength`` characters,
+    /// and the over-long line is dropped rather than delivered cut short.
+    @Test(arguments: [true, false])
+    func endlessTypingIsBoundedAndDropped(isScanner: Bool) {
+        var decoder = KeyboardDecoder(isScanner: isScanner)
+        decoder.maximumScanLength = 10
+        func press(_ code: EventCode) -> [KeyboardInput] {
+            decoder.decode(InputEvent(type: .key, code: code, value: 1)) + decoder.decode(InputEvent(type: .key, code: code, value: 0))
+        }
+        for _ in 0..<11 { _ = press(.keyA) }
+        #expect(press(.keyEnter) == (isScanner ? [] : [.key(.enter)]))
+        for _ in 0..<10 { _ = press(.keyA) }
+        #expect(press(.keyEnter) == (isScanner ? [.scan("aaaaaaaaaa")] : [.key(.enter), .scan("aaaaaaaaaa")]))
+    }
+
     @Test func eventTimesSaturateInsteadOfTrapping() {
         let latest = EventTime(seconds: .max, microseconds: 999_999)
         let earliest = EventTime(seconds: .min, microseconds: -999_999)

@@ -94,8 +94,15 @@ public struct KeyboardDecoder: Sendable {
     public private(set) var isScanner: Bool
     public var minimumScanLength = 6
     public var maximumScanGapMicroseconds: Int64 = 30_000
+    /// The longest line collected, in characters. The densest codes a counter
+    /// scanner reads (PDF417 on ID cards) stay under 2,000; a device that
+    /// types without ever pressing Enter must not grow the terminal's memory,
+    /// so a longer line is dropped whole rather than delivered cut short.
+    public var maximumScanLength = 8192
     private var keys = KeyDecoder()
     private var line = ""
+    private var lineLength = 0
+    private var lineOverflowed = false
     private var lineIsFast = true
     private var lastPress: EventTime?
 
@@ -109,18 +116,26 @@ public struct KeyboardDecoder: Sendable {
         lastPress = event.time
         switch key {
         case .text(let text):
-            line += text
+            if lineLength < maximumScanLength {
+                line += text
+                lineLength += 1
+            } else {
+                lineOverflowed = true
+            }
             return isScanner ? [] : [.key(key)]
         case .enter:
-            defer { line = ""; lineIsFast = true; lastPress = nil }
+            defer { line = ""; lineLength = 0; lineOverflowed = false; lineIsFast = true; lastPress = nil }
+            if lineOverflowed { return isScanner ? [] : [.key(.enter)] }
             if isScanner { return [.scan(line)] }
-            if lineIsFast && line.count >= minimumScanLength {
+            if lineIsFast && lineLength >= minimumScanLength {
                 isScanner = true
                 return [.key(.enter), .scan(line)]
             }
             return [.key(.enter)]
         default:
             line = ""
+            lineLength = 0
+            lineOverflowed = false
             lineIsFast = true
             return isScanner ? [] : [.key(key)]
         }
