@@ -112,6 +112,12 @@ struct HostileInputTests {
         }
     }
 
+    /// /dev/zero never ends; reading stops at the size limit instead of at out-of-memory.
+    @Test func endlessFileIsRefusedAtTheSizeLimit() throws {
+        let error = try #require(throws: EvemuError.self) { try EvemuRecording(contentsOf: "/dev/zero") }
+        #expect(error.description == "/dev/zero: larger than 64 MiB; split the recording")
+    }
+
     @Test func randomBytesAreRefused() throws {
         #expect(throws: EvemuError.self) { try EvemuRecording(contentsOf: Fixture.directory + "/hostile/garbage.evemu") }
     }
