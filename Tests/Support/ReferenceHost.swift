@@ -48,8 +48,11 @@ final class ReferenceHost: @unchecked Sendable {
         child?.killNow()
     }
 
+    /// http, or https when started with `--tls-cert`.
+    private(set) var scheme = "http"
+
     /// The base URL a terminal on this machine uses.
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var url: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
 
     /// Starts the host and waits for its "listening on" line.
     @discardableResult
@@ -63,7 +66,7 @@ final class ReferenceHost: @unchecked Sendable {
         self.child = child
         var line: Substring?
         let started = await eventually(timeout: .seconds(15), interval: .milliseconds(20)) {
-            line = child.stdout.split(separator: "\n").first { $0.contains("listening on http://") }
+            line = child.stdout.split(separator: "\n").first { $0.contains("listening on http") }
             return line != nil || !child.isRunning
         }
         guard started, let line, let portText = line.split(separator: ":").last, let port = Int(portText.trimmingCharacters(in: .whitespaces)) else {
@@ -71,6 +74,7 @@ final class ReferenceHost: @unchecked Sendable {
             throw ReferenceHostError.didNotStart(stdout: child.stdout, stderr: child.stderr)
         }
         self.port = port
+        scheme = line.contains("listening on https://") ? "https" : "http"
         return self
     }
 
@@ -89,7 +93,7 @@ final class ReferenceHost: @unchecked Sendable {
     /// client (inside the namespace when there is one), so the tests need no
     /// HTTP stack of their own beside the terminal's.
     func admin(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
-        let address = "http://127.0.0.1:\(port)\(path)"
+        let address = "\(scheme)://127.0.0.1:\(port)\(path)"
         var command = ["python3", "-c", Self.adminClient, address, method]
         if let namespace { command = ["netns", "exec", namespace] + command }
         let executable = namespace == nil ? "/usr/bin/env" : try ChildProcess.ip()
@@ -100,11 +104,13 @@ final class ReferenceHost: @unchecked Sendable {
 
     /// A urllib client: URL and method as arguments, body on stdin.
     private static let adminClient = """
-        import sys, urllib.request, urllib.error
+        import ssl, sys, urllib.request, urllib.error
         body = sys.stdin.buffer.read() or None
         request = urllib.request.Request(sys.argv[1], data=body, method=sys.argv[2], headers={"Content-Type": "application/json"})
+        # The test's own host on loopback, with a certificate made for the test.
+        context = ssl._create_unverified_context() if sys.argv[1].startswith("https:") else None
         try:
-            sys.stdout.buffer.write(urllib.request.urlopen(request, timeout=10).read())
+            sys.stdout.buffer.write(urllib.request.urlopen(request, timeout=10, context=context).read())
         except urllib.error.HTTPError as error:
             sys.stdout.buffer.write(error.read())
             sys.exit(3)
