@@ -23,14 +23,15 @@ struct LiveData {
             throw ConfigurationProblem(file: "configuration", line: 0, message: "host_url is set but terminal_id is not")
         }
         let connection = HostConnection(configuration: try configuration.hostConfiguration(url))
-        let timeout = configuration.requestTimeout
-        // The online limits apply only while the bank answered within the last request timeout.
-        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits()) { [reachability = connection.reachability] in
-            reachability.bankAnswered(within: timeout)
-        }
         let credentials = try TerminalCredentials.load(terminalID: terminalID, secretFile: configuration.secretFile)
         let vault = TokenVault(connection: connection, credentials: credentials, dataDirectory: configuration.dataDirectory)
         let host = HostClient(connection: connection, vault: vault)
+        let timeout = configuration.requestTimeout
+        // The online limits apply only while the bank answered within the last
+        // request timeout, and over an offline limit only if it answers now.
+        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(),
+                                onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
+                                proveOnline: { (try? await host.health()) == true })
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 onWake: { reason in Log.info("sync: woke (\(reason))") },
                                 onProblem: DrainCommand.logProblem)

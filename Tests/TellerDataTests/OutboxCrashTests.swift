@@ -42,7 +42,7 @@ import TellerCore
             for row in rows {
                 let payload = try #require(hexBytes(row.payloadHex))
                 let wire = try JSONDecoder().decode(WireTransaction.self, from: Data(payload))
-                #expect(wire.clientReference == row.key)
+                #expect(wire.clientReference == String(row.key.prefix(8)).uppercased())
             }
             let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
             for ack in acknowledged.values {

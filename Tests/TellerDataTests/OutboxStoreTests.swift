@@ -26,7 +26,8 @@ import TellerCore
         #expect(wire.currency == "EUR")
         #expect(wire.accountIBAN == "DE89370400440532013000")
         #expect(!String(decoding: payload, as: UTF8.self).contains("counterparty"), "absent, not null, for a deposit")
-        #expect(wire.clientReference == entry.key.rawValue)
+        #expect(wire.clientReference == entry.key.receiptNumber, "the receipt number the slip shows")
+        #expect(wire.clientReference.count == 8 && wire.clientReference == wire.clientReference.uppercased())
         #expect(wire.createdAt.hasPrefix("2026-"))
         // The key is a UUIDv4.
         #expect(Array(entry.key.rawValue)[14] == "4")

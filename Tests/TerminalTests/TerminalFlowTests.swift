@@ -64,6 +64,29 @@ import Testing
         #expect(try await terminal.screen() == "amount")
     }
 
+    /// The host goes away and the very next withdrawal is over the offline
+    /// limit: no stale "online" lets it through, it is refused by name and
+    /// nothing is queued.
+    @Test func aWithdrawalRightAfterTheHostStopsIsHeldToTheOfflineLimit() async throws {
+        let (host, terminal) = try await signedInTerminal()
+        defer { terminal.child?.killNow() }
+        try await terminal.openAccount(Self.rich)
+        #expect(try await terminal.waitForText("Anna Schmidt"))
+        #expect(try await terminal.status()["online"] as? Bool == true, "the bank answered the account lookup")
+        await host.stop()
+
+        try await terminal.tap("account.withdraw")
+        try await terminal.enterAmount("250000")
+        try await terminal.tap("review.confirm")
+        let refused = try await terminal.waitForText("Over the offline limit of 2,000.00 EUR per transaction.")
+        let texts = try await terminal.texts()
+        #expect(refused, "\(texts)")
+        #expect(try await terminal.screen() != "receipt")
+        let status = try await terminal.status()
+        #expect(status["queued_count"] as? Int == 0, "\(status)")
+        #expect(status["online"] as? Bool == false, "the failed proof marked the terminal offline: \(status)")
+    }
+
     @Test func idleScreenLocksAndThePINUnlocks() async throws {
         let (host, terminal) = try await signedInTerminal(configuration: ["idle_lock_s = 15"])
         defer { terminal.child?.killNow(); Task { await host.stop() } }

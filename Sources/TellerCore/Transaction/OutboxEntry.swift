@@ -17,6 +17,11 @@ public struct IdempotencyKey: Hashable, Sendable, Codable, CustomStringConvertib
     public static func random() -> IdempotencyKey { IdempotencyKey(UUID()) }
 
     public var description: String { rawValue }
+
+    /// The receipt number printed for the customer and sent to the host as
+    /// `client_reference` (docs/host-api.md §6): the key's first eight hex
+    /// digits, upper case, so a clerk can find the posting from the slip.
+    public var receiptNumber: String { String(rawValue.prefix(8)).uppercased() }
 }
 
 /// Where a queued transaction is on its way to the host.

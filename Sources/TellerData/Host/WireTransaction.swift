@@ -34,7 +34,7 @@ struct WireTransaction: Codable, Equatable {
         currency = request.amount.currency.code
         operatorID = request.operatorID.rawValue
         self.createdAt = WireTransaction.timestamp(createdAt)
-        clientReference = key.rawValue
+        clientReference = key.receiptNumber
     }
 
     /// The frozen bytes: sorted keys so the same transaction always encodes the same.

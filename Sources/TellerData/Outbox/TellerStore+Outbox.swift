@@ -2,11 +2,12 @@ import Foundation
 import TellerCore
 
 extension TellerStore: OutboxPort {
-    public func enqueue(_ request: TransactionRequest) throws(TellerError) -> OutboxEntry {
+    public func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
+        let online = await onlineForLimits(request)
         let entry = try translating {
             try database.inTransaction(.immediate) {
                 let now = clock.now()
-                let context = try limitContext(kind: request.kind, account: request.account, isOnline: isOnline(), now: now)
+                let context = try limitContext(kind: request.kind, account: request.account, isOnline: online, now: now)
                 try limits.check(request.amount, kind: request.kind, context: context)
                 let key = IdempotencyKey.random()
                 let payload = WireTransaction(request, key: key, createdAt: now).encoded()
@@ -25,6 +26,21 @@ extension TellerStore: OutboxPort {
         }
         for observer in enqueueObservers { observer(entry) }
         return entry
+    }
+
+    /// Whether this transaction may be checked against the online limits.
+    /// Only on evidence: the bank answered within the request timeout. And
+    /// when the amount would break an offline limit, that belief is not
+    /// enough: the bank must answer again now, or the offline limits apply.
+    private func onlineForLimits(_ request: TransactionRequest) async -> Bool {
+        guard isOnline() else { return false }
+        let fitsOffline = (try? translating {
+            let context = try limitContext(kind: request.kind, account: request.account, isOnline: false, now: clock.now())
+            try limits.check(request.amount, kind: request.kind, context: context)
+            return true
+        }) ?? false
+        if fitsOffline { return true }
+        return await proveOnline()
     }
 
     public func remainingLimits(kind: TransactionKind, account: IBAN) throws(TellerError) -> RemainingLimits {

@@ -18,6 +18,8 @@ public actor TellerStore {
     /// Whether the online limits may apply now (see
     /// ``HostReachability/bankAnswered(within:)``); without a host, never.
     private let onlineEvidence: @Sendable () -> Bool
+    /// Asks the bank now (one health request); true only if it answered.
+    let proveOnline: @Sendable () async -> Bool
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
@@ -30,7 +32,7 @@ public actor TellerStore {
     /// - Throws: ``SQLiteError`` naming the file when it is damaged,
     ///   unreadable or from a newer Teller. The file is left untouched.
     public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
-                onlineEvidence: @escaping @Sendable () -> Bool = { false }) throws {
+                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false }) throws {
         let database = try Database(path: path)
         try Schema.migrator.migrate(database, now: clock.now())
         try database.run("UPDATE outbox SET state = 'queued', updated_at_ms = ? WHERE state = 'sending'", [.integer(clock.now().millisecondsSince1970)])
@@ -40,13 +42,15 @@ public actor TellerStore {
         self.clock = clock
         self.calendar = calendar
         self.onlineEvidence = onlineEvidence
+        self.proveOnline = proveOnline
     }
 
     /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
     public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
-                onlineEvidence: @escaping @Sendable () -> Bool = { false }) throws {
+                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false }) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar, onlineEvidence: onlineEvidence)
+        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar,
+                      onlineEvidence: onlineEvidence, proveOnline: proveOnline)
     }
 
     func isOnline() -> Bool { onlineEvidence() }

@@ -48,7 +48,7 @@ public final class ReceiptViewModel {
         if let counterparty = entry.request.counterparty { lines.append(.init(label: "To", value: counterparty.grouped)) }
         lines.append(.init(label: "Amount", value: MoneyFormatting.text(entry.request.amount)))
         lines.append(.init(label: "Time", value: dependencies.time.dayAndClock(entry.createdAt, now: dependencies.clock.now())))
-        lines.append(.init(label: "Receipt", value: String(entry.key.rawValue.prefix(8)).uppercased()))
+        lines.append(.init(label: "Receipt", value: entry.key.receiptNumber))
         if case .confirmed(let reference) = status { lines.append(.init(label: "Bank reference", value: reference)) }
         return lines
     }

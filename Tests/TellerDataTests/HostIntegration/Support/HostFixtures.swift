@@ -54,9 +54,9 @@ struct Terminal {
         let client = try Terminal.client(hostURL: hostURL, directory: directory, requestTimeout: requestTimeout)
         self.client = client
         // As the executable wires it: online limits only while the bank answered within the timeout.
-        store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock) { [reachability = client.connection.reachability] in
-            reachability.bankAnswered(within: requestTimeout)
-        }
+        store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock,
+                                onlineEvidence: { [reachability = client.connection.reachability] in reachability.bankAnswered(within: requestTimeout) },
+                                proveOnline: { (try? await client.health()) == true })
     }
 
     static func client(hostURL: URL, directory: TemporaryDirectory, requestTimeout: TimeInterval = 5) throws -> HostClient {
