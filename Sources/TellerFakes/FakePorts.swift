@@ -57,6 +57,13 @@ public actor FakeOutbox: OutboxPort {
         if let index = rows.firstIndex(where: { $0.key == key }) { rows[index].state = state }
     }
 
+    /// Records a failed attempt's class on a row, as the sync engine does.
+    public func setLastProblem(_ key: IdempotencyKey, _ problem: SyncProblem.Kind?, attempts: Int) {
+        guard let index = rows.firstIndex(where: { $0.key == key }) else { return }
+        rows[index].lastProblem = problem
+        rows[index].attempts = attempts
+    }
+
     private func context(kind: TransactionKind, account: IBAN) async -> LimitContext {
         let isOnline = await sync.online
         let eur = limits.currency
@@ -97,8 +104,10 @@ public actor FakeOutbox: OutboxPort {
         let pending = rows.filter(\.state.isPending)
         let total = pending.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
         let unacknowledged = rows.filter { if case .rejected(_, false) = $0.state { true } else { false } }.count
+        let reviews = rows.filter { if case .needsReview(_, false) = $0.state { true } else { false } }.count
         return QueueSummary(countsByState: counts, pendingByCurrency: pending.isEmpty ? [:] : [.eur: Money(minorUnits: total, currency: .eur)],
-                            oldestQueuedAt: pending.map(\.createdAt).min(), unacknowledgedRejections: unacknowledged)
+                            oldestQueuedAt: pending.map(\.createdAt).min(), unacknowledgedRejections: unacknowledged,
+                            unacknowledgedReviews: reviews)
     }
 
     public func pendingDebits(for account: IBAN) async throws(TellerError) -> [OutboxEntry] {
@@ -134,7 +143,10 @@ public actor FakeSync: SyncStatusPort {
         return stream
     }
 
-    public func status() async -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSync) }
+    public var problem: SyncProblem?
+    public func setProblem(_ value: SyncProblem?) { problem = value }
+    public func setOnline(_ value: Bool) { online = value }
+    public func status() async -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSync, problem: problem) }
     public func syncNow() async { syncNowCount += 1 }
     public func setLastSync(_ date: Date?) { lastSync = date }
 

@@ -12,7 +12,8 @@ import TellerCore
     let link = LinkSwitch(online: true)
 
     func makeStore() throws -> TellerStore {
-        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc) { [link] in link.online }
+        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc,
+                        onlineEvidence: { [link] in link.online }, proveOnline: { [link] in link.online })
     }
 
     @Test func enqueueWritesOneQueuedRowWithAFrozenPayload() async throws {

@@ -9,12 +9,15 @@ public struct QueueSummary: Hashable, Sendable {
     public var oldestQueuedAt: Date?
     /// Rejected rows no operator has acknowledged yet.
     public var unacknowledgedRejections: Int
+    /// Needs-review rows no operator has acknowledged yet.
+    public var unacknowledgedReviews: Int
 
-    public init(countsByState: [String: Int], pendingByCurrency: [Currency: Money], oldestQueuedAt: Date?, unacknowledgedRejections: Int) {
+    public init(countsByState: [String: Int], pendingByCurrency: [Currency: Money], oldestQueuedAt: Date?, unacknowledgedRejections: Int, unacknowledgedReviews: Int = 0) {
         self.countsByState = countsByState
         self.pendingByCurrency = pendingByCurrency
         self.oldestQueuedAt = oldestQueuedAt
         self.unacknowledgedRejections = unacknowledgedRejections
+        self.unacknowledgedReviews = unacknowledgedReviews
     }
 
     /// Queued plus sending.

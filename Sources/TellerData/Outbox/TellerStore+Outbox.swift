@@ -69,7 +69,9 @@ extension TellerStore: OutboxPort {
             }
             let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN ('queued', 'sending')")
             let unacknowledged = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = 'rejected' AND acknowledged_at_ms IS NULL") ?? 0
-            return QueueSummary(countsByState: counts, pendingByCurrency: pending, oldestQueuedAt: oldest.map(Date.init(millisecondsSince1970:)), unacknowledgedRejections: Int(unacknowledged))
+            let reviews = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = 'needsReview' AND acknowledged_at_ms IS NULL") ?? 0
+            return QueueSummary(countsByState: counts, pendingByCurrency: pending, oldestQueuedAt: oldest.map(Date.init(millisecondsSince1970:)),
+                                unacknowledgedRejections: Int(unacknowledged), unacknowledgedReviews: Int(reviews))
         }
     }
 

@@ -51,6 +51,16 @@ public final class StatusBarViewModel {
         return count == 1 ? "1 rejected" : "\(count) rejected"
     }
 
+    /// Rows a person must look at because the bank's answer did not match or the request was refused as malformed.
+    public var reviewText: String? {
+        guard let count = summary?.unacknowledgedReviews, count > 0 else { return nil }
+        return count == 1 ? "1 to review" : "\(count) to review"
+    }
+
+    public var reviewAccessibilityLabel: String? {
+        reviewText.map { "\($0): open the queue and acknowledge" }
+    }
+
     public var syncText: String {
         guard let lastSyncAt else { return "Never synced" }
         return "Synced \(dependencies.time.relative(lastSyncAt, now: dependencies.clock.now()))"

@@ -42,6 +42,7 @@ enum StatusCommand {
             "pending": pendingJSON(summary),
             "oldest_queued_age_seconds": oldestAgeJSON(summary, now: now),
             "unacknowledged_rejections": summary.unacknowledgedRejections,
+            "unacknowledged_reviews": summary.unacknowledgedReviews,
         ]
     }
 
