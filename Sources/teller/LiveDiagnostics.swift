@@ -11,9 +11,12 @@ actor LiveDiagnostics: DiagnosticsPort {
     /// Facts only the main loop knows (display mode, input devices), read on demand.
     private let liveFacts: @Sendable () async -> [DiagnosticsLine]
     private let sync: (any SyncStatusPort)?
+    private let storageFailures: StorageFailureRecord
 
-    init(configuration: Configuration, configurationPath: String, store: TellerStore, sync: (any SyncStatusPort)?, liveFacts: @escaping @Sendable () async -> [DiagnosticsLine]) {
+    init(configuration: Configuration, configurationPath: String, store: TellerStore, sync: (any SyncStatusPort)?,
+         storageFailures: StorageFailureRecord, liveFacts: @escaping @Sendable () async -> [DiagnosticsLine]) {
         self.sync = sync
+        self.storageFailures = storageFailures
         self.configuration = configuration
         self.configurationPath = configurationPath
         self.store = store
@@ -46,6 +49,9 @@ actor LiveDiagnostics: DiagnosticsPort {
         lines.append(DiagnosticsLine(label: "Database size", value: size))
         let check = (try? await store.quickCheckReport()) ?? "failed to run"
         lines.append(DiagnosticsLine(label: "quick_check", value: check))
+        if let failure = await storageFailures.last {
+            lines.append(DiagnosticsLine(label: "Last storage error", value: "\(failure.kind.rawValue): \(failure.detail)"))
+        }
         lines += await liveFacts()
         return lines
     }
@@ -55,7 +61,7 @@ actor LiveDiagnostics: DiagnosticsPort {
         do {
             try ConfigurationEditor.set("touch_calibration", to: value, in: configurationPath)
         } catch {
-            throw .storage("cannot write \(configurationPath): \(error.localizedDescription)")
+            throw .storage(detail: "cannot write \(configurationPath): \(error.localizedDescription)")
         }
     }
 }

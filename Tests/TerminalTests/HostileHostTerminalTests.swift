@@ -10,15 +10,8 @@ import Testing
 @Suite(.serialized) struct HostileHostTerminalTests {
     static let rich = "DE54500105170426397158"
 
-    /// The hostile mode, the problem `teller ctl status` must name, and the status bar's word.
-    static let cases: [(mode: String, problem: String, bar: String)] = [
-        ("wrong-amount", "mismatch", "Connection: host problem"),
-        ("captive-portal", "notUnderstood", "Connection: host problem"),
-        ("drip-body", "timeout", "Connection: offline"),
-    ]
-
-    @Test(arguments: cases.map(\.mode)) func theTerminalBelievesOnlyTheBank(_ mode: String) async throws {
-        let expected = try #require(Self.cases.first { $0.mode == mode })
+    @Test(arguments: HostileMode.all) func theTerminalBelievesOnlyTheBank(_ expected: HostileMode) async throws {
+        let mode = expected.mode
         let bank = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
         defer { Task { await bank.stop() } }
         let directory = TemporaryDirectory("teller-e2e-hostile")
@@ -38,7 +31,10 @@ import Testing
         _ = try await bank.admin("DELETE", "/admin/faults")
 
         // Against the hostile host.
-        let hostile = try await HostileHost(mode: mode).start()
+        let records = TemporaryDirectory("teller-e2e-record")
+        let target = try await HostileHost(mode: "record-only", record: records.file("target.jsonl")).start()
+        defer { Task { await target.stop() } }
+        let hostile = try await HostileHost(mode: mode, redirectTo: target.port).start()
         defer { Task { await hostile.stop() } }
         terminal = try TerminalProcess(directory: directory, host: hostile.url)
         try await terminal.start()
@@ -49,10 +45,11 @@ import Testing
         let status = try await terminal.status()
         #expect(named, "ctl status: \(status)")
         #expect(status["online"] as? Bool == false)
-        let barSays = try await terminal.waitForText(expected.bar)
+        let barSays = try await terminal.waitForText(expected.isHostProblem ? "Connection: host problem" : "Connection: offline")
         let texts = try await terminal.texts()
         #expect(barSays, "\(texts)")
         #expect(try await bank.journal().isEmpty)
+        #expect(target.recordedRequests().isEmpty, "a request reached the redirect target")
         if let shots = ProcessInfo.processInfo.environment["TELLER_HOSTILE_SCREENSHOTS"] {
             try await terminal.ctl("screenshot", "\(shots)/hostile-\(mode).png")
         }

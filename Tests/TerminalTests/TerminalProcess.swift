@@ -14,11 +14,12 @@ final class TerminalProcess: @unchecked Sendable {
 
     var socket: String { directory.file("run/control.sock") }
 
-    init(directory: TemporaryDirectory = TemporaryDirectory("teller-e2e"), host: URL?, configuration: [String] = []) throws {
+    /// - Parameter dataDirectory: where the database lives; `<directory>/data` by default.
+    init(directory: TemporaryDirectory = TemporaryDirectory("teller-e2e"), host: URL?, configuration: [String] = [], dataDirectory: String? = nil) throws {
         self.directory = directory
         try Data("demo-secret-T-0001\n".utf8).write(to: URL(fileURLWithPath: directory.file("secret")))
         chmod(directory.file("secret"), 0o600)
-        var lines = ["terminal_id = T-0001", "branch = E2E", "data_dir = \(directory.file("data"))",
+        var lines = ["terminal_id = T-0001", "branch = E2E", "data_dir = \(dataDirectory ?? directory.file("data"))",
                      "runtime_dir = \(directory.file("run"))", "display = offscreen", "offscreen_size = 800x480",
                      "secret_file = \(directory.file("secret"))", "request_timeout_s = 2", "retry_base_s = 0.2", "retry_cap_s = 1"]
         if let host { lines.append("host_url = \(host.absoluteString)") }

@@ -12,8 +12,9 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
     case signIn(SignInError)
     /// The row the operator acted on is not (or no longer) in the outbox.
     case noSuchEntry(IdempotencyKey)
-    /// The local database failed; the message names the file and the problem.
-    case storage(String)
+    /// The local database failed. The operator reads what happened in plain
+    /// words; the technical detail (file, SQLite code, SQL) is for the log.
+    case storage(StorageFailure)
     /// The host answered with something the terminal cannot use.
     case host(String)
 
@@ -26,7 +27,7 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .money(let error): error.description
         case .signIn(let error): error.description
         case .noSuchEntry(let key): "No queued transaction \(key)."
-        case .storage(let message): "Local storage: \(message)"
+        case .storage(let failure): failure.operatorText
         case .host(let message): "Host: \(message)"
         }
     }
@@ -55,4 +56,43 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unavailable(let reason): "Sign-in is unavailable: \(reason)"
         }
     }
+}
+
+/// What went wrong with the terminal's own storage, by what the operator
+/// can do about it, with the technician's detail kept apart.
+public struct StorageFailure: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        /// No space left on the data disk.
+        case full
+        /// The data disk turned read-only (e.g. remounted after an I/O error).
+        case readOnly
+        /// Reads or writes fail (I/O errors, a device going away).
+        case failing
+        /// Anything else, including a damaged or unexpected database.
+        case other
+    }
+
+    public var kind: Kind
+    /// The file, the SQLite code and message, the SQL: for the log and diagnostics.
+    public var detail: String
+
+    public init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    /// What the operator reads: what happened, that no money moved, and what to do.
+    public var operatorText: String {
+        switch kind {
+        case .full: "Not saved: this terminal's storage is full. Nothing was charged. Call a technician."
+        case .readOnly: "Not saved: this terminal's storage has become read-only. Nothing was charged. Call a technician."
+        case .failing: "Not saved: this terminal's storage is failing. Nothing was charged. Call a technician."
+        case .other: "Not saved: this terminal's storage reported a problem. Nothing was charged. Call a technician."
+        }
+    }
+}
+
+extension TellerError {
+    /// A storage failure with no better class than its technical detail.
+    public static func storage(detail: String) -> TellerError { .storage(StorageFailure(kind: .other, detail: detail)) }
 }

@@ -28,7 +28,7 @@ extension TellerStore {
                 """, [.text(iban.electronic)]) { row in
                 (row.text(0), row.text(1), row.int64(2), row.int64(3), row.int64(4), row.blob(5))
             }.map { holder, code, balance, available, asOf, recent in
-                guard let currency = Currency(code: code) else { throw TellerError.storage("\(path): cached account \(iban) has unknown currency '\(code)'") }
+                guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(path): cached account \(iban) has unknown currency '\(code)'") }
                 let activity = try JSONDecoder().decode([CachedActivity].self, from: Data(recent)).map { try $0.item(currency: currency) }
                 return AccountSnapshot(
                     iban: iban, holder: holder, balance: Money(minorUnits: balance, currency: currency),

@@ -64,7 +64,7 @@ extension TellerStore: OutboxPort {
             }
             var pending: [Currency: Money] = [:]
             for (code, total) in try database.query("SELECT currency, sum(amount_minor) FROM outbox WHERE state IN ('queued', 'sending') GROUP BY currency", row: { ($0.text(0), $0.int64(1)) }) {
-                guard let currency = Currency(code: code) else { throw TellerError.storage("\(database.path): outbox holds unknown currency '\(code)'") }
+                guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): outbox holds unknown currency '\(code)'") }
                 pending[currency] = Money(minorUnits: total, currency: currency)
             }
             let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN ('queued', 'sending')")
@@ -145,7 +145,7 @@ extension TellerStore: OutboxPort {
 
     private func cachedAvailable(_ account: IBAN) throws -> Money? {
         guard let (code, available) = try database.queryFirst("SELECT currency, available_minor FROM account_cache WHERE iban = ?", [.text(account.electronic)], row: { ($0.text(0), $0.int64(1)) }) else { return nil }
-        guard let currency = Currency(code: code) else { throw TellerError.storage("\(database.path): cached account holds unknown currency '\(code)'") }
+        guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): cached account holds unknown currency '\(code)'") }
         return Money(minorUnits: available, currency: currency)
     }
 }

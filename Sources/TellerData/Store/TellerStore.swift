@@ -29,15 +29,35 @@ public actor TellerStore {
     /// Rows left in `sending` by a crash go back to `queued`: the host's
     /// idempotency makes the resend safe.
     ///
-    /// - Throws: ``SQLiteError`` naming the file when it is damaged,
-    ///   unreadable or from a newer Teller. The file is left untouched.
+    /// - Throws: ``DatabaseRefusal`` naming the file when it is empty,
+    ///   damaged, unreadable, another application's or from a newer Teller,
+    ///   decided before anything is written: the file is left untouched.
+    ///   ``SQLiteError`` when SQLite fails otherwise.
     public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
                 onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false }) throws {
-        let database = try Database(path: path)
+        let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
         try Schema.migrator.migrate(database, now: clock.now())
         try database.run("UPDATE outbox SET state = 'queued', updated_at_ms = ? WHERE state = 'sending'", [.integer(clock.now().millisecondsSince1970)])
+        self.init(database: database, limits: limits, clock: clock, calendar: calendar, onlineEvidence: onlineEvidence, proveOnline: proveOnline)
+    }
+
+    /// Opens the store at `<directory>/teller.db` for reading only, for
+    /// `teller status`: creates, migrates and writes nothing (see
+    /// ``Database/init(readingOnly:creatingSharedMemory:)``).
+    ///
+    /// - Throws: ``DatabaseRefusal`` when the directory or file is missing,
+    ///   or the file is empty, damaged, unreadable, another application's,
+    ///   or not at this Teller's schema version; ``SQLiteError`` otherwise.
+    public init(readingOnly dataDirectory: String, limits: Limits) throws {
+        let database = try Database(readingOnly: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName))
+        try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
+        self.init(database: database, limits: limits, clock: SystemClock(), calendar: .current, onlineEvidence: { false }, proveOnline: { false })
+    }
+
+    private init(database: Database, limits: Limits, clock: any WallClock, calendar: Calendar,
+                 onlineEvidence: @escaping @Sendable () -> Bool, proveOnline: @escaping @Sendable () async -> Bool) {
         self.database = database
-        self.path = path
+        self.path = database.path
         self.limits = limits
         self.clock = clock
         self.calendar = calendar
@@ -76,8 +96,10 @@ public actor TellerStore {
             throw error
         } catch let error as LimitViolation {
             throw .limit(error)
+        } catch let error as SQLiteError {
+            throw .storage(StorageFailure(error))
         } catch {
-            throw .storage(String(describing: error))
+            throw .storage(detail: String(describing: error))
         }
     }
 }

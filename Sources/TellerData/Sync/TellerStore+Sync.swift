@@ -89,7 +89,7 @@ extension TellerStore {
             try database.run("UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(allowed))",
                              [.text(state), .integer(clock.now().millisecondsSince1970)] + values + [.integer(id)])
             guard database.changes == 1 else {
-                throw TellerError.storage("\(path): outbox row \(id) cannot move to \(state) (not in \(from.joined(separator: "/")))")
+                throw TellerError.storage(detail: "\(path): outbox row \(id) cannot move to \(state) (not in \(from.joined(separator: "/")))")
             }
         }
     }

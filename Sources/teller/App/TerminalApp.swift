@@ -58,12 +58,14 @@ final class TerminalApp {
         let session = OperatorSession(store: live.store, host: live.host)
         let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus()
         let facts = LiveFactsSource()
-        let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine) {
+        let storageFailures = StorageFailureRecord()
+        let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine,
+                                          storageFailures: storageFailures) {
             await facts.lines()
         }
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
-            outbox: configuration.logCommits ? CommitReportingOutbox(outbox: live.store) : live.store, sync: sync, session: session,
+            outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
             diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: SystemClock(),
             terminal: TerminalIdentity(terminalID: configuration.terminalID ?? "unprovisioned", branch: configuration.branch),
             time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,

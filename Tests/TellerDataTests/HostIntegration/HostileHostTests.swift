@@ -11,38 +11,9 @@ extension HostIntegrationTests {
     /// deadline by more than 1 s, SIGTERM ends it within 1 s, `teller status`
     /// names the problem; then the real host gets every row exactly once.
     @Suite(.serialized) struct HostileHostTests {
-        /// The hostile mode, the problem class `teller status` must name, and the state the rows must be in.
-        struct Case: CustomTestStringConvertible, Sendable {
-            let mode: String
-            let problem: SyncProblem.Kind
-            let rowState: String
-            var testDescription: String { mode }
-        }
-
-        static let cases: [Case] = [
-            Case(mode: "malformed-json", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "huge-body", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "html-500", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "captive-portal", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "drip-headers", problem: .timeout, rowState: "queued"),
-            Case(mode: "drip-body", problem: .timeout, rowState: "queued"),
-            Case(mode: "wrong-content-type", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "wrong-content-type-html", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "ok-text-plain", problem: .notUnderstood, rowState: "queued"),
-            Case(mode: "unauthorized", problem: .authentication, rowState: "queued"),
-            Case(mode: "reset", problem: .offline, rowState: "queued"),
-            Case(mode: "other-key", problem: .mismatch, rowState: "needsReview"),
-            Case(mode: "wrong-amount", problem: .mismatch, rowState: "needsReview"),
-            Case(mode: "wrong-account", problem: .mismatch, rowState: "needsReview"),
-            Case(mode: "wrong-kind", problem: .mismatch, rowState: "needsReview"),
-            Case(mode: "wrong-currency", problem: .mismatch, rowState: "needsReview"),
-            Case(mode: "redirect-302", problem: .redirectRefused, rowState: "queued"),
-            Case(mode: "redirect-307", problem: .redirectRefused, rowState: "queued"),
-        ]
-
         static let deadline = 2.0
 
-        @Test(arguments: cases) func nothingIsConfirmedThatTheBankDidNotPost(_ hostileCase: Case) async throws {
+        @Test(arguments: HostileMode.all) func nothingIsConfirmedThatTheBankDidNotPost(_ hostileCase: HostileMode) async throws {
             let records = TemporaryDirectory("teller-hostile-record")
             let target = try await HostileHost(mode: "record-only", record: records.file("target.jsonl")).start()
             defer { Task { await target.stop() } }
@@ -81,10 +52,10 @@ extension HostIntegrationTests {
             }
             #expect(target.recordedRequests().isEmpty, "a request reached the redirect target: \(target.recordedRequests())")
 
-            let status = try await TellerStatusProcess.run(dataDirectory: directory.path)
+            let status = try await TellerStatusJSON.run(dataDirectory: directory.path)
             let problem = try #require(status["sync_problem"] as? [String: Any], "teller status names no problem: \(status)")
-            #expect(problem["kind"] as? String == hostileCase.problem.rawValue, "\(problem)")
-            #expect(drain.stderr.components(separatedBy: "sync: \(hostileCase.problem.rawValue):").count - 1 <= 2,
+            #expect(problem["kind"] as? String == hostileCase.problem, "\(problem)")
+            #expect(drain.stderr.components(separatedBy: "sync: \(hostileCase.problem):").count - 1 <= 2,
                     "one log line per change of problem, not per retry: \(drain.stderr)")
 
             let signalled = ContinuousClock.now
@@ -113,7 +84,7 @@ extension HostIntegrationTests {
 }
 
 /// `teller status --data-dir DIR` as a real process; its JSON.
-enum TellerStatusProcess {
+enum TellerStatusJSON {
     static func run(dataDirectory: String) async throws -> [String: Any] {
         let files = TemporaryDirectory("teller-status-files")
         let configFile = files.file("teller.conf")

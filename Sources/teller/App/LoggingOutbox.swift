@@ -1,0 +1,64 @@
+import TellerCore
+
+/// The outbox as the terminal uses it. The operator reads a storage failure
+/// in plain words; its technical detail (file, SQLite code, SQL) goes to the
+/// log and to diagnostics here. With `log_commits = true` it also writes one
+/// line per committed transaction, only after ``OutboxPort/enqueue(_:)`` has
+/// returned, that is after the row is durably on disk: the VM's power-cut
+/// test (deploy/vm/qa-check) reads these lines from the serial console as
+/// the list of transactions the terminal acknowledged.
+struct LoggingOutbox: OutboxPort {
+    let outbox: any OutboxPort
+    let logCommits: Bool
+    let failures: StorageFailureRecord
+
+    func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
+        let entry = try await logged { () async throws(TellerError) in try await outbox.enqueue(request) }
+        if logCommits {
+            Log.info("outbox: committed \(entry.key.rawValue) \(entry.request.kind.rawValue) \(entry.request.amount)")
+        }
+        return entry
+    }
+
+    func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
+        try await logged { () async throws(TellerError) in try await outbox.remainingLimits(kind: kind, account: account) }
+    }
+
+    func entries() async throws(TellerError) -> [OutboxEntry] {
+        try await logged { () async throws(TellerError) in try await outbox.entries() }
+    }
+
+    func summary() async throws(TellerError) -> QueueSummary {
+        try await logged { () async throws(TellerError) in try await outbox.summary() }
+    }
+
+    func pendingDebits(for account: IBAN) async throws(TellerError) -> [OutboxEntry] {
+        try await logged { () async throws(TellerError) in try await outbox.pendingDebits(for: account) }
+    }
+
+    func pendingEntries(for account: IBAN) async throws(TellerError) -> [OutboxEntry] {
+        try await logged { () async throws(TellerError) in try await outbox.pendingEntries(for: account) }
+    }
+
+    func acknowledge(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) {
+        try await logged { () async throws(TellerError) in try await outbox.acknowledge(key, by: operatorID) }
+    }
+
+    private func logged<T>(_ operation: () async throws(TellerError) -> T) async throws(TellerError) -> T {
+        do {
+            return try await operation()
+        } catch {
+            if case .storage(let failure) = error {
+                Log.error("storage: \(failure.kind.rawValue): \(failure.detail)")
+                await failures.record(failure)
+            }
+            throw error
+        }
+    }
+}
+
+/// The last storage failure, for the diagnostics screen.
+actor StorageFailureRecord {
+    private(set) var last: StorageFailure?
+    func record(_ failure: StorageFailure) { last = failure }
+}
