@@ -1,9 +1,16 @@
 import CSQLite
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection, opened the way Teller's durability needs: WAL,
-/// `synchronous=FULL`, foreign keys, a busy timeout, and a `quick_check` of
-/// any existing file before anything is written to it.
+/// `synchronous=FULL`, foreign keys and a busy timeout, or opened for
+/// reading only (see ``init(readingOnly:creatingSharedMemory:)``).
+///
+/// An existing file is vetted over a read-only connection before any pragma
+/// that writes: a missing, empty, foreign, damaged or unreadable file is
+/// refused with a ``DatabaseRefusal`` naming it, and keeps every byte.
 ///
 /// Not thread-safe: one connection is used by one actor or thread.
 public final class Database {
@@ -15,33 +22,47 @@ public final class Database {
     /// How long a writer waits for another connection's lock.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    /// Opens (or creates) the database at `path`.
+    init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+        sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
+    }
+
+    /// Opens (or creates) the database at `path` for reading and writing.
     ///
-    /// An existing file is checked with `PRAGMA quick_check` before any
-    /// pragma that writes. A damaged or unreadable file is never recreated,
-    /// repaired or checkpointed into: opening throws an error naming the
-    /// file and the problem, and the file stays as it was for forensics.
-    public init(path: String) throws(SQLiteError) {
-        let existed = FileManager.default.fileExists(atPath: path)
+    /// - Parameters:
+    ///   - path: the database file; created when it does not exist.
+    ///   - vetting: runs on a read-only connection to an existing file, after
+    ///     SQLite's `quick_check`, before anything is written; throwing
+    ///     refuses the file (``Migrator/refuseUnknownSchema(_:requiringCurrent:)``).
+    /// - Throws: ``DatabaseRefusal`` for a file that must not be written
+    ///   (the file stays as it was, for forensics), ``SQLiteError`` when
+    ///   SQLite cannot open or configure it.
+    public convenience init(path: String, vetting: (Database) throws -> Void = { _ in }) throws {
+        var existing = stat()
+        let existed = lstat(path, &existing) == 0
+        if existed {
+            // A crashed writer may have left a -wal without its -shm; the
+            // writer is about to recover it, so vetting may create the -shm.
+            let reader = try Database(readingOnly: path, creatingSharedMemory: true)
+            try vetting(reader)
+        }
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if !existed { flags |= SQLITE_OPEN_CREATE }
+        self.init(handle: try Database.connect(path, path: path, flags: flags), path: path)
+        try configureDurability()
+    }
+
+    /// Opens `name` (a path, or a `file:` URI with `SQLITE_OPEN_URI`) with `flags`.
+    static func connect(_ name: String, path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(connection)
             throw SQLiteError(code: SQLiteResultCode(rawValue: code), message: "cannot open \(path): \(message)", path: path)
         }
-        handle = connection
-        self.path = path
-        // Until the file is known to be sound, closing must not write into it.
-        csqlite_set_no_checkpoint_on_close(handle, 1)
-        sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
-        if existed {
-            try checkIntegrity(quick: true)
-        }
-        try configureDurability()
-        csqlite_set_no_checkpoint_on_close(handle, 0)
+        return connection
     }
 
     deinit {
@@ -66,7 +87,7 @@ public final class Database {
         do {
             findings = try query(pragma) { $0.text(0) }
         } catch {
-            throw SQLiteError(code: error.code, message: "\(path) is damaged or not a Teller database: \(error.message)", sql: pragma, path: path)
+            throw SQLiteError(code: error.code, message: "\(path) could not be checked: \(error.message)", sql: pragma, path: path)
         }
         guard findings == ["ok"] else {
             throw SQLiteError(code: .corrupt, message: "\(path) failed \(pragma.dropFirst(7)): \(findings.prefix(5).joined(separator: "; "))", sql: pragma, path: path)

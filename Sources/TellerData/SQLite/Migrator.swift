@@ -47,6 +47,33 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// The newest version this migrator knows, or 0.
+    public var knownVersion: Int64 { migrations.last?.version ?? 0 }
+
+    /// Refuses a database these migrations must not touch, before anything
+    /// is written to it: one with tables but no `schema_migrations` (another
+    /// application's), or one recorded at a version newer than the last
+    /// migration. A database without any table is blank and allowed.
+    ///
+    /// - Parameter requiringCurrent: also refuse a blank database or an older
+    ///   version, which only ``migrate(_:now:)`` could bring up to date (for
+    ///   readers that must not write).
+    /// - Throws: ``DatabaseRefusal`` naming the file, or ``SQLiteError``.
+    public func refuseUnknownSchema(_ database: Database, requiringCurrent: Bool = false) throws {
+        let tables = try database.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name") { $0.text(0) }
+        guard tables.contains("schema_migrations") else {
+            if tables.isEmpty && !requiringCurrent { return }
+            throw DatabaseRefusal(path: database.path, reason: .foreign(tables: tables))
+        }
+        let version = try Migrator.currentVersion(of: database)
+        if version > knownVersion {
+            throw DatabaseRefusal(path: database.path, reason: .newerSchema(version: version, known: knownVersion))
+        }
+        if requiringCurrent && version < knownVersion {
+            throw DatabaseRefusal(path: database.path, reason: .olderSchema(version: version, known: knownVersion))
+        }
+    }
+
     /// The highest version recorded in `database`, or 0.
     public static func currentVersion(of database: Database) throws -> Int64 {
         try database.queryInt64("SELECT max(version) FROM schema_migrations") ?? 0

@@ -1,0 +1,151 @@
+import CSQLite
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Database {
+    /// Opens an existing database for reading only: nothing is created,
+    /// converted or written, not even a `-wal` or `-shm` beside it.
+    ///
+    /// The file is vetted before SQLite sees it (exists, not empty, starts
+    /// with the SQLite header, not cut short), then opened read-only and
+    /// checked with `PRAGMA quick_check`.
+    ///
+    /// A WAL database needs its `-shm` to be read alongside its `-wal`, and a
+    /// read-only SQLite connection creates both when they are missing (and
+    /// leaves them behind). So when the `-wal` holds no frames the file alone
+    /// is the whole database and it is opened `immutable=1` (no locks, no
+    /// WAL, no `-shm`); when the `-wal` holds frames (a running or crashed
+    /// writer) it is opened `mode=ro` to read them through the writer's
+    /// `-shm`, and refused as unreadable if that `-shm` is missing, unless
+    /// `creatingSharedMemory` allows creating it.
+    ///
+    /// - Throws: ``DatabaseRefusal`` when the file is missing, empty,
+    ///   damaged or unreadable; ``SQLiteError`` for anything else SQLite
+    ///   reports (busy, I/O errors).
+    public convenience init(readingOnly path: String, creatingSharedMemory: Bool = false) throws {
+        let size = try Database.vetFile(path)
+        let live = try Database.hasLiveLog(path, size: size, creatingSharedMemory: creatingSharedMemory)
+        let name = "file:" + Database.uriEscaped(path) + (live ? "?mode=ro" : "?immutable=1")
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        do {
+            self.init(handle: try Database.connect(name, path: path, flags: flags), path: path)
+        } catch {
+            throw Database.refusal(error, path: path) ?? error
+        }
+        let findings: [String]
+        do {
+            findings = try query("PRAGMA quick_check") { $0.text(0) }
+        } catch {
+            throw Database.refusal(error, path: path) ?? error
+        }
+        guard findings == ["ok"] else {
+            throw DatabaseRefusal(path: path, reason: .damaged("PRAGMA quick_check found " + findings.prefix(5).joined(separator: "; ")))
+        }
+    }
+
+    /// Checks what can be checked without SQLite and returns the file's size.
+    private static func vetFile(_ path: String) throws(DatabaseRefusal) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            let directory = (path as NSString).deletingLastPathComponent
+            var directoryInfo = stat()
+            switch code {
+            case ENOENT, ENOTDIR:
+                let directoryExists = stat(directory.isEmpty ? "." : directory, &directoryInfo) == 0 && directoryInfo.st_mode & S_IFMT == S_IFDIR
+                throw DatabaseRefusal(path: path, reason: .missing(directoryExists: directoryExists))
+            case EACCES:
+                throw DatabaseRefusal(path: path, reason: .unreadable("permission denied on \(directory) for uid \(getuid()); run as the service user (teller) or root"))
+            default:
+                throw DatabaseRefusal(path: path, reason: .unreadable(String(cString: strerror(code))))
+            }
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw DatabaseRefusal(path: path, reason: .damaged("it is not a regular file"))
+        }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw DatabaseRefusal(path: path, reason: .empty) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            guard code == EACCES else { throw DatabaseRefusal(path: path, reason: .unreadable(String(cString: strerror(code)))) }
+            throw DatabaseRefusal(path: path, reason: .unreadable(
+                "permission denied for uid \(getuid()) (the file belongs to uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); run as the service user (teller) or root"))
+        }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 100)
+        var count = 0
+        while count < header.count {
+            let result = header.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if result < 0, errno == EINTR { continue }
+            if result < 0 { throw DatabaseRefusal(path: path, reason: .damaged("reading its header failed: \(String(cString: strerror(errno)))")) }
+            if result == 0 { break }
+            count += result
+        }
+        guard count == header.count, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw DatabaseRefusal(path: path, reason: .damaged("it is not a SQLite database (\(size) bytes without the SQLite header)"))
+        }
+        let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
+            throw DatabaseRefusal(path: path, reason: .damaged("its header names an impossible page size (\(rawPageSize))"))
+        }
+        // The header's page count is valid when its change counter matches
+        // "version valid for"; a live writer may be mid-checkpoint, so this
+        // is only trusted when no -wal exists.
+        func bigEndian(_ offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let pages = bigEndian(28)
+        if bigEndian(24) == bigEndian(92), pages > 0, access(path + "-wal", F_OK) != 0, size < pages * pageSize {
+            throw DatabaseRefusal(path: path, reason: .damaged("it is cut short: its header counts \(pages) pages of \(pageSize) bytes, the file holds \(size) bytes"))
+        }
+        return size
+    }
+
+    /// Whether a `-wal` holds frames that must be read through the `-shm`.
+    private static func hasLiveLog(_ path: String, size: Int, creatingSharedMemory: Bool) throws(DatabaseRefusal) -> Bool {
+        var wal = stat()
+        // A WAL header is 32 bytes; a log without frames adds nothing to the file.
+        guard stat(path + "-wal", &wal) == 0, wal.st_size > 32 else {
+            // A hot rollback journal needs a rollback (a write) before the file reads consistently.
+            var journal = stat()
+            if stat(path + "-journal", &journal) == 0, journal.st_size > 0 {
+                throw DatabaseRefusal(path: path, reason: .unreadable("\(path)-journal holds an unfinished transaction; reading it needs a rollback, which only a writer does"))
+            }
+            return false
+        }
+        if !creatingSharedMemory, access(path + "-shm", F_OK) != 0 {
+            throw DatabaseRefusal(path: path, reason: .unreadable(
+                "\(path)-wal holds \(wal.st_size) bytes of log but \(path)-shm is missing, and reading the log would create it; start the terminal (teller run recovers the log) or copy all files to another directory and read the copy"))
+        }
+        return true
+    }
+
+    /// A failure SQLite reports that says something about the file itself.
+    private static func refusal(_ error: any Error, path: String) -> DatabaseRefusal? {
+        guard let error = error as? SQLiteError else { return nil }
+        switch error.code.primary {
+        case .notADatabase, .corrupt:
+            return DatabaseRefusal(path: path, reason: .damaged(error.message))
+        case .cantOpen, .permission, .readOnly:
+            return DatabaseRefusal(path: path, reason: .unreadable("\(error.message) (SQLite \(error.code.rawValue))"))
+        default:
+            return nil
+        }
+    }
+
+    /// `path` as the path of a `file:` URI: `?`, `#` and `%` would end or change it.
+    private static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
