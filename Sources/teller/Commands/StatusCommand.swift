@@ -10,18 +10,33 @@ enum StatusCommand {
         guard options.reportProblems(command: "status") else { return 2 }
         let configuration = options.configuration
         do {
-            let store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits())
+            // Read-only: status creates, migrates and writes nothing, even to a sound database.
+            let store = try TellerStore(readingOnly: configuration.dataDirectory, limits: configuration.limits())
             let report = try await statusReport(store, now: Date())
             let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
             FileHandle.standardOutput.write(json + Data("\n".utf8))
             return 0
-        } catch let error as SQLiteError {
-            Log.error("teller status: \(error)")
-            Log.error("teller status: the file was left exactly as it was; move it aside for forensics before restoring or re-provisioning.")
-            return 1
+        } catch let refusal as DatabaseRefusal {
+            Log.error("teller status: \(refusal)")
+            Log.error("teller status: nothing was written: the directory and the file are exactly as they were.")
+            return exitCode(refusal.reason.kind)
         } catch {
             Log.error("teller status: \(error)")
             return 1
+        }
+    }
+
+    /// One exit code per kind of refused database; listed in `teller --help`
+    /// (Usage.swift) and docs/deploy.md, and relied on by deploy/lib/common.sh.
+    static func exitCode(_ kind: DatabaseRefusal.Kind) -> Int32 {
+        switch kind {
+        case .missing: 3
+        case .empty: 4
+        case .foreign: 5
+        case .newerSchema: 6
+        case .damaged: 7
+        case .unreadable: 8
+        case .olderSchema: 9
         }
     }
 
