@@ -6,11 +6,11 @@ import TellerFakes
 
 @MainActor
 @Suite struct AccountFlowTests {
-    @Test func findAccountValidatesLiveWithTheReason() async {
+    @Test func findAccountValidatesLiveWithTheReason() async throws {
         let h = FeatureHarness()
         await h.signIn()
         h.coordinator.push(.findAccount)
-        guard case .findAccount(let model) = h.coordinator.current else { Issue.record("not on find account"); return }
+        let model = try #require(h.coordinator.current.findAccount, "the findAccount screen is not on top: \(h.coordinator.current.name)")
         #expect(model.validationText == "Enter or scan an IBAN.")
         for c in "de5450010517" { model.type(c) }
         #expect(model.fieldText == "DE54 5001 0517")
@@ -24,11 +24,11 @@ import TellerFakes
         #expect(h.coordinator.routes.last == .account(FeatureHarness.account))
     }
 
-    @Test func scannerTextPlusEnterOpensTheAccount() async {
+    @Test func scannerTextPlusEnterOpensTheAccount() async throws {
         let h = FeatureHarness()
         await h.signIn()
         h.coordinator.push(.findAccount)
-        guard case .findAccount(let model) = h.coordinator.current else { return }
+        let model = try #require(h.coordinator.current.findAccount, "the findAccount screen is not on top: \(h.coordinator.current.name)")
         model.scanned("DE54 5001 0517 0426 3971 58")
         #expect(h.coordinator.routes.last == .account(FeatureHarness.account))
     }
@@ -40,7 +40,7 @@ import TellerFakes
         await h.accounts.set(cached: h.snapshot(balance: 100_000, available: 90_000, asOf: cachedAt),
                              fresh: h.snapshot(balance: 125_000, available: 125_000, asOf: h.clock.now()), for: FeatureHarness.account)
         h.coordinator.push(.account(FeatureHarness.account))
-        guard case .account(let model) = h.coordinator.current else { return }
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
         await h.coordinator.settle()
         #expect(model.balanceText == "1,250.00 EUR")
         #expect(model.freshnessText == nil)
@@ -48,12 +48,12 @@ import TellerFakes
         #expect(model.ibanText == "DE54 5001 0517 0426 3971 58")
     }
 
-    @Test func offlineKeepsTheCacheWithItsTimeAndNoErrorWall() async {
+    @Test func offlineKeepsTheCacheWithItsTimeAndNoErrorWall() async throws {
         let h = FeatureHarness(online: false)
         await h.signIn()
         await h.accounts.set(cached: h.snapshot(balance: 100_000, available: 90_000, asOf: h.clock.now().addingTimeInterval(-360)), fresh: nil, offline: true, for: FeatureHarness.account)
         h.coordinator.push(.account(FeatureHarness.account))
-        guard case .account(let model) = h.coordinator.current else { return }
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
         await h.coordinator.settle()
         #expect(model.balanceText == "1,000.00 EUR")
         #expect(model.availableText == "900.00 EUR")
@@ -61,12 +61,12 @@ import TellerFakes
         #expect(model.message == nil)
     }
 
-    @Test func unknownAccountOfflineSaysSoPlainly() async {
+    @Test func unknownAccountOfflineSaysSoPlainly() async throws {
         let h = FeatureHarness(online: false)
         await h.signIn()
         await h.accounts.set(cached: nil, fresh: nil, offline: true, for: FeatureHarness.account)
         h.coordinator.push(.account(FeatureHarness.account))
-        guard case .account(let model) = h.coordinator.current else { return }
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
         await h.coordinator.settle()
         #expect(model.message == "The bank's host cannot be reached and this account was never loaded on this terminal.")
         #expect(!model.canTransact)
@@ -78,7 +78,7 @@ import TellerFakes
         await h.accounts.set(cached: nil, fresh: h.snapshot(asOf: h.clock.now()), for: FeatureHarness.account)
         _ = try await h.outbox.enqueue(TransactionRequest(kind: .withdrawal, account: FeatureHarness.account, amount: FeatureHarness.eur(2_000), operatorID: OperatorID("1001")!))
         h.coordinator.push(.account(FeatureHarness.account))
-        guard case .account(let model) = h.coordinator.current else { return }
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
         await h.coordinator.settle()
         let lines = model.activity
         #expect(lines.first?.badge == "Queued")

@@ -6,7 +6,7 @@ import TellerFakes
 
 @MainActor
 @Suite struct CoordinatorTests {
-    @Test func startsSignedOutAndSignInReplacesTheStackWithHome() async {
+    @Test func startsSignedOutAndSignInReplacesTheStackWithHome() async throws {
         let h = FeatureHarness()
         #expect(h.coordinator.phase == .signedOut)
         #expect(h.coordinator.current.name == "sign-in")
@@ -16,7 +16,7 @@ import TellerFakes
         #expect(h.coordinator.signInMode == .online)
     }
 
-    @Test func lockingAndSigningOutReplaceTheWholeStack() async {
+    @Test func lockingAndSigningOutReplaceTheWholeStack() async throws {
         let h = FeatureHarness()
         await h.signIn()
         h.coordinator.push(.findAccount)
@@ -46,7 +46,7 @@ import TellerFakes
         #expect(h.coordinator.current.name == "home", "activity postpones the lock")
         h.clock.advance(1)
         h.coordinator.tick()
-        guard case .locked(let locked) = h.coordinator.current else { Issue.record("not locked"); return }
+        let locked = try #require(h.coordinator.current.locked, "the locked screen is not on top: \(h.coordinator.current.name)")
         #expect(locked.subtitle.contains("Maria Keller"))
         for digit in "9999" { locked.press(digit: digit) }
         await locked.unlock()
@@ -92,10 +92,10 @@ func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourc
         await h.coordinator.settle()
         h.coordinator.push(.amount(FeatureHarness.account, .deposit))
         await h.coordinator.settle()
-        guard case .amount(let amount) = h.coordinator.current else { Issue.record("no amount screen"); return }
+        let amount = try #require(h.coordinator.current.amount, "the amount screen is not on top: \(h.coordinator.current.name)")
         for d in "1000" { amount.press(digit: d) }
         await amount.reviewTransaction()
-        guard case .review(let review) = h.coordinator.current else { Issue.record("no review"); return }
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
         await review.confirm()
         await h.coordinator.settle()
         #expect(h.coordinator.statusBar.queueText == "1 queued · 10.00 EUR")

@@ -39,7 +39,7 @@ import TellerFakes
         await h.outbox.setLastProblem(entry.key, .offline, attempts: 207)
         h.coordinator.push(.queue)
         await h.coordinator.settle()
-        guard case .queue(let queue) = h.coordinator.current else { Issue.record("not the queue: \(h.coordinator.current.name)"); return }
+        let queue = try #require(h.coordinator.current.queue, "the queue is not on top: \(h.coordinator.current.name)")
         let row = try #require(queue.rows.first)
         #expect(row.stateText == "Queued")
         #expect(row.detail.hasPrefix("Waiting for the network · "), "\(row.detail)")
@@ -56,7 +56,7 @@ import TellerFakes
         #expect(h.coordinator.statusBar.reviewText == "1 to review")
         h.coordinator.push(.queue)
         await h.coordinator.settle()
-        guard case .queue(let queue) = h.coordinator.current else { Issue.record("not the queue: \(h.coordinator.current.name)"); return }
+        let queue = try #require(h.coordinator.current.queue, "the queue is not on top: \(h.coordinator.current.name)")
         let row = try #require(queue.rows.first)
         #expect(row.stateText == "Needs review")
         #expect(row.needsAcknowledgement)

@@ -35,11 +35,11 @@ import TellerFakes
         let model = try #require(await amountScreen(h, kind: .deposit))
         for d in "5000" { model.press(digit: d) }
         await model.reviewTransaction()
-        guard case .review(let review) = h.coordinator.current else { Issue.record("no review"); return }
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
         #expect(review.lines.map(\.value).contains("50.00 EUR"))
         #expect(review.lines.last?.value == "Maria Keller (1001)")
         await review.confirm()
-        guard case .receipt(let receipt) = h.coordinator.current else { Issue.record("no receipt"); return }
+        let receipt = try #require(h.coordinator.current.receipt, "the receipt screen is not on top: \(h.coordinator.current.name)")
         #expect(receipt.statusTitle == "Queued")
         #expect(h.coordinator.routes.count == 4, "home, account, amount, receipt: review was replaced")
         #expect(!h.coordinator.routes.contains { if case .review = $0 { true } else { false } })
@@ -55,9 +55,9 @@ import TellerFakes
         let model = try #require(await amountScreen(h, kind: .withdrawal, account: FeatureHarness.lowBalance))
         for d in "10000" { model.press(digit: d) }
         await model.reviewTransaction()
-        guard case .review(let review) = h.coordinator.current else { return }
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
         await review.confirm()
-        guard case .receipt(let receipt) = h.coordinator.current else { return }
+        let receipt = try #require(h.coordinator.current.receipt, "the receipt screen is not on top: \(h.coordinator.current.name)")
         await h.sync.send(.rejected(receipt.entry.key, reason: "insufficient_funds"))
         try await waitUntil { receipt.statusTitle == "Rejected" }
         #expect(receipt.statusDetail == "The bank refused it: Insufficient funds. The customer's money did not move.")
@@ -99,7 +99,59 @@ import TellerFakes
         for c in "21000418450200051332" { model.type(c) }
         #expect(model.recipientValidationText == "Valid IBAN")
         await model.reviewTransaction()
-        guard case .review(let review) = h.coordinator.current else { Issue.record("no review"); return }
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
         #expect(review.lines.contains(ReviewViewModel.Line(label: "To", value: "ES91 2100 0418 4502 0005 1332")))
+    }
+}
+
+/// The amount field never changes an amount without a word.
+@MainActor
+@Suite struct AmountEntryRefusalTests {
+    func amountScreen(_ h: FeatureHarness) async throws -> AmountEntryViewModel {
+        await h.signIn()
+        await h.accounts.set(cached: nil, fresh: h.snapshot(FeatureHarness.account, asOf: h.clock.now()), for: FeatureHarness.account)
+        h.coordinator.push(.amount(FeatureHarness.account, .deposit))
+        await h.coordinator.settle()
+        return try #require(h.coordinator.current.amount, "the amount screen is not on top: \(h.coordinator.current.name)")
+    }
+
+    @Test func aDigitPastTheMaximumIsRefusedOnScreenAndReviewWaits() async throws {
+        let h = FeatureHarness()
+        let model = try await amountScreen(h)
+        for d in "123456789012" { model.press(digit: d) }
+        #expect(model.amountText == "1,234,567,890.12 EUR")
+        #expect(model.refusal?.hasPrefix("Over the per-transaction limit") == true, "over the limit at once: \(model.refusal ?? "nil")")
+        model.press(digit: "3")
+        #expect(model.amountText == "1,234,567,890.12 EUR", "the extra digit is not taken")
+        #expect(model.refusal?.hasPrefix("At most 12 digits") == true, "\(model.refusal ?? "nil")")
+        await model.reviewTransaction()
+        #expect(h.coordinator.current.name == "amount", "no review with a refused digit on screen")
+    }
+
+    @Test func typedTextOverTheMaximumNeverReachesReviewTruncated() async throws {
+        let h = FeatureHarness()
+        let model = try await amountScreen(h)
+        // What `teller ctl type 9223372036854775807999` delivers: one key at a time.
+        for d in "9223372036854775807999" { model.press(digit: d) }
+        await model.reviewTransaction()
+        #expect(h.coordinator.current.name == "amount")
+        #expect(model.refusal?.hasPrefix("At most 12 digits") == true, "\(model.refusal ?? "nil")")
+        // Correcting it (deleting back to a real amount) lets the operator go on.
+        for _ in 0..<12 { model.backspace() }
+        for d in "2500" { model.press(digit: d) }
+        #expect(model.refusal == nil)
+        await model.reviewTransaction()
+        #expect(h.coordinator.current.name == "review")
+    }
+
+    @Test func theFieldSaysOverTheLimitAsSoonAsTheAmountIs() async throws {
+        let h = FeatureHarness()
+        let model = try await amountScreen(h)
+        for d in "1000000" { model.press(digit: d) }
+        #expect(model.refusal == nil, "10,000.00 EUR is exactly the limit")
+        model.press(digit: "1")
+        #expect(model.refusal == "Over the per-transaction limit of 10,000.00 EUR.", "\(model.refusal ?? "nil")")
+        model.backspace()
+        #expect(model.refusal == nil)
     }
 }

@@ -10,7 +10,7 @@ import Widgets
 @Suite struct AccessibilityTests {
     @Test(arguments: Scenario.allCases)
     func everyInteractiveElementHasAnIdentifierAndALabel(_ scenario: Scenario) async throws {
-        let d = await scenario.make()
+        let d = try await scenario.make()
         let json = try d.layout().accessibilityJSON()
         let root = try JSONDecoder().decode(AccessibilityNode.self, from: Data(json.utf8))
         var interactive: [AccessibilityNode] = []
@@ -33,7 +33,7 @@ import Widgets
 
     @Test func statusBarIsOnEveryScreenButTheTouchTests() async throws {
         for scenario in Scenario.allCases {
-            let d = await scenario.make()
+            let d = try await scenario.make()
             let tree = d.layout()
             let fullScreen = scenario == .diagnosticsTouchTest || scenario == .diagnosticsCalibration
             for id in ["status.connection", "status.queue", "status.sync", "status.who", "status.clock"] {
@@ -43,7 +43,7 @@ import Widgets
     }
 
     @Test func statusBarSpeaksTheViewModelsWords() async throws {
-        let d = await Scenario.home.make()
+        let d = try await Scenario.home.make()
         let tree = d.layout()
         let bar = d.coordinator.statusBar
         #expect(tree.node(withIdentifier: "status.connection")?.label == bar.connectionAccessibilityLabel)

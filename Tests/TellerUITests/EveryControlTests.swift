@@ -8,7 +8,7 @@ import Widgets
 @Suite struct EveryControlTests {
     @Test(arguments: Scenario.allCases)
     func everyControlIsHandled(_ scenario: Scenario) async throws {
-        let tree = await scenario.make().layout()
+        let tree = try await scenario.make().layout()
         var ids: [String] = []
         var keypadsSeen = Set<String>()
         func walk(_ node: LayoutNode, keypad: String?) {
@@ -22,7 +22,7 @@ import Widgets
         #expect(!ids.isEmpty)
         for id in ids {
             // A fresh terminal per tap: a tap may leave the screen.
-            let d = await scenario.make()
+            let d = try await scenario.make()
             #expect(d.view.handleTap(identifier: id), "\(scenario.rawValue): \(id) does nothing")
             await d.coordinator.settle()
         }
@@ -32,11 +32,11 @@ import Widgets
         for (scenario, back, to) in [(Scenario.amount, AmountEntryScreen.back, "account"), (.findAccount, FindAccountScreen.back, "home"),
                                      (.review, ReviewScreen.back, "amount"), (.queue, QueueScreen.back, "home"),
                                      (.account, AccountScreen.back, "find-account"), (.diagnosticsReport, DiagnosticsScreen.back, "home")] {
-            let d = await scenario.make()
+            let d = try await scenario.make()
             await d.tap(back)
             #expect(d.coordinator.current.name == to, "\(back)")
         }
-        let d = await Scenario.home.make()
+        let d = try await Scenario.home.make()
         await d.tap(HomeScreen.signOut)
         #expect(d.coordinator.current.name == "sign-in")
     }

@@ -34,7 +34,7 @@ import Widgets
         let doc = try String(contentsOfFile: path, encoding: .utf8)
         var all = Set<String>()
         for scenario in Scenario.allCases {
-            let d = await scenario.make()
+            let d = try await scenario.make()
             all.formUnion(Self.identifiers(in: d.layout()))
         }
         if ProcessInfo.processInfo.environment["TELLER_LIST_IDS"] == "1" { print(all.sorted().joined(separator: "\n")) }

@@ -4,6 +4,7 @@ import TellerFakes
 import TellerFeatures
 import TellerUI
 import Testing
+import Testing
 
 /// Every screen, and the states worth a look, reached through taps and
 /// keys on the fakes. The name is the screenshot's file name stem.
@@ -85,7 +86,7 @@ enum Scenario: String, CaseIterable, Sendable {
 
     /// Drives a fresh terminal to this scenario.
     @MainActor
-    func drive(_ d: TerminalDriver) async {
+    func drive(_ d: TerminalDriver) async throws {
         let h = d.harness
         switch self {
         case .signIn, .signInOffline:
@@ -105,13 +106,13 @@ enum Scenario: String, CaseIterable, Sendable {
         await d.signIn()
         switch self {
         case .home:
-            _ = try? await h.outbox.enqueue(request(.deposit, 25_000))
+            _ = try await h.outbox.enqueue(request(.deposit, 25_000))
             await h.coordinator.refreshStatus()
         case .findAccount:
             await d.tap(HomeScreen.findAccount)
             await d.tap("DE54500105".map { "find-account.keys.\($0)" })
         case .account, .accountOfflineCached:
-            _ = try? await h.outbox.enqueue(request(.deposit, 25_000))
+            _ = try await h.outbox.enqueue(request(.deposit, 25_000))
             await h.coordinator.refreshStatus()
             await d.openAccount()
         case .amount:
@@ -139,7 +140,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .receipt, .receiptConfirmed, .receiptRejected:
             await d.openAccount()
             await d.deposit("25000")
-            guard let key = d.receipt?.entry.key else { return }
+            let key = try #require(d.receipt?.entry.key, "no receipt after the deposit")
             // What the sync engine does: announce the enqueue, then post the outcome on the row and announce it.
             await h.sync.send(.queued(key))
             if self == .receiptConfirmed {
@@ -154,11 +155,11 @@ enum Scenario: String, CaseIterable, Sendable {
             let queued = self == .receipt ? "Queue: 1 queued · 250.00 EUR" : "Queue: Queue empty"
             await d.waitUntil { d.layout().node(withIdentifier: "status.queue")?.label == queued }
         case .queue, .queueRejected:
-            let first = try? await h.outbox.enqueue(request(.deposit, 25_000))
-            let second = try? await h.outbox.enqueue(request(.withdrawal, 12_000))
-            _ = try? await h.outbox.enqueue(request(.transfer, 7_550, to: "ES9121000418450200051332"))
-            if let first { await h.outbox.setState(first.key, .confirmed(reference: "H20261129-0000042")) }
-            if self == .queueRejected, let second { await h.outbox.setState(second.key, .rejected(reason: "insufficient_funds", acknowledged: false)) }
+            let first = try await h.outbox.enqueue(request(.deposit, 25_000))
+            let second = try await h.outbox.enqueue(request(.withdrawal, 12_000))
+            _ = try await h.outbox.enqueue(request(.transfer, 7_550, to: "ES9121000418450200051332"))
+            do { await h.outbox.setState(first.key, .confirmed(reference: "H20261129-0000042")) }
+            if self == .queueRejected { await h.outbox.setState(second.key, .rejected(reason: "insufficient_funds", acknowledged: false)) }
             await h.coordinator.refreshStatus()
             await d.tap(HomeScreen.queue)
         case .locked:
@@ -208,9 +209,9 @@ enum Scenario: String, CaseIterable, Sendable {
 
     /// A terminal driven to this scenario.
     @MainActor
-    func make() async -> TerminalDriver {
+    func make() async throws -> TerminalDriver {
         let driver = await TerminalDriver(online: !isOffline)
-        await drive(driver)
+        try await drive(driver)
         return driver
     }
 }

@@ -12,7 +12,7 @@ import Widgets
 
     @Test(arguments: Scenario.allCases)
     func laysOutAtBothSizesInBothThemes(_ scenario: Scenario) async throws {
-        let d = await scenario.make()
+        let d = try await scenario.make()
         #expect(d.coordinator.current.name == scenario.screenName)
         for display in Display.all {
             for theme in Self.themes {
@@ -30,7 +30,7 @@ import Widgets
     /// The largest operator text on the smallest panel is where layouts break first.
     @Test(arguments: Scenario.screens)
     func keepsTouchTargetsAtTextScaleTwo(_ scenario: Scenario) async throws {
-        let d = await scenario.make()
+        let d = try await scenario.make()
         let tree = d.layout(.small, textScale: 2)
         checkTouchTargets(tree, display: .small, minimum: d.context(.small).minimumTouchPixels, "\(scenario.rawValue) text 2")
         // Every button and the clock keep their whole words.

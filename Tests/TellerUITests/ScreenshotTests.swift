@@ -29,7 +29,7 @@ import Widgets
     @Test(arguments: shots.indices)
     func rendersScreenshot(_ index: Int) async throws {
         let (scenario, theme) = Self.shots[index]
-        let d = await scenario.make()
+        let d = try await scenario.make()
         let (tree, surface) = d.render(.small, theme: theme)
         #expect(tree.identifier == scenario.screenName)
         // The PNG round-trips: what QA gets from `teller ctl screenshot` is the frame.

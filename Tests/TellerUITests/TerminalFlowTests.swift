@@ -49,7 +49,7 @@ import Widgets
         await d.tap(HomeScreen.findAccount)
         await d.type("DE54 5001 0517 0426 3971 58\n")
         #expect(d.coordinator.current.name == "account")
-        guard case .account(let model) = d.coordinator.current else { return }
+        let model = try #require(d.coordinator.current.account, "the account screen is not on top: \(d.coordinator.current.name)")
         #expect(model.iban == FeatureHarness.account)
     }
 
@@ -61,7 +61,7 @@ import Widgets
         await d.tap(AccountScreen.transfer)
         await d.key("1000", on: AmountEntryScreen.keys, enter: false)
         await d.type("ES9121000418450200051332\n")
-        guard case .amount(let model) = d.coordinator.current else { Issue.record("left the amount screen"); return }
+        let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.name)")
         #expect(model.amountText == "10.00 EUR")
         #expect(model.recipientFieldText == "ES91 2100 0418 4502 0005 1332")
         #expect(model.focus == .amount, "the keys go back to the amount")
@@ -82,20 +82,20 @@ import Widgets
         #expect(tree.node(withIdentifier: "amount.keys.A") != nil)
         #expect(tree.node(withIdentifier: "amount.keys.00") == nil)
         await d.tap("ES91".map { "amount.keys.\($0)" })
-        guard case .amount(let model) = d.coordinator.current else { return }
+        let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.name)")
         #expect(model.recipientText == "ES91")
         await d.tap(AmountEntryScreen.amountField)
         #expect(d.layout().node(withIdentifier: "amount.keys.00") != nil)
     }
 
     @Test func refusalNamesTheLimitOnScreen() async throws {
-        let d = await Scenario.amountRefused.make()
+        let d = try await Scenario.amountRefused.make()
         #expect(d.layout().node(withIdentifier: "amount.refusal")?.label == "Over the offline limit of 2,000.00 EUR per transaction.")
         #expect(d.layout().node(withIdentifier: "amount.limits") != nil)
     }
 
     @Test func rejectedQueueRowIsAcknowledgedByItsButton() async throws {
-        let d = await Scenario.queueRejected.make()
+        let d = try await Scenario.queueRejected.make()
         let tree = d.layout()
         let ack = try #require(tree.interactiveNodes.first { $0.identifier?.hasSuffix(".acknowledge") == true })
         #expect(ack.label?.hasPrefix("Acknowledge rejected Withdrawal") == true)
@@ -108,7 +108,7 @@ import Widgets
     }
 
     @Test func lockedScreenUnlocksWithThePIN() async throws {
-        let d = await Scenario.locked.make()
+        let d = try await Scenario.locked.make()
         await d.key("1111", on: LockedScreen.keypad)
         #expect(d.coordinator.current.name == "locked")
         #expect(d.layout().node(withIdentifier: "locked.message") != nil)
@@ -138,8 +138,8 @@ import Widgets
     }
 
     @Test func touchTestDrawsADotAtEachTouch() async throws {
-        let d = await Scenario.diagnosticsTouchTest.make()
-        guard case .diagnostics(let model) = d.coordinator.current else { return }
+        let d = try await Scenario.diagnosticsTouchTest.make()
+        let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.name)")
         #expect(model.touches.count == 5)
         let (tree, surface) = d.render()
         #expect(tree.node(withIdentifier: DiagnosticsScreen.touchArea)?.value == "5")
@@ -148,8 +148,8 @@ import Widgets
     }
 
     @Test func calibrationTakesThreeRawTapsAndSavesTheMatrix() async throws {
-        let d = await Scenario.diagnosticsCalibration.make()
-        guard case .diagnostics(let model) = d.coordinator.current else { return }
+        let d = try await Scenario.diagnosticsCalibration.make()
+        let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.name)")
         #expect(model.mode == .calibrating(step: 1))
         let (_, surface) = d.render()
         // The cross of target 2 sits at 90 % across, half way down.

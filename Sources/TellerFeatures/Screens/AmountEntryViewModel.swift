@@ -21,6 +21,9 @@ public final class AmountEntryViewModel {
     public private(set) var focus: Field = .amount
     public private(set) var remaining: RemainingLimits?
     public private(set) var refusal: String?
+    /// A digit was refused because the field was full: the amount on screen
+    /// is not what was typed, so Review waits until the operator corrects it.
+    public private(set) var refusedOverlongInput = false
 
     init(dependencies: FeatureDependencies, navigator: any Navigator, account: IBAN, kind: TransactionKind, currency: Currency) {
         self.dependencies = dependencies
@@ -85,8 +88,28 @@ public final class AmountEntryViewModel {
 
     public func press(digit: Character) {
         refusal = nil
-        if focus == .amount { digits.append(digit) } else { type(digit) }
+        if focus == .amount {
+            if !digits.append(digit), digits.digits.count >= digits.maximumLength {
+                refusedOverlongInput = true
+            }
+            refusal = amountWarning
+        } else {
+            type(digit)
+        }
         navigator?.invalidate()
+    }
+
+    /// What is wrong with the amount as typed so far: too many digits, or
+    /// over a limit that is already known. Shown at once, under the field.
+    private var amountWarning: String? {
+        if refusedOverlongInput { return overlongText }
+        guard let amount, amount.minorUnits > 0, let violation = remaining?.violation(for: amount) else { return nil }
+        return LimitText.text(violation)
+    }
+
+    private var overlongText: String {
+        let largest = try? Money(keypadDigits: String(repeating: "9", count: digits.maximumLength), currency: currency)
+        return "At most \(digits.maximumLength) digits (\(largest.map(MoneyFormatting.text) ?? "")): the extra digit was not taken. Check the amount."
     }
 
     /// The "00" key of a cash register.
@@ -103,8 +126,14 @@ public final class AmountEntryViewModel {
     }
 
     public func backspace() {
-        if focus == .amount { digits.backspace() } else if !recipientText.isEmpty { recipientText.removeLast() }
-        refusal = nil
+        if focus == .amount {
+            digits.backspace()
+            refusedOverlongInput = false
+            refusal = amountWarning
+        } else {
+            if !recipientText.isEmpty { recipientText.removeLast() }
+            refusal = nil
+        }
         navigator?.invalidate()
     }
 
@@ -117,6 +146,7 @@ public final class AmountEntryViewModel {
 
     /// Checks the amount, the recipient and the limits, then shows the review.
     public func reviewTransaction() async {
+        guard !refusedOverlongInput else { return refuse(overlongText) }
         guard let amount, amount.minorUnits > 0 else { return refuse("Enter an amount.") }
         var recipient: IBAN?
         if needsRecipient {
