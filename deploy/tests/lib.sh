@@ -25,6 +25,16 @@ check() {
     fi
 }
 
+# refute CMD...: fails when CMD succeeds. Use it instead of `! CMD`, which
+# set -e ignores unless it is the last command of a function, so a `! grep`
+# for a leaked secret in the middle of a check could never fail.
+refute() {
+    if "$@"; then
+        echo "should have failed, but succeeded: $*"
+        return 1
+    fi
+}
+
 # expect_exit CODE CMD...: CMD must exit with CODE.
 expect_exit() {
     local want=$1 rc
