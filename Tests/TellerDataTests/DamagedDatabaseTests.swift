@@ -16,18 +16,14 @@ import TellerCore
 
     func expectRefusedAndUnchanged(_ path: String) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        do {
-            _ = try TellerStore(path: path, limits: Fixtures.limits)
-            Issue.record("a damaged database was opened")
-        } catch let error as SQLiteError {
-            #expect(error.path == path)
-            #expect(error.description.contains(path))
-            #expect([.notADatabase, .corrupt].contains(error.code.primary), "unexpected code \(error.code)")
+        #expect { _ = try TellerStore(path: path, limits: Fixtures.limits) } throws: { error in
+            let refusal = try #require(error as? DatabaseRefusal, "not a refusal: \(error)")
+            return refusal.path == path && refusal.reason.kind == .damaged && refusal.description.contains(path)
         }
         let after = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(before == after, "the damaged file was modified")
-        let wal = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data()
-        #expect(wal.isEmpty, "a WAL was written beside the damaged file")
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "a WAL was created beside the damaged file")
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"), "a -shm was created beside the damaged file")
     }
 
     @Test func garbageFileIsRefusedAndKept() throws {
