@@ -31,6 +31,7 @@ EXIT_FAILED=1
 EXIT_USAGE=2
 EXIT_QUEUE_NOT_EMPTY=3
 EXIT_ROLLED_BACK=4
+EXIT_DATABASE_REFUSED=5
 
 say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 warn() { printf '%s: WARNING: %s\n' "$PROG" "$*" >&2; }
@@ -163,12 +164,57 @@ json_number() {
     sed -n -E "s/^[[:space:]]*\"$1\"[[:space:]]*:[[:space:]]*([0-9]+).*/\1/p" | head -n 1
 }
 
+# What `teller status` exit code $1 says about the database it refused
+# (Usage.swift, docs/deploy.md); fails for any other code. Status only
+# reads: the file is as it was.
+database_refusal() {
+    case $1 in
+        3) echo "there is no database" ;;
+        4) echo "the database is empty (0 bytes)" ;;
+        5) echo "the database is not a Teller database" ;;
+        6) echo "the database was written by a newer teller than the one installed" ;;
+        7) echo "the database is damaged or truncated" ;;
+        8) echo "the database cannot be read" ;;
+        9) echo "the database has an older schema: the installed teller has not started since it was installed" ;;
+        *) return 1 ;;
+    esac
+}
+
+# A sqlite3 filename that reads the database at $1 (a path on the terminal)
+# without writing: `sqlite3 -readonly` still creates -wal and -shm beside a
+# WAL database that has none, and leaves them. Like teller status: immutable
+# when the -wal holds no log frames, else mode=ro through the writer's -shm;
+# fails when the -shm it would need is missing.
+sqlite_read_only_uri() {
+    local db=$1 wal_size escaped
+    wal_size=$(stat -c %s "$(in_root "$db")-wal" 2>/dev/null || echo 0)
+    escaped=${db//%/%25}
+    escaped=${escaped//\?/%3F}
+    escaped=${escaped//#/%23}
+    if [ "$wal_size" -le 32 ]; then
+        printf 'file:%s?immutable=1\n' "$escaped"
+    elif [ -e "$(in_root "$db")-shm" ]; then
+        printf 'file:%s?mode=ro\n' "$escaped"
+    else
+        return 1
+    fi
+}
+
 # Refuses (exit 3) when the outbox holds queued or unacknowledged rejected
-# rows. $1 says what the technician was about to do.
+# rows, and (exit 5) when teller status refuses the database itself (empty,
+# foreign, newer, damaged, unreadable): nothing then touches the file.
+# $1 says what the technician was about to do.
 refuse_unless_queue_empty() {
-    local action=$1 json pending rejected review
+    local action=$1 json pending rejected review rc=0 problem
     teller_installed || return 0
-    if ! json=$(teller_status_json); then
+    json=$(teller_status_json) || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        if problem=$(database_refusal "$rc"); then
+            say "refusing to $action: $problem: $(conf_get data_dir /var/lib/teller)/teller.db (teller status exit $rc, its message is above)."
+            say "  Nothing was written to it. See docs/deploy.md, 'When the database is refused'."
+            say "  --force goes ahead without reading the queue; the file is kept, never deleted."
+            exit "$EXIT_DATABASE_REFUSED"
+        fi
         die "teller status failed, so the queue cannot be checked; run deploy/diagnose and call support (use --force only on their advice)"
     fi
     [ -n "$json" ] || return 0
