@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
             exclude: ["Goldens"]),
-        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics"]),
+        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics"],
             exclude: ["Fixtures"]),

@@ -2,6 +2,8 @@ import Device
 import Foundation
 import Graphics
 import Testing
+import TellerCore
+import TellerData
 @testable import ProcessTestSupport
 
 /// The whole terminal as real processes: `teller run` offscreen against the
@@ -169,5 +171,49 @@ import Testing
         let sink = InProcessInputDevice(capabilities: capabilities) { events += $0 }
         try KeyboardInjector(sink: sink).type(text, pressEnter: true)
         return EvemuRecording(capabilities: capabilities, events: events)
+    }
+}
+
+/// A tap on an element the operator cannot see must fail, naming it: a
+/// touch clamped to the screen's edge would land on something else.
+@Suite struct InvisibleTapTests {
+    @Test func tappingARowScrolledOutOfViewFailsAndNamesIt() async throws {
+        let bank = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
+        defer { Task { await bank.stop() } }
+        try await bank.setFaults(.init(fail: .init(count: 1000, retryAfter: 60)))
+        let terminal = try TerminalProcess(host: bank.url)
+        // Thirty queued rows, written before the terminal opens the database.
+        do {
+            let eur = Money(minorUnits: 100_000_000, currency: .eur)
+            let limits = try Limits(currency: .eur, perTransaction: eur, dailyPerTerminal: eur, perOfflineTransaction: eur,
+                                    offlineQueuedTotal: eur, maxOfflineAge: 1e9)
+            let store = try TellerStore(dataDirectory: terminal.directory.file("data"), limits: limits)
+            for index in 0..<30 {
+                let amount = Money(minorUnits: 1_000 + Int64(index), currency: .eur)
+                _ = try await store.enqueue(TransactionRequest(kind: .deposit, account: IBAN("DE54500105170426397158"), amount: amount,
+                                                               operatorID: try #require(OperatorID("1001"))))
+            }
+        }
+        try await terminal.start()
+        defer { terminal.child?.killNow() }
+        try await terminal.signIn()
+        try await terminal.tap("home.queue")
+        #expect(try await terminal.waitForScreen("queue"))
+        try await terminal.tap("queue.row.0")
+        do {
+            try await terminal.tap("queue.row.29")
+            Issue.record("a tap on a row scrolled out of view reported success")
+        } catch TerminalError.ctlFailed(_, let message) {
+            #expect(message.contains("'queue.row.29' is not visible"), "\(message)")
+        }
+        let tree = try #require(try await terminal.ctl("ui") as? [String: Any])
+        var visibility: [String: Bool] = [:]
+        func walk(_ node: [String: Any]) {
+            if let id = node["identifier"] as? String, let visible = node["visible"] as? Bool { visibility[id] = visible }
+            for child in node["children"] as? [[String: Any]] ?? [] { walk(child) }
+        }
+        walk(tree)
+        #expect(visibility["queue.row.0"] == true)
+        #expect(visibility["queue.row.29"] == false)
     }
 }

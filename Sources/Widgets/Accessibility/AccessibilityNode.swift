@@ -19,6 +19,9 @@ public struct AccessibilityNode: Codable, Hashable, Sendable {
     public var identifier: String?
     public var frame: Frame
     public var enabled: Bool
+    /// False when the node is scrolled out of view or lies off the screen:
+    /// it is in the tree, but a touch cannot reach it.
+    public var visible: Bool
     /// Whether the node can be tapped, focused or scrolled.
     public var interactive: Bool
     public var children: [AccessibilityNode]
@@ -27,13 +30,18 @@ public struct AccessibilityNode: Codable, Hashable, Sendable {
 extension LayoutNode {
     /// This node and its subtree as accessibility nodes; spacers are left out
     /// because they carry nothing a reader or test could use.
-    public var accessibilityNode: AccessibilityNode {
-        AccessibilityNode(
+    public var accessibilityNode: AccessibilityNode { accessibilityNode(within: frame) }
+
+    /// - Parameter clip: what of the screen its ancestors leave visible.
+    private func accessibilityNode(within clip: Rect) -> AccessibilityNode {
+        let childClip = clipsChildren ? clip.intersection(frame) : clip
+        return AccessibilityNode(
             role: role, label: label, value: value, identifier: identifier,
             frame: .init(x: frame.minX, y: frame.minY, width: frame.width, height: frame.height),
             enabled: isEnabled,
+            visible: !frame.intersection(clip).isEmpty,
             interactive: interaction != .none && interaction != .blocker,
-            children: children.filter { $0.role != .spacer }.map(\.accessibilityNode))
+            children: children.filter { $0.role != .spacer }.map { $0.accessibilityNode(within: childClip) })
     }
 
     /// The accessibility tree as UTF-8 JSON, keys sorted so dumps diff cleanly.

@@ -45,6 +45,19 @@ public struct LayoutNode: Hashable, Sendable {
         for child in children { try child.forEach(body) }
     }
 
+    /// The part of the node with `identifier` that can be seen and touched:
+    /// its frame cut by `bounds` (the screen) and by every clipping ancestor
+    /// (a scrolled list). Empty when it is scrolled out of view or off
+    /// screen; nil when there is no such node.
+    public func visibleFrame(ofIdentifier identifier: String, within bounds: Rect) -> Rect? {
+        if self.identifier == identifier { return frame.intersection(bounds) }
+        let clip = clipsChildren ? bounds.intersection(frame) : bounds
+        for child in children {
+            if let found = child.visibleFrame(ofIdentifier: identifier, within: clip) { return found }
+        }
+        return nil
+    }
+
     /// The first node (depth first) with `identifier`.
     public func node(withIdentifier identifier: String) -> LayoutNode? {
         if self.identifier == identifier { return self }

@@ -42,7 +42,12 @@ extension TerminalApp: ControlHandler {
                 throw ControlError.failed("no element '\(identifier)' on screen '\(coordinator.current.name)'; `teller ctl ui` lists them")
             }
             guard node.isEnabled else { throw ControlError.failed("'\(identifier)' is disabled on screen '\(coordinator.current.name)'") }
-            try injectTap(at: node.frame.center)
+            // A touch lands where the element can be seen, or not at all: a
+            // point clamped to the screen's edge would press something else.
+            guard let visible = tree.visibleFrame(ofIdentifier: identifier, within: display.bounds), !visible.isEmpty else {
+                throw ControlError.failed("'\(identifier)' is not visible on screen '\(coordinator.current.name)' (scrolled out of view or off the screen)")
+            }
+            try injectTap(at: visible.center)
         case .type(let text):
             guard let keyboard = syntheticKeyboard else { throw ControlError.failed("no synthetic keyboard") }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

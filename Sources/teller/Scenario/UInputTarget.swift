@@ -55,6 +55,9 @@ final class UInputTarget: ScenarioTarget {
                 throw ControlError.failed("no element '\(identifier)' on screen '\(root.identifier ?? "?")'")
             }
             guard node.enabled else { throw ControlError.failed("'\(identifier)' is disabled on screen '\(root.identifier ?? "?")'") }
+            guard node.visible else {
+                throw ControlError.failed("'\(identifier)' is not visible on screen '\(root.identifier ?? "?")' (scrolled out of view or off the screen)")
+            }
             try touch.tap(Point(x: node.frame.x + node.frame.width / 2, y: node.frame.y + node.frame.height / 2))
         case .touch(let x, let y):
             try touch.tap(Point(x: x, y: y))
