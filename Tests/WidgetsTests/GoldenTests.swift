@@ -44,14 +44,32 @@ import Widgets
         let golden = try PNG.read(contentsOf: path)
         #expect(golden.size == surface.size)
         guard golden.size == surface.size else { return }
-        let differing = Self.differingPixels(surface, golden)
-        // FreeType or libpng updates may move a few anti-aliased pixels; layout changes move thousands.
-        let tolerated = surface.width * surface.height / 1000
-        if differing > tolerated {
+        // Tile by tile: anti-aliasing may move a few pixels, one wrong digit may not.
+        let tiles = ImageDifference().differingTiles(surface, golden)
+        if !tiles.isEmpty {
             let actual = NSTemporaryDirectory() + "\(name)-actual.png"
             try PNG.write(surface, to: actual)
-            Issue.record("\(name): \(differing) pixels differ from the golden (tolerance \(tolerated)); actual at \(actual)")
+            Issue.record("\(name): \(tiles.count) tiles differ from the golden, the first at \(tiles[0]); actual at \(actual)")
         }
+    }
+
+    /// The comparison must see one changed digit of an amount: the old
+    /// whole-screen tolerance (0.1 % of the pixels) let it pass.
+    @Test func oneChangedDigitOfAnAmountFailsTheComparison() throws {
+        let display = Size(width: 800, height: 480)
+        func render(_ amount: String) -> Surface {
+            let context = makeContext(scale: 1, textScale: 1, theme: .standard, state: InteractionState())
+            let surface = Surface(size: display)
+            Renderer(fonts: context.fonts).render(context.layout(Label(amount, style: .body, identifier: "amount"), in: display), into: surface)
+            return surface
+        }
+        let golden = render("12,480.25 EUR")
+        let goldenImage = Image(size: display, pixels: (0..<display.height).flatMap { y in (0..<display.width).map { golden[$0, y] } })
+        #expect(ImageDifference().differingTiles(render("12,480.25 EUR"), goldenImage).isEmpty, "the same amount matches")
+        let changed = render("12,480.26 EUR")
+        #expect(!ImageDifference().differingTiles(changed, goldenImage).isEmpty, "one digit changed must fail")
+        #expect(Self.differingPixels(changed, goldenImage) <= display.width * display.height / 1000,
+                "and the old 0.1 % tolerance would have let it pass")
     }
 
     static var goldenDirectory: String {
