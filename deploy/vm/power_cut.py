@@ -7,8 +7,9 @@ deposits through uinput. The terminal logs `outbox: committed KEY ...` on
 the serial console only after each commit returned (log_commits). At a
 random moment the harness kills qemu (SIGKILL: a power cut for the guest),
 then checks the disk as the next boot will find it (journal replayed on a
-copy): PRAGMA integrity_check is ok and every acknowledged key is in the
-outbox. The next boot's queue screen must list every acknowledged deposit.
+copy): PRAGMA integrity_check is ok and every acknowledged transaction is in
+the outbox with the kind, amount, currency and accounts the terminal
+acknowledged, in the row's columns and in its frozen payload bytes. The next boot's queue screen must list every acknowledged deposit.
 At the end the same disk's data directory is copied out (debugfs) and
 drained natively to the reference host on loopback, whose journal must post
 every transaction exactly once. Standard library only.
@@ -29,7 +30,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from teller_vm import Guest, drawn  # noqa: E402
 
-COMMITTED = re.compile(r"outbox: committed ([0-9a-f-]{36}) (\w+) ([0-9.,]+) ([A-Z]{3})\s*$")
+COMMITTED = re.compile(r"outbox: committed ([0-9a-f-]{36}) (\w+) ([0-9.,]+) ([A-Z]{3}) ([A-Z0-9]+) ([A-Z0-9]+|-)\s*$")
 
 
 def log(text):
@@ -37,13 +38,41 @@ def log(text):
 
 
 def acknowledged(console):
-    """key -> "3.07 EUR" for every complete commit line on the console."""
+    """key -> what the terminal acknowledged after the commit returned:
+    {"kind", "amount" ("3.07 EUR"), "minor", "currency", "account", "counterparty"}."""
     keys = {}
     for line in console.splitlines():
         m = COMMITTED.search(line.strip())
         if m:
-            keys[m.group(1)] = f"{m.group(3)} {m.group(4)}"
+            amount = m.group(3).replace(",", "")
+            whole, _, cents = amount.partition(".")
+            keys[m.group(1)] = {
+                "kind": m.group(2), "amount": f"{m.group(3)} {m.group(4)}", "minor": int(whole) * 100 + int(cents or 0),
+                "currency": m.group(4), "account": m.group(5), "counterparty": None if m.group(6) == "-" else m.group(6)}
     return keys
+
+
+def mismatches(key, ack, row):
+    """How the stored row differs from what was acknowledged: its columns
+    and its frozen payload bytes (what every retry sends to the bank)."""
+    problems = []
+    stored = {"kind": row["kind"], "minor": row["amount_minor"], "currency": row["currency"],
+              "account": row["account_iban"], "counterparty": row["counterparty_iban"]}
+    for field, value in stored.items():
+        if value != ack[field]:
+            problems.append(f"{key}: column {field} is {value!r}, the terminal acknowledged {ack[field]!r}")
+    try:
+        payload = json.loads(bytes(row["payload"]).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        return problems + [f"{key}: the frozen payload is not JSON: {e}"]
+    sent = {"kind": payload.get("kind"), "minor": payload.get("amount"), "currency": payload.get("currency"),
+            "account": payload.get("account_iban"), "counterparty": payload.get("counterparty_iban")}
+    for field, value in sent.items():
+        if value != ack[field]:
+            problems.append(f"{key}: payload {field} is {value!r}, the terminal acknowledged {ack[field]!r}")
+    if payload.get("client_reference") != key[:8].upper():
+        problems.append(f"{key}: payload client_reference {payload.get('client_reference')!r} is not the receipt number {key[:8].upper()}")
+    return problems
 
 
 def copy_out(disk, work):
@@ -63,14 +92,16 @@ def copy_out(disk, work):
 
 
 def check_database(directory):
-    """(integrity_check answer, {key: amount text}) of the outbox."""
+    """(integrity_check answer, {key: row}) of the outbox, each row a dict of
+    its columns and frozen payload."""
     db = sqlite3.connect(os.path.join(directory, "teller.db"))
+    db.row_factory = sqlite3.Row
     try:
         integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
-        rows = db.execute("SELECT idempotency_key, amount_minor, currency FROM outbox").fetchall()
+        rows = db.execute("SELECT idempotency_key, kind, amount_minor, currency, account_iban, counterparty_iban, payload FROM outbox").fetchall()
     finally:
         db.close()
-    return integrity, {key: f"{minor // 100}.{minor % 100:02d} {currency}" for key, minor, currency in rows}
+    return integrity, {row["idempotency_key"]: dict(row) for row in rows}
 
 
 def queue_amounts(tree):
@@ -193,8 +224,8 @@ def main():
                 failures.append(f"boot {cycle}: no queue screen from the guest")
             else:
                 shown = queue_amounts(tree)
-                missing = [f"{k} ({a})" for k, a in previous.items()
-                           if not any(re.search(r"(?<![0-9.,])" + re.escape(a), label) for label in shown)]
+                missing = [f"{k} ({a['amount']})" for k, a in previous.items()
+                           if not any(re.search(r"(?<![0-9.,])" + re.escape(a["amount"]), label) for label in shown)]
                 if missing:
                     failures.append(f"boot {cycle}: the queue screen does not show {len(missing)} acknowledged: {missing[:3]}")
             if final:
@@ -215,7 +246,11 @@ def main():
                 failures.append(f"cycle {cycle}: PRAGMA integrity_check: {integrity}")
             if lost:
                 failures.append(f"cycle {cycle}: {len(lost)} acknowledged transactions lost: {lost[:3]}")
-            previous = {k: rows.get(k, acked[k]) for k in acked}
+            changed = [p for k in acked if k in rows for p in mismatches(k, acked[k], rows[k])]
+            if changed:
+                failures.append(f"cycle {cycle}: {len(changed)} differences from what was acknowledged: {changed[:3]}")
+            # What the next boot's queue screen must list: what the terminal acknowledged, not what the disk says.
+            previous = dict(acked)
         # Drain the same disk's queue to the reference host.
         data = copy_out(args.disk, work)
         integrity, rows = check_database(data)

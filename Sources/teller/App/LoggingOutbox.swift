@@ -15,7 +15,9 @@ struct LoggingOutbox: OutboxPort {
     func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
         let entry = try await logged { () async throws(TellerError) in try await outbox.enqueue(request) }
         if logCommits {
-            Log.info("outbox: committed \(entry.key.rawValue) \(entry.request.kind.rawValue) \(entry.request.amount)")
+            // What the receipt acknowledges: key, kind, amount, account, counterparty.
+            Log.info("outbox: committed \(entry.key.rawValue) \(entry.request.kind.rawValue) \(entry.request.amount) "
+                     + "\(entry.request.account.electronic) \(entry.request.counterparty?.electronic ?? "-")")
         }
         return entry
     }
