@@ -1,0 +1,60 @@
+import Device
+import Graphics
+
+/// libFuzzer's entry for the touch and key decoders alone, without the
+/// evemu reader in front: the first byte picks the device, the display
+/// rotation and keyboard or scanner; the rest is `struct input_event`s as
+/// read(2) returns them from /dev/input/eventN.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let selector = Int(data[0])
+    let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
+    let events = InputEvent.decodeKernelEvents(stream)
+    let device = selector % 5 == 4 ? touchscreen(axesFrom: stream) : devices[selector % 5]
+    let rotation = Rotation.allCases[(selector / 5) % Rotation.allCases.count]
+    let transform = DisplayTransform(rotation: rotation, physicalSize: Size(width: 1280, height: 800))
+    // A calibration far from identity, so the mapping's clamping is exercised too.
+    let calibration = selector & 0x80 == 0 ? AffineMatrix.identity : AffineMatrix(3, -2, 0.5, 1.5, 4, -1)
+    if let device, var touch = TouchDecoder(capabilities: device, transform: transform, calibration: calibration) {
+        for event in events { _ = touch.decode(event) }
+        _ = touch.activeContacts
+        _ = touch.cancelAll()
+    }
+    var keyboard = KeyboardDecoder(isScanner: selector & 0x40 != 0)
+    var keys = KeyDecoder()
+    for event in events {
+        _ = keyboard.decode(event)
+        _ = keys.decode(event)
+    }
+    return 0
+}
+
+/// One device of each kind the decoders handle, with kernel-like ranges.
+private let devices: [InputCapabilities] = {
+    let axis = AbsoluteAxis(minimum: 0, maximum: 4095)
+    return [
+        InputCapabilities(
+            name: "fuzz multitouch", properties: [.direct],
+            absoluteAxes: [.absMTSlot: AbsoluteAxis(minimum: 0, maximum: 9), .absMTPositionX: axis, .absMTPositionY: axis,
+                           .absMTTrackingID: AbsoluteAxis(minimum: 0, maximum: 65535)]),
+        InputCapabilities(name: "fuzz single touch", codes: [.key: [.buttonTouch]], absoluteAxes: [.absX: axis, .absY: axis]),
+        InputCapabilities(name: "fuzz tablet", codes: [.key: [.buttonLeft]], absoluteAxes: [.absX: axis, .absY: axis]),
+        InputCapabilities(name: "fuzz mouse", codes: [.key: [.buttonLeft], .relative: [.relX, .relY]]),
+    ]
+}()
+
+/// A multitouch screen whose slot, x and y ranges are the stream's first 20
+/// bytes, ranges no reader checked (the decoders must survive them anyway).
+private func touchscreen(axesFrom bytes: UnsafeRawBufferPointer) -> InputCapabilities? {
+    guard bytes.count >= 20 else { return nil }
+    func int32(at offset: Int) -> Int32 { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)) }
+    return InputCapabilities(
+        name: "fuzz unchecked", properties: [.direct],
+        absoluteAxes: [
+            .absMTSlot: AbsoluteAxis(minimum: 0, maximum: int32(at: 0)),
+            .absMTPositionX: AbsoluteAxis(minimum: int32(at: 4), maximum: int32(at: 8)),
+            .absMTPositionY: AbsoluteAxis(minimum: int32(at: 12), maximum: int32(at: 16)),
+            .absMTTrackingID: AbsoluteAxis(minimum: 0, maximum: 65535),
+        ])
+}
