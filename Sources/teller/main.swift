@@ -3,6 +3,10 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let exitCode: Int32
+if let command = arguments.first, let help = commandUsage[command], arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print(help)
+    exit(0)
+}
 switch arguments.first {
 case "run":
     exitCode = await RunCommand.run(Array(arguments.dropFirst()))

@@ -19,3 +19,44 @@ let usage = """
     every configuration key is also an option: data_dir is --data-dir DIR;
     --config FILE reads FILE instead of /etc/teller/teller.conf
     """
+
+/// What `teller COMMAND --help` prints: the command's own line, its options and
+/// where to read more. Every subcommand answers `--help` with exit 0.
+let commandUsage: [String: String] = [
+    "run": """
+        usage: teller run [--config FILE] [--KEY VALUE]...
+        the terminal: draws on the display (DRM, fbdev or offscreen), reads touch and keys,
+        drains the queue to the host and serves the control socket. SIGTERM stops it.
+        every configuration key is an option (docs/configuration.md).
+        """,
+    "status": """
+        usage: teller status [--config FILE] [--data-dir DIR]
+        prints the outbox state as one JSON object: counts, pending money, rows that need
+        review, the sync engine's last problem. It only reads: it never creates, migrates
+        or writes the database. Exit codes are listed in `teller --help`.
+        """,
+    "drain": """
+        usage: teller drain [--until-empty] [--config FILE] [--KEY VALUE]...
+        sends queued transactions to the host without a display. --until-empty exits 0
+        once nothing is queued; otherwise it runs until SIGTERM.
+        """,
+    "check-config": """
+        usage: teller check-config [FILE]
+        reads FILE (default /etc/teller/teller.conf) and reports every problem with its
+        line; exit 0 when there is none.
+        """,
+    "hash-pin": """
+        usage: teller hash-pin < pin
+        reads a technician PIN (4 to 8 digits) from stdin and prints its Argon2id hash
+        for technician_pin_hash.
+        """,
+    "scenario": """
+        usage: teller scenario FILE... [--drive uinput] [--goldens DIR] [--update-goldens]
+        runs QA scenarios (docs/qa.md) in-process, or through uinput on a real kernel.
+        """,
+    "ctl": """
+        usage: teller ctl [--socket PATH] COMMAND
+        talks to the running terminal over its control socket: \(ControlCommand.usage)
+        TELLER_CONTROL_SOCKET overrides the socket path.
+        """,
+]

@@ -16,7 +16,7 @@ extension Configuration {
             c.terminalID = value
             return nil
         },
-        "branch": text { value, c in c.branch = value; return nil },
+        "branch": text(maximumLength: 64) { value, c in c.branch = value; return nil },
         "host_url": text { value, c in
             guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
                 return "'\(value)' is not an http(s) URL"
@@ -109,9 +109,15 @@ extension Configuration {
         "max_offline_age_h": number(1...168) { c, v in c.maxOfflineAgeHours = v },
     ]
 
-    private static func text(_ apply: @escaping @Sendable (String, inout Configuration) -> String?) -> ConfigurationKey {
+    /// A text value: not empty, no control characters, and bounded (a path
+    /// or URL fits in 1024 characters; shorter keys ask for less).
+    private static func text(maximumLength: Int = 1024, _ apply: @escaping @Sendable (String, inout Configuration) -> String?) -> ConfigurationKey {
         ConfigurationKey { value, c in
             guard !value.isEmpty else { return "needs a value" }
+            guard value.count <= maximumLength else { return "is \(value.count) characters long; at most \(maximumLength)" }
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                return "contains a control character"
+            }
             return apply(value, &c)
         }
     }

@@ -82,8 +82,32 @@ extension Configuration {
     /// Reads `path` over the defaults. A missing file is an error only when
     /// `required` (an explicit --config).
     /// - Returns: the configuration and every problem found, each with its line.
+    /// Far above any real teller.conf (a few hundred bytes), far below what could stall a start.
+    static let maximumFileBytes = 64 * 1024
+
     static func load(path: String, required: Bool) -> (Configuration, [ConfigurationProblem]) {
         var configuration = Configuration()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                return (configuration, [ConfigurationProblem(file: path, line: 0, message: "is a directory, not a configuration file")])
+            }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+                let kind: String
+                switch type {
+                case .typeCharacterSpecial: kind = "a character device"
+                case .typeBlockSpecial: kind = "a block device"
+                case .typeSocket: kind = "a socket"
+                case .typeSymbolicLink: kind = "a dangling symbolic link"
+                default: kind = "a pipe or special file"
+                }
+                return (configuration, [ConfigurationProblem(file: path, line: 0, message: "is not a regular file: it is \(kind); a configuration is a text file")])
+            }
+            if let size = attributes?[.size] as? Int, size > Self.maximumFileBytes {
+                return (configuration, [ConfigurationProblem(file: path, line: 0, message: "is \(size) bytes; a configuration is at most \(Self.maximumFileBytes) bytes")])
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             if required || exists {

@@ -11,7 +11,28 @@ struct ConfigurationProblem: Error, CustomStringConvertible, Equatable {
     let line: Int
     let message: String
 
-    var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    /// Control bytes from the file (an escape sequence, a NUL) are shown
+    /// escaped, so a message can never repaint or hide a technician's terminal.
+    var description: String {
+        let text = line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+        return text.escapingControlCharacters()
+    }
+}
+
+extension String {
+    /// `\x1b`-style escapes for C0 and C1 control characters and DEL; everything else as it is.
+    func escapingControlCharacters() -> String {
+        var result = ""
+        for scalar in unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }
 
 /// Reads the `key = value` format: one setting per line, `#` starts a
