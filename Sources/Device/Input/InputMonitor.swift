@@ -125,6 +125,18 @@ public final class InputMonitor {
 
     /// Decodes one frame an in-process device delivered, exactly as a
     /// kernel device's events are decoded.
+    /// Forgets an in-process device (its play ended): touches still down are
+    /// cancelled, as when a panel is unplugged, and the device is gone from the list.
+    public func removeInProcess(_ device: InProcessInputDevice) -> [InputNotice] {
+        guard var virtual = virtuals.removeValue(forKey: device.path) else { return [] }
+        var notices: [InputNotice] = []
+        if virtual.touch != nil {
+            for touch in virtual.touch!.cancelAll() { notices.append(.touch(touch, path: device.path)) }
+        }
+        notices.append(.removed(path: device.path, name: device.capabilities.name))
+        return notices
+    }
+
     public func decodeInProcess(_ events: [InputEvent], from path: String) -> [InputNotice] {
         guard let virtual = virtuals[path] else { return [] }
         return Self.decode(events, path: path, touch: &virtual.touch, keyboard: &virtual.keyboard)

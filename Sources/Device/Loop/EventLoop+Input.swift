@@ -26,6 +26,12 @@ extension EventLoop {
         router.deliver(monitor.addInProcess(device))
         return device
     }
+
+    /// Removes a device made by ``attachInProcessDevice(capabilities:to:)``.
+    public func detachInProcessDevice(_ device: InProcessInputDevice, from monitor: InputMonitor) {
+        guard let router = inputRouters.first(where: { $0.monitor === monitor }) else { return }
+        router.deliver(monitor.removeInProcess(device))
+    }
 }
 
 /// Keeps one watch per open input device in step with an ``InputMonitor``.

@@ -78,8 +78,12 @@ public struct HostResponse: Sendable {
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
-    /// `Retry-After` in seconds (the contract sends integers only).
-    public var retryAfter: TimeInterval? { header("Retry-After").flatMap(TimeInterval.init) }
+    /// `Retry-After` in whole seconds, at most a day (the contract sends
+    /// integers only); anything else ("1e300", "inf", a date) is ignored.
+    public var retryAfter: TimeInterval? {
+        guard let text = header("Retry-After"), let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (0...86_400).contains(seconds) else { return nil }
+        return TimeInterval(seconds)
+    }
 
     /// The Content-Type's media type, lower case, without parameters.
     var mediaType: String? {

@@ -49,7 +49,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forbidden(let code, let detail): "host refused (403 \(code)): \(detail)"
         case .notFound(let code): "host: not found (\(code))"
         case .retryable(let status, let code, let retryAfter):
-            "host busy or failing (\(status)\(code.map { " \($0)" } ?? ""))" + (retryAfter.map { ", retry after \(Int($0)) s" } ?? "")
+            "host busy or failing (\(status)\(code.map { " \($0)" } ?? ""))" + (retryAfter.map { ", retry after \(Int(exactly: $0.rounded()) ?? 0) s" } ?? "")
         case .invalidResponse(let reason): "host answer not understood: \(reason)"
         case .mismatch(let reason): "host answer does not match this transaction: \(reason)"
         case .redirectRefused(let status, let location): "the host redirected to \(location.isEmpty ? "another address" : location) (\(status)); refused"

@@ -55,12 +55,7 @@ extension TerminalApp: ControlHandler {
                 try keyboard.type(String(line), pressEnter: index < lines.count - 1)
             }
         case .play(let path):
-            let recording: EvemuRecording
-            do { recording = try EvemuRecording(contentsOf: path) } catch { throw ControlError.failed("\(error)") }
-            guard let sink = loop.attachInProcessDevice(capabilities: recording.capabilities, to: monitor) else {
-                throw ControlError.failed("the input monitor is not running")
-            }
-            try sink.emit(recording.events)
+            try await play(path)
         case .sync:
             guard let engine = live.engine else { throw ControlError.failed("no host_url configured; nothing to sync") }
             await engine.syncNow()
@@ -95,5 +90,41 @@ extension TerminalApp: ControlHandler {
             "display": display.name,
             "terminal_id": configuration.terminalID ?? NSNull(),
         ]
+    }
+}
+
+extension TerminalApp {
+    /// The largest recording `teller ctl play` takes: minutes of touching,
+    /// and small enough to parse without a pause a branch would notice.
+    static let maximumPlayBytes = 16 << 20
+
+    /// Reads and parses the recording off the main loop, plays it through a
+    /// device of its own in slices (the terminal keeps drawing and answering
+    /// meanwhile) and removes that device when the play ends, however it ends.
+    func play(_ path: String) async throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        if let size, size > Self.maximumPlayBytes {
+            throw ControlError.failed("\(path) is \(size) bytes; ctl play takes recordings of at most \(Self.maximumPlayBytes >> 20) MiB")
+        }
+        let parsed = await Task.detached(priority: .utility) { () -> Result<EvemuRecording, ControlError> in
+            do { return .success(try EvemuRecording(contentsOf: path)) } catch { return .failure(.failed("\(error)")) }
+        }.value
+        let recording: EvemuRecording
+        switch parsed {
+        case .success(let value): recording = value
+        case .failure(let error): throw error
+        }
+        guard let sink = loop.attachInProcessDevice(capabilities: recording.capabilities, to: monitor) else {
+            throw ControlError.failed("the input monitor is not running")
+        }
+        defer { loop.detachInProcessDevice(sink, from: monitor) }
+        let slice = 512
+        var start = recording.events.startIndex
+        while start < recording.events.endIndex {
+            let end = min(start + slice, recording.events.endIndex)
+            try sink.emit(recording.events[start..<end])
+            start = end
+            await Task.yield()
+        }
     }
 }
