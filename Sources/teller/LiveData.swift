@@ -10,10 +10,14 @@ struct LiveData {
     let host: HostClient?
     let engine: SyncEngine?
     let linkMonitor: LinkMonitor?
+    /// The time rows are stamped with and ages are measured by (see TrustedClock).
+    let clock: TrustedClock
 
     init(configuration: Configuration) throws {
+        let clock = TrustedClock(floor: BuildInfo.buildDate)
+        self.clock = clock
         guard let url = configuration.hostURL else {
-            store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits())
+            store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), clock: clock)
             host = nil
             engine = nil
             linkMonitor = nil
@@ -23,13 +27,15 @@ struct LiveData {
             throw ConfigurationProblem(file: "configuration", line: 0, message: "host_url is set but terminal_id is not")
         }
         let connection = HostConnection(configuration: try configuration.hostConfiguration(url))
+        // The bank's Date on an answer that proved to be the bank's sets the clock's reference.
+        connection.reachability.observeBankTime { clock.bankSaid($0) }
         let credentials = try TerminalCredentials.load(terminalID: terminalID, secretFile: configuration.secretFile)
         let vault = TokenVault(connection: connection, credentials: credentials, dataDirectory: configuration.dataDirectory)
         let host = HostClient(connection: connection, vault: vault)
         let timeout = configuration.requestTimeout
         // The online limits apply only while the bank answered within the last
         // request timeout, and over an offline limit only if it answers now.
-        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(),
+        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), clock: clock,
                                 onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
                                 proveOnline: { (try? await host.health()) == true })
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),

@@ -37,6 +37,9 @@ actor LiveDiagnostics: DiagnosticsPort {
         ]
         if let sync {
             let status = await sync.status()
+            lines.append(DiagnosticsLine(label: "Clock", value: status.clockVerified
+                ? "set"
+                : "not set: the system clock says \(ISO8601DateFormatter().string(from: Date())); rows are stamped from the last time the terminal knows (flagged clock_unverified)"))
             let value = status.problem.map { "\($0.kind.rawValue) since \(ISO8601DateFormatter().string(from: $0.since)): \($0.detail)" }
                 ?? (status.isOnline ? "none: the bank answers" : "none yet")
             lines.append(DiagnosticsLine(label: "Sync problem", value: value))

@@ -29,8 +29,12 @@ final class TerminalProcess: @unchecked Sendable {
     }
 
     /// Starts the terminal and waits for its first frame and control socket.
-    func start() async throws {
-        let child = try ChildProcess(teller, ["run", "--config", directory.file("teller.conf")])
+    /// - Parameter fakeTime: a libfaketime spec (`@1970-01-02 00:00:00`, `-30d`) for
+    ///   the terminal's wall clock; its monotonic clock stays real.
+    func start(fakeTime: String? = nil) async throws {
+        let run = [teller, "run", "--config", directory.file("teller.conf")]
+        let command = fakeTime.map { ["FAKETIME_DONT_FAKE_MONOTONIC=1", "faketime", "-f", $0] + run } ?? run
+        let child = try ChildProcess(fakeTime == nil ? teller : "/usr/bin/env", fakeTime == nil ? Array(run.dropFirst()) : command)
         self.child = child
         let ready = await eventually(timeout: .seconds(20), interval: .milliseconds(20)) {
             child.stderr.contains("ready:") && FileManager.default.fileExists(atPath: self.socket) || !child.isRunning

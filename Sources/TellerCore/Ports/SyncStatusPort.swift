@@ -20,11 +20,15 @@ public struct SyncStatus: Hashable, Sendable {
     public var lastSyncAt: Date?
     /// Why rows are not going out, or nil when nothing is wrong.
     public var problem: SyncProblem?
+    /// False when the terminal's clock is below its trusted floor or off
+    /// from the bank's time: the status bar says "Clock not set".
+    public var clockVerified: Bool
 
-    public init(isOnline: Bool, lastSyncAt: Date?, problem: SyncProblem? = nil) {
+    public init(isOnline: Bool, lastSyncAt: Date?, problem: SyncProblem? = nil, clockVerified: Bool = true) {
         self.isOnline = isOnline
         self.lastSyncAt = lastSyncAt
         self.problem = problem
+        self.clockVerified = clockVerified
     }
 }
 

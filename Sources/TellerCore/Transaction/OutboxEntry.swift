@@ -72,8 +72,11 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     public var lastError: String?
     /// The class of the last failed attempt, or nil when none failed since the last answer.
     public var lastProblem: SyncProblem.Kind?
+    /// How long the sync engine has watched this row wait, in elapsed time
+    /// (never wall-clock arithmetic): what the retry horizon counts.
+    public var waited: TimeInterval
 
-    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil, lastProblem: SyncProblem.Kind? = nil) {
+    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil, lastProblem: SyncProblem.Kind? = nil, waited: TimeInterval = 0) {
         self.id = id
         self.key = key
         self.request = request
@@ -83,5 +86,6 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
         self.lastProblem = lastProblem
+        self.waited = waited
     }
 }

@@ -119,6 +119,7 @@ public final class HostConnection: Sendable {
     public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws(HostError) -> HostResponse {
         do {
             let response = try await exchange(method, path, body: body, headers: headers)
+            reachability.received(date: response.header("Date").flatMap(TrustedClock.parseHTTPDate))
             if (200...299).contains(response.status) {
                 // Whoever reads the body says whether it was the bank's answer
                 // (HostClient, TokenVault): a 200 can still be a captive portal's.

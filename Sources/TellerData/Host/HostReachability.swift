@@ -13,6 +13,9 @@ public final class HostReachability: Sendable {
         var lastBankAnswer: ContinuousClock.Instant?
         var problem: SyncProblem?
         var observers: [@Sendable (SyncProblem?) -> Void] = []
+        /// The `Date` of the answer being read, kept until it proves to be the bank's.
+        var pendingDate: Date?
+        var timeObservers: [@Sendable (Date) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -41,13 +44,29 @@ public final class HostReachability: Sendable {
         state.withLock { $0.observers.append(observer) }
     }
 
+    /// Called with the bank's time (its `Date` header) whenever an answer
+    /// proves to be the bank's: the trusted clock's reference.
+    public func observeBankTime(_ observer: @escaping @Sendable (Date) -> Void) {
+        state.withLock { $0.timeObservers.append(observer) }
+    }
+
+    /// The `Date` header of the answer just received; it counts only if the
+    /// answer turns out to be the bank's (a captive portal's date does not).
+    func received(date: Date?) {
+        state.withLock { $0.pendingDate = date }
+    }
+
     /// The bank answered a request in the contract's shape.
     public func noteBankAnswer() {
-        let (changed, observers) = state.withLock { state in
+        let (changed, observers, date, timeObservers) = state.withLock { state in
             state.lastBankAnswer = .now
-            defer { state.problem = nil }
-            return (state.problem != nil, state.observers)
+            defer {
+                state.problem = nil
+                state.pendingDate = nil
+            }
+            return (state.problem != nil, state.observers, state.pendingDate, state.timeObservers)
         }
+        if let date { for observer in timeObservers { observer(date) } }
         if changed { for observer in observers { observer(nil) } }
     }
 

@@ -16,6 +16,9 @@ struct WireTransaction: Codable, Equatable {
     let operatorID: String
     let createdAt: String
     let clientReference: String
+    /// True (and only then present) when the terminal's clock was below its
+    /// trusted floor and `created_at` comes from the floor (docs/host-api.md §6).
+    let clockUnverified: Bool?
 
     enum CodingKeys: String, CodingKey {
         case kind, amount, currency
@@ -24,9 +27,10 @@ struct WireTransaction: Codable, Equatable {
         case operatorID = "operator_id"
         case createdAt = "created_at"
         case clientReference = "client_reference"
+        case clockUnverified = "clock_unverified"
     }
 
-    init(_ request: TransactionRequest, key: IdempotencyKey, createdAt: Date) {
+    init(_ request: TransactionRequest, key: IdempotencyKey, createdAt: Date, clockUnverified: Bool = false) {
         kind = request.kind.rawValue
         accountIBAN = request.account.electronic
         counterpartyIBAN = request.counterparty?.electronic
@@ -35,6 +39,7 @@ struct WireTransaction: Codable, Equatable {
         operatorID = request.operatorID.rawValue
         self.createdAt = WireTransaction.timestamp(createdAt)
         clientReference = key.receiptNumber
+        self.clockUnverified = clockUnverified ? true : nil
     }
 
     /// The frozen bytes: sorted keys so the same transaction always encodes the same.

@@ -10,7 +10,9 @@ extension TellerStore: OutboxPort {
                 let context = try limitContext(kind: request.kind, account: request.account, isOnline: online, now: now)
                 try limits.check(request.amount, kind: request.kind, context: context)
                 let key = IdempotencyKey.random()
-                let payload = WireTransaction(request, key: key, createdAt: now).encoded()
+                // A clock below the trusted floor: the row is stamped from the floor and says so.
+                let unverified = (clock as? TrustedClock)?.isVerified == false
+                let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: unverified).encoded()
                 try database.run("""
                     INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
                                         operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
@@ -24,6 +26,7 @@ extension TellerStore: OutboxPort {
                 return OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued)
             }
         }
+        (clock as? TrustedClock)?.committed(at: entry.createdAt)
         for observer in enqueueObservers { observer(entry) }
         return entry
     }
@@ -155,7 +158,7 @@ enum OutboxColumns {
     static let list = """
         id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
         created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms,
-        last_error_class
+        last_error_class, waited_ms
         """
 
     static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
@@ -187,7 +190,8 @@ enum OutboxColumns {
             id: row.int64(0), key: key, request: request, createdAt: Date(millisecondsSince1970: row.int64(8)),
             state: state, attempts: Int(row.int64(10)),
             nextAttemptAt: row.optionalInt64(11).map(Date.init(millisecondsSince1970:)), lastError: row.optionalText(12),
-            lastProblem: row.optionalText(16).flatMap(SyncProblem.Kind.init(rawValue:)))
+            lastProblem: row.optionalText(16).flatMap(SyncProblem.Kind.init(rawValue:)),
+            waited: TimeInterval(row.int64(17)) / 1000)
     }
 }
 

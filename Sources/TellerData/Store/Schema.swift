@@ -101,5 +101,11 @@ enum Schema {
                 since_ms INTEGER NOT NULL
             );
             """),
+        Migration(version: 3, name: "time waited, measured on the monotonic clock", sql: """
+            -- How long the engine has watched this row wait between attempts,
+            -- in elapsed (monotonic) time: the retry horizon counts this, so a
+            -- wall clock that jumps never moves a row to needs review.
+            ALTER TABLE outbox ADD COLUMN waited_ms INTEGER NOT NULL DEFAULT 0;
+            """),
     ])
 }

@@ -32,6 +32,10 @@ public actor SyncEngine: SyncStatusPort {
     /// does not wait out an offline backoff.
     private var connectivityMayHaveChanged = false
 
+    /// When (monotonic) the engine last tried each row in this run: the
+    /// elapsed time between attempts is what a row has waited.
+    private var lastAttempt: [Int64: ContinuousClock.Instant] = [:]
+
     private let onWake: @Sendable (String) -> Void
     private let onProblem: @Sendable (SyncProblem?) -> Void
     private var reachability: HostReachability { host.connection.reachability }
@@ -81,7 +85,13 @@ public actor SyncEngine: SyncStatusPort {
     }
 
     public func status() -> SyncStatus {
-        SyncStatus(isOnline: reachability.isOnline, lastSyncAt: lastSyncAt, problem: reachability.problem)
+        SyncStatus(isOnline: reachability.isOnline, lastSyncAt: lastSyncAt, problem: reachability.problem,
+                   clockVerified: (store.clock as? TrustedClock)?.isVerified ?? true)
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
     public func syncNow() { wake(reason: "sync now") }
@@ -182,7 +192,10 @@ public actor SyncEngine: SyncStatusPort {
                 return due.timeIntervalSince(now)
             }
             retryUnreachableNow = false
-            if now.timeIntervalSince(entry.createdAt) > policy.horizon {
+            // Elapsed time the engine watched the row wait, never wall-clock
+            // arithmetic: a clock that jumps (a board booted at 1970, then set)
+            // alone never moves a row to needs review.
+            if entry.waited > policy.horizon {
                 try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host", problem: entry.lastProblem)
                 publish(.needsReview(entry.key, reason: "retry horizon passed"))
                 continue
@@ -256,7 +269,11 @@ public actor SyncEngine: SyncStatusPort {
         default: retryAfter = nil
         }
         let delay = policy.delay(retryAfter: retryAfter, attempt: attempt, using: &random)
-        try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description, problem: error.problemKind)
+        let instant = ContinuousClock.now
+        let waited = lastAttempt[entry.id].map { Self.seconds(instant - $0) } ?? 0
+        lastAttempt[entry.id] = instant
+        try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description,
+                                       problem: error.problemKind, waited: waited)
         return delay
     }
 

@@ -9,7 +9,7 @@ extension TellerStore {
         try translating {
             try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = 'queued' ORDER BY id LIMIT 1") {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob(17))
+                (try OutboxColumns.entry(row), row.blob(18))
             }
         }
     }
@@ -33,7 +33,7 @@ extension TellerStore {
                 ORDER BY id LIMIT 1
                 """, [.integer(clock.now().millisecondsSince1970)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob(17))
+                (try OutboxColumns.entry(row), row.blob(18))
             }
         }
     }
@@ -68,10 +68,12 @@ extension TellerStore {
 
     /// Puts the row back in the queue with its next attempt time; it keeps
     /// its place, so rows behind it wait (the host journals in queue order).
-    func scheduleRetry(_ id: Int64, at next: Date, error: String, problem: SyncProblem.Kind?) throws(TellerError) {
+    /// - Parameter waited: elapsed (monotonic) time since the engine last tried this row in this run.
+    func scheduleRetry(_ id: Int64, at next: Date, error: String, problem: SyncProblem.Kind?, waited: TimeInterval) throws(TellerError) {
         try setState(id, "queued", from: ["sending", "queued"],
-                     extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?, last_error_class = ?",
-                     [.integer(next.millisecondsSince1970), .text(error), problem.map { .text($0.rawValue) } ?? .null])
+                     extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?, last_error_class = ?, waited_ms = waited_ms + ?",
+                     [.integer(next.millisecondsSince1970), .text(error), problem.map { .text($0.rawValue) } ?? .null,
+                      .integer(Int64(max(0, waited) * 1000))])
     }
 
     /// An attempt that was cancelled (the terminal is stopping) leaves the

@@ -135,7 +135,8 @@ public final class Coordinator: Navigator {
         signInMode = nil
         routes = []
         screens = [.signIn(SignInViewModel(dependencies: dependencies, navigator: self))]
-        statusBar.update(online: isOnline, problem: statusBar.problem, lastSyncAt: statusBar.lastSyncAt, summary: nil, signedIn: nil)
+        statusBar.update(online: isOnline, problem: statusBar.problem, clockVerified: statusBar.clockVerified, lastSyncAt: statusBar.lastSyncAt,
+                         summary: nil, signedIn: nil)
         invalidate()
     }
 
@@ -229,7 +230,8 @@ public final class Coordinator: Navigator {
         let status = await dependencies.sync.status()
         isOnline = status.isOnline
         let summary = try? await dependencies.outbox.summary()
-        statusBar.update(online: isOnline, problem: status.problem, lastSyncAt: status.lastSyncAt, summary: summary, signedIn: signedInOperator)
+        statusBar.update(online: isOnline, problem: status.problem, clockVerified: status.clockVerified, lastSyncAt: status.lastSyncAt,
+                         summary: summary, signedIn: signedInOperator)
         if let summary, case .home(let home) = current { home.update(summary: summary) }
         invalidate()
     }

@@ -17,9 +17,10 @@ public final class StatusBarViewModel {
         self.dependencies = dependencies
     }
 
-    func update(online: Bool, problem: SyncProblem?, lastSyncAt: Date?, summary: QueueSummary?, signedIn: Operator?) {
+    func update(online: Bool, problem: SyncProblem?, clockVerified: Bool = true, lastSyncAt: Date?, summary: QueueSummary?, signedIn: Operator?) {
         isOnline = online
         self.problem = problem
+        self.clockVerified = clockVerified
         self.lastSyncAt = lastSyncAt
         if let summary { self.summary = summary }
         self.signedIn = signedIn
@@ -72,5 +73,9 @@ public final class StatusBarViewModel {
         return "\(signedIn.displayName) · \(terminal)"
     }
 
-    public var clockText: String { dependencies.time.clock(dependencies.clock.now()) }
+    /// The time on the operator's wall clock, or "Clock not set" while the
+    /// terminal's clock is below what it knows has passed (a board without a
+    /// real-time clock that booted at 1970).
+    public var clockText: String { clockVerified ? dependencies.time.clock(dependencies.clock.now()) : "Clock not set" }
+    public private(set) var clockVerified = true
 }

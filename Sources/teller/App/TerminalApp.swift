@@ -56,7 +56,7 @@ final class TerminalApp {
         monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: configuredCalibration, grab: configuration.grabInput))
 
         let session = OperatorSession(store: live.store, host: live.host)
-        let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus()
+        let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus(clock: live.clock)
         let facts = LiveFactsSource()
         let storageFailures = StorageFailureRecord()
         let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine,
@@ -66,7 +66,7 @@ final class TerminalApp {
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
             outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
-            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: SystemClock(),
+            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: live.clock,
             terminal: TerminalIdentity(terminalID: configuration.terminalID ?? "unprovisioned", branch: configuration.branch),
             time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,
             terminalCurrency: configuration.currency))
