@@ -37,7 +37,8 @@ struct LiveData {
         // request timeout, and over an offline limit only if it answers now.
         store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), clock: clock,
                                 onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
-                                proveOnline: { (try? await host.health()) == true })
+                                proveOnline: { (try? await host.health()) == true },
+                                believedOnline: { [reachability = connection.reachability] in reachability.isOnline })
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 onWake: { reason in Log.info("sync: woke (\(reason))") },
                                 onProblem: DrainCommand.logProblem)

@@ -46,9 +46,14 @@ extension TellerStore: OutboxPort {
         return await proveOnline()
     }
 
-    public func remainingLimits(kind: TransactionKind, account: IBAN) throws(TellerError) -> RemainingLimits {
-        try translating {
-            let context = try limitContext(kind: kind, account: account, isOnline: isOnline(), now: clock.now())
+    /// What is left under each limit for the amount screen: the online
+    /// limits while the bank answered recently, or while nothing has failed
+    /// since its last answer and it answers once more now; never a wait on a
+    /// host already known to be unreachable.
+    public func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
+        let online = isOnline() ? true : (believedOnline() ? await proveOnline() : false)
+        return try translating {
+            let context = try limitContext(kind: kind, account: account, isOnline: online, now: clock.now())
             return try limits.remaining(kind: kind, context: context)
         }
     }

@@ -20,6 +20,9 @@ public actor TellerStore {
     private let onlineEvidence: @Sendable () -> Bool
     /// Asks the bank now (one health request); true only if it answered.
     let proveOnline: @Sendable () async -> Bool
+    /// Whether no request has failed since the bank last answered (the
+    /// status bar's "Online"): worth a proof when the evidence is stale.
+    let believedOnline: @Sendable () -> Bool
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
@@ -34,7 +37,8 @@ public actor TellerStore {
     ///   decided before anything is written: the file is left untouched.
     ///   ``SQLiteError`` when SQLite fails otherwise.
     public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
-                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false }) throws {
+                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
+                believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
         try Schema.migrator.migrate(database, now: clock.now())
         try database.run("UPDATE outbox SET state = 'queued', updated_at_ms = ? WHERE state = 'sending'", [.integer(clock.now().millisecondsSince1970)])
@@ -42,7 +46,7 @@ public actor TellerStore {
         if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
             trusted.committed(at: Date(millisecondsSince1970: newest))
         }
-        self.init(database: database, limits: limits, clock: clock, calendar: calendar, onlineEvidence: onlineEvidence, proveOnline: proveOnline)
+        self.init(database: database, limits: limits, clock: clock, calendar: calendar, onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
     }
 
     /// Opens the store at `<directory>/teller.db` for reading only, for
@@ -55,11 +59,12 @@ public actor TellerStore {
     public init(readingOnly dataDirectory: String, limits: Limits) throws {
         let database = try Database(readingOnly: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName))
         try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
-        self.init(database: database, limits: limits, clock: SystemClock(), calendar: .current, onlineEvidence: { false }, proveOnline: { false })
+        self.init(database: database, limits: limits, clock: SystemClock(), calendar: .current, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
     }
 
     private init(database: Database, limits: Limits, clock: any WallClock, calendar: Calendar,
-                 onlineEvidence: @escaping @Sendable () -> Bool, proveOnline: @escaping @Sendable () async -> Bool) {
+                 onlineEvidence: @escaping @Sendable () -> Bool, proveOnline: @escaping @Sendable () async -> Bool,
+                 believedOnline: @escaping @Sendable () -> Bool) {
         self.database = database
         self.path = database.path
         self.limits = limits
@@ -67,14 +72,16 @@ public actor TellerStore {
         self.calendar = calendar
         self.onlineEvidence = onlineEvidence
         self.proveOnline = proveOnline
+        self.believedOnline = believedOnline
     }
 
     /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
     public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
-                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false }) throws {
+                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
+                believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar,
-                      onlineEvidence: onlineEvidence, proveOnline: proveOnline)
+                      onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
     }
 
     func isOnline() -> Bool { onlineEvidence() }

@@ -56,7 +56,8 @@ struct Terminal {
         // As the executable wires it: online limits only while the bank answered within the timeout.
         store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock,
                                 onlineEvidence: { [reachability = client.connection.reachability] in reachability.bankAnswered(within: requestTimeout) },
-                                proveOnline: { (try? await client.health()) == true })
+                                proveOnline: { (try? await client.health()) == true },
+                                believedOnline: { [reachability = client.connection.reachability] in reachability.isOnline })
     }
 
     static func client(hostURL: URL, directory: TemporaryDirectory, requestTimeout: TimeInterval = 5) throws -> HostClient {
