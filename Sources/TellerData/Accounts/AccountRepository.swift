@@ -25,7 +25,11 @@ public struct AccountRepository: AccountReading {
         } catch {
             switch error {
             case .notFound: throw .accountNotFound(iban)
-            case .offline, .retryable, .inProgress: throw .offline
+            // No usable answer from the bank (unreachable, slow, busy, a portal,
+            // a redirect, a TLS refusal): the cached rows stay on screen with
+            // their time, and the status bar says why; never an error wall.
+            case .offline, .timeout, .cancelled, .retryable, .inProgress, .invalidResponse, .redirectRefused, .tls, .mismatch, .unauthorized:
+                throw .offline
             default: throw .host(error.description)
             }
         }
