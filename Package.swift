@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The package graph is the module map of ../shared/design.md: every
+// The package graph is the module map of docs/architecture.md: every
 // dependency listed here is an import that is allowed; any other import is a
 // build error (the test command builds with
 // --explicit-target-dependency-import-check=error).

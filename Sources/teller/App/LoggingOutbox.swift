@@ -5,8 +5,9 @@ import TellerCore
 /// log and to diagnostics here. With `log_commits = true` it also writes one
 /// line per committed transaction, only after ``OutboxPort/enqueue(_:)`` has
 /// returned, that is after the row is durably on disk: the VM's power-cut
-/// test (deploy/vm/qa-check) reads these lines from the serial console as
-/// the list of transactions the terminal acknowledged.
+/// test (deploy/vm/power_cut.py, run by `teller-vm --power-cut`) reads these
+/// lines from the serial console as the list of transactions the terminal
+/// acknowledged.
 struct LoggingOutbox: OutboxPort {
     let outbox: any OutboxPort
     let logCommits: Bool

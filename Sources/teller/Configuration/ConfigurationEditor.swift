@@ -1,8 +1,8 @@
 import Foundation
 
 /// Changes one key of teller.conf in place, keeping every other line and
-/// comment, and writes the file atomically (calibration from the
-/// diagnostics screen, `deploy/provision`).
+/// comment, and writes the file atomically: the calibration the
+/// diagnostics screen saves. (deploy/provision edits teller.conf itself.)
 enum ConfigurationEditor {
     static func set(_ key: String, to value: String, in path: String) throws {
         let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
