@@ -35,16 +35,7 @@ final class HostileHost: @unchecked Sendable {
     func start() async throws -> HostileHost {
         let child = try ChildProcess(Self.script, ["--port", "0", "--mode", mode] + arguments)
         self.child = child
-        var line: Substring?
-        let started = await eventually(timeout: .seconds(15), interval: .milliseconds(20)) {
-            line = child.stdout.split(separator: "\n").first { $0.contains("listening on http") }
-            return line != nil || !child.isRunning
-        }
-        guard started, let line, let portText = line.split(separator: ":").last, let port = Int(portText.trimmingCharacters(in: .whitespaces)) else {
-            await child.stop(SIGKILL)
-            throw ReferenceHostError.didNotStart(stdout: child.stdout, stderr: child.stderr)
-        }
-        self.port = port
+        (_, port) = try await child.listeningAddress()
         return self
     }
 

@@ -64,17 +64,7 @@ final class ReferenceHost: @unchecked Sendable {
         let executable = namespace == nil ? command.removeFirst() : try ChildProcess.ip()
         let child = try ChildProcess(executable, command)
         self.child = child
-        var line: Substring?
-        let started = await eventually(timeout: .seconds(15), interval: .milliseconds(20)) {
-            line = child.stdout.split(separator: "\n").first { $0.contains("listening on http") }
-            return line != nil || !child.isRunning
-        }
-        guard started, let line, let portText = line.split(separator: ":").last, let port = Int(portText.trimmingCharacters(in: .whitespaces)) else {
-            await child.stop(SIGKILL)
-            throw ReferenceHostError.didNotStart(stdout: child.stdout, stderr: child.stderr)
-        }
-        self.port = port
-        scheme = line.contains("listening on https://") ? "https" : "http"
+        (scheme, port) = try await child.listeningAddress()
         return self
     }
 
@@ -207,5 +197,24 @@ enum ReferenceHostError: Error, CustomStringConvertible {
         case .didNotStart(let stdout, let stderr): "teller-host did not start; stdout: \(stdout) stderr: \(stderr)"
         case .admin(let method, let path, let answer): "admin \(method) \(path) failed: \(answer)"
         }
+    }
+}
+
+extension ChildProcess {
+    /// Waits for a host's "… listening on http(s)://127.0.0.1:PORT" line
+    /// (the reference and the hostile host both print one).
+    /// - Throws: ``ReferenceHostError/didNotStart(stdout:stderr:)`` when it
+    ///   exits or says nothing within 15 s; the child is killed.
+    func listeningAddress() async throws -> (scheme: String, port: Int) {
+        var line: Substring?
+        let started = await eventually(timeout: .seconds(15), interval: .milliseconds(20)) {
+            line = self.stdout.split(separator: "\n").first { $0.contains("listening on http") }
+            return line != nil || !self.isRunning
+        }
+        guard started, let line, let portText = line.split(separator: ":").last, let port = Int(portText.trimmingCharacters(in: .whitespaces)) else {
+            await stop(SIGKILL)
+            throw ReferenceHostError.didNotStart(stdout: stdout, stderr: stderr)
+        }
+        return (line.contains("listening on https://") ? "https" : "http", port)
     }
 }

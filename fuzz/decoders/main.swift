@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let selector = Int(data[0])
     let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
     let events = InputEvent.decodeKernelEvents(stream)
-    let device = selector % 5 == 4 ? touchscreen(axesFrom: stream) : devices[selector % 5]
+    let device = selector % 5 == 4 ? touchscreen(axesFrom: stream) : InputFuzzing.devices[selector % 5]
     let rotation = Rotation.allCases[(selector / 5) % Rotation.allCases.count]
     let transform = DisplayTransform(rotation: rotation, physicalSize: Size(width: 1280, height: 800))
     // A calibration far from identity, so the mapping's clamping is exercised too.
@@ -29,20 +29,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     return 0
 }
-
-/// One device of each kind the decoders handle, with kernel-like ranges.
-private let devices: [InputCapabilities] = {
-    let axis = AbsoluteAxis(minimum: 0, maximum: 4095)
-    return [
-        InputCapabilities(
-            name: "fuzz multitouch", properties: [.direct],
-            absoluteAxes: [.absMTSlot: AbsoluteAxis(minimum: 0, maximum: 9), .absMTPositionX: axis, .absMTPositionY: axis,
-                           .absMTTrackingID: AbsoluteAxis(minimum: 0, maximum: 65535)]),
-        InputCapabilities(name: "fuzz single touch", codes: [.key: [.buttonTouch]], absoluteAxes: [.absX: axis, .absY: axis]),
-        InputCapabilities(name: "fuzz tablet", codes: [.key: [.buttonLeft]], absoluteAxes: [.absX: axis, .absY: axis]),
-        InputCapabilities(name: "fuzz mouse", codes: [.key: [.buttonLeft], .relative: [.relX, .relY]]),
-    ]
-}()
 
 /// A multitouch screen whose slot, x and y ranges are the stream's first 20
 /// bytes, ranges no reader checked (the decoders must survive them anyway).

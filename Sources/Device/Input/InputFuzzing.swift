@@ -66,8 +66,9 @@ public enum InputFuzzing {
         }
     }
 
-    /// One device of each kind the decoders handle, with kernel-like ranges.
-    private static let devices: [InputCapabilities] = {
+    /// One device of each kind the decoders handle, with kernel-like ranges
+    /// (also the devices of the raw-event fuzz target, fuzz/decoders).
+    public static let devices: [InputCapabilities] = {
         let axis = AbsoluteAxis(minimum: 0, maximum: 4095)
         return [
             InputCapabilities(

@@ -128,10 +128,10 @@ public final class InputMonitor {
     /// Forgets an in-process device (its play ended): touches still down are
     /// cancelled, as when a panel is unplugged, and the device is gone from the list.
     public func removeInProcess(_ device: InProcessInputDevice) -> [InputNotice] {
-        guard var virtual = virtuals.removeValue(forKey: device.path) else { return [] }
+        guard let virtual = virtuals.removeValue(forKey: device.path) else { return [] }
         var notices: [InputNotice] = []
-        if virtual.touch != nil {
-            for touch in virtual.touch!.cancelAll() { notices.append(.touch(touch, path: device.path)) }
+        if var tracker = virtual.touch {
+            for touch in tracker.cancelAll() { notices.append(.touch(touch, path: device.path)) }
         }
         notices.append(.removed(path: device.path, name: device.capabilities.name))
         return notices
