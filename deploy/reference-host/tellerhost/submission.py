@@ -139,7 +139,7 @@ def parse_submission(raw):
     reference = _string(doc, "client_reference")
     if not 1 <= len(reference) <= 64:
         raise Problem("invalid_field", "'client_reference' must be 1 to 64 characters.", field="client_reference")
-    unverified = doc.get("clock_unverified")
-    if unverified is not None and not isinstance(unverified, bool):
+    # Absent, or a JSON boolean: null is not "absent" (docs/host-api.yaml says boolean).
+    if "clock_unverified" in doc and not isinstance(doc["clock_unverified"], bool):
         raise Problem("invalid_field", "'clock_unverified' must be true or false when present.", field="clock_unverified")
     return Submission(kind, account, counterparty, amount, currency, operator, created_at, reference)

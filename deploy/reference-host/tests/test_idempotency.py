@@ -303,6 +303,9 @@ class BodyValidationTests(HostTestCase):
             ({"client_reference": "x" * 65}, "client_reference"),
             ({"counterparty_iban": LOW}, "counterparty_iban"),
             ({"kind": "transfer"}, "counterparty_iban"),
+            ({"clock_unverified": None}, "clock_unverified"),
+            ({"clock_unverified": "yes"}, "clock_unverified"),
+            ({"clock_unverified": 1}, "clock_unverified"),
         ]
         for change, field in cases:
             with self.subTest(change=change):
@@ -311,6 +314,9 @@ class BodyValidationTests(HostTestCase):
                     del doc["kind"]
                 self.assertProblem(self.host.submit(self.access, new_key(), doc), 400, "invalid_field", field)
         self.assertEqual(self.host.stats()["postings"], 0)
+
+    def test_a_clock_unverified_row_is_taken(self):
+        self.assertEqual(self.host.submit(self.access, new_key(), body(clock_unverified=True)).status, 201)
 
     def test_wrong_content_type_is_415(self):
         self.assertProblem(self.host.submit(self.access, new_key(), body(), content_type="text/plain"),
