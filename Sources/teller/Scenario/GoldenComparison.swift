@@ -1,9 +1,10 @@
 import Foundation
 import Graphics
+import Widgets
 
 /// Compares a screenshot with its golden PNG tile by tile
-/// (``ImageDifference``): one wrong digit fails it. The status bar's clock
-/// and "synced … ago", which change between runs, are left out.
+/// (``ImageDifference``): one wrong digit fails it. What changes between
+/// runs (``volatileFrames(in:)``: clocks, times, receipt numbers) is left out.
 struct GoldenComparison {
     var difference = ImageDifference()
 
@@ -23,5 +24,29 @@ struct GoldenComparison {
             throw ScenarioError(file: path, line: 0, message: "screenshot \(name) differs from \(path) in \(tiles.count) tile(s) of \(difference.tileSize) px, the first at x \(first.minX), y \(first.minY)")
         }
         return "screenshot \(name): matches \(path)"
+    }
+}
+
+extension GoldenComparison {
+    /// The parts of a screen that differ between two runs of the same
+    /// scenario: the status bar's clock and "synced … ago", and any text that
+    /// shows a time of day or a receipt number (a fresh random key). Amounts,
+    /// accounts and words stay compared.
+    static func volatileFrames(in tree: LayoutNode) -> [Rect] {
+        var frames: [Rect] = []
+        tree.forEach { node in
+            if let identifier = node.identifier, ["status.clock", "status.sync"].contains(identifier) {
+                frames.append(node.frame)
+            } else if let label = node.label, node.children.isEmpty, isVolatile(label) {
+                frames.append(node.frame)
+            }
+        }
+        return frames
+    }
+
+    private static func isVolatile(_ text: String) -> Bool {
+        let timeOfDay = #/(^|\D)\d{1,2}:\d{2}(\D|$)/#
+        let receiptNumber = #/^[0-9A-F]{8}$/#
+        return text.contains(timeOfDay) || text.wholeMatch(of: receiptNumber) != nil
     }
 }
