@@ -37,14 +37,21 @@ extension GoldenComparison {
         tree.forEach { node in
             if let identifier = node.identifier, ["status.clock", "status.sync"].contains(identifier) {
                 frames.append(node.frame)
-            } else if let label = node.label, node.children.isEmpty, isVolatile(label) {
-                frames.append(node.frame)
+                return
+            }
+            // Each painted line of text that shows a time or a receipt number: from
+            // its start to the node's edge, one line high (a row's title above it,
+            // with the amount, stays compared).
+            for paint in node.paints {
+                guard case .text(let text, let font, _, let baseline) = paint, isVolatile(text) else { continue }
+                let size = font.pixelSize
+                frames.append(Rect(x: baseline.x, y: baseline.y - size, width: node.frame.maxX - baseline.x, height: size * 3 / 2))
             }
         }
         return frames
     }
 
-    private static func isVolatile(_ text: String) -> Bool {
+    static func isVolatile(_ text: String) -> Bool {
         let timeOfDay = #/(^|\D)\d{1,2}:\d{2}(\D|$)/#
         let receiptNumber = #/^[0-9A-F]{8}$/#
         return text.contains(timeOfDay) || text.wholeMatch(of: receiptNumber) != nil
