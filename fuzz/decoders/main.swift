@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let selector = Int(data[0])
     let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
     let events = InputEvent.decodeKernelEvents(stream)
-    let device = selector % 5 == 4 ? touchscreen(axesFrom: stream) : InputFuzzing.devices[selector % 5]
+    let device = selector % 5 == 4 ? InputFuzzing.touchscreen(axesFrom: Array(stream.prefix(20))) : InputFuzzing.devices[selector % 5]
     let rotation = Rotation.allCases[(selector / 5) % Rotation.allCases.count]
     let transform = DisplayTransform(rotation: rotation, physicalSize: Size(width: 1280, height: 800))
     // A calibration far from identity, so the mapping's clamping is exercised too.
@@ -30,17 +30,3 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// A multitouch screen whose slot, x and y ranges are the stream's first 20
-/// bytes, ranges no reader checked (the decoders must survive them anyway).
-private func touchscreen(axesFrom bytes: UnsafeRawBufferPointer) -> InputCapabilities? {
-    guard bytes.count >= 20 else { return nil }
-    func int32(at offset: Int) -> Int32 { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)) }
-    return InputCapabilities(
-        name: "fuzz unchecked", properties: [.direct],
-        absoluteAxes: [
-            .absMTSlot: AbsoluteAxis(minimum: 0, maximum: int32(at: 0)),
-            .absMTPositionX: AbsoluteAxis(minimum: int32(at: 4), maximum: int32(at: 8)),
-            .absMTPositionY: AbsoluteAxis(minimum: int32(at: 12), maximum: int32(at: 16)),
-            .absMTTrackingID: AbsoluteAxis(minimum: 0, maximum: 65535),
-        ])
-}

@@ -83,7 +83,8 @@ public enum InputFuzzing {
 
     /// A multitouch screen whose slot, x and y ranges are the first 20 bytes
     /// (little-endian Int32: slot maximum, x minimum, x maximum, y minimum, y maximum).
-    private static func touchscreen(axesFrom bytes: [UInt8]) -> InputCapabilities? {
+    /// Shared with the raw-event fuzz target (fuzz/decoders).
+    public static func touchscreen(axesFrom bytes: [UInt8]) -> InputCapabilities? {
         guard bytes.count >= 20 else { return nil }
         func int32(at offset: Int) -> Int32 {
             (0..<4).reduce(Int32(0)) { $0 | Int32(truncatingIfNeeded: UInt32(bytes[offset + $1]) << (8 * $1)) }
