@@ -70,14 +70,7 @@ enum ControlClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ControlError.system("socket", errno) }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8.prefix(raw.count - 1))
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = try UnixSocketAddress(path: path).withSocketAddress { connect(fd, $0, $1) }
         guard connected == 0 else {
             let code = errno
             throw ControlError.failed("cannot reach the terminal at \(path): \(String(cString: strerror(code))) (is teller running? is TELLER_CONTROL_SOCKET right?)")

@@ -27,22 +27,14 @@ final class ControlServer {
         unlink(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system("socket(AF_UNIX)", errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch {
             Glibc.close(fd)
-            throw .failed("control socket path \(path) is longer than \(capacity - 1) bytes")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
+            throw error
         }
         // Create it private, then open it to the group: no window where others can connect.
         let previous = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSocketAddress { bind(fd, $0, $1) }
         umask(previous)
         guard bound == 0 else {
             let code = errno
