@@ -49,6 +49,9 @@ import TellerData
             #expect(try await terminal.texts().contains("Queued"))
             try await terminal.tap("receipt.done")
         }
+        if let shots = ProcessInfo.processInfo.environment["TELLER_CLOCK_SCREENSHOTS"] {
+            try await terminal.ctl("screenshot", "\(shots)/clock-\(detectable ? "not-set" : "ahead").png")
+        }
         // The offline limit still holds.
         try await terminal.openAccount(Self.rich)
         try await terminal.tap("account.withdraw")

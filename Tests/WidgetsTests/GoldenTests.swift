@@ -42,8 +42,7 @@ import Widgets
             return
         }
         let golden = try PNG.read(contentsOf: path)
-        #expect(golden.size == surface.size)
-        guard golden.size == surface.size else { return }
+        try #require(golden.size == surface.size, "\(name): the golden is \(golden.size), the screen \(surface.size)")
         // Tile by tile: anti-aliasing may move a few pixels, one wrong digit may not.
         let tiles = ImageDifference().differingTiles(surface, golden)
         if !tiles.isEmpty {

@@ -91,8 +91,7 @@ import Widgets
             }
         }
         // A scrolling list legitimately lays rows out beyond its viewport.
-        guard !node.clipsChildren else { return }
-        for child in node.children where node.role != .scrim {
+        for child in node.children where node.role != .scrim && !node.clipsChildren {
             check(child, inside: node.frame, context, where_)
         }
     }

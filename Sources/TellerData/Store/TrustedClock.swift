@@ -40,8 +40,8 @@ public final class TrustedClock: WallClock, Sendable {
     /// it was heard in this run, otherwise the floor carried forward.
     private var reference: Date {
         state.withLock { state in
-            if let bank = state.bank { return bank.date.addingTimeInterval(Self.seconds(ContinuousClock.now - bank.at)) }
-            return state.floor.addingTimeInterval(Self.seconds(ContinuousClock.now - state.floorAt))
+            if let bank = state.bank { return bank.date.addingTimeInterval((ContinuousClock.now - bank.at).seconds) }
+            return state.floor.addingTimeInterval((ContinuousClock.now - state.floorAt).seconds)
         }
     }
 
@@ -65,7 +65,7 @@ public final class TrustedClock: WallClock, Sendable {
     /// A row was committed at `date` (as stamped by this clock): time has passed at least that far.
     public func committed(at date: Date) {
         state.withLock { state in
-            let current = state.floor.addingTimeInterval(Self.seconds(ContinuousClock.now - state.floorAt))
+            let current = state.floor.addingTimeInterval((ContinuousClock.now - state.floorAt).seconds)
             if date > current {
                 state.floor = date
                 state.floorAt = .now
@@ -82,10 +82,6 @@ public final class TrustedClock: WallClock, Sendable {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 
     /// An RFC 9110 HTTP-date ("Sun, 06 Nov 1994 08:49:37 GMT"), or nil.
     public static func parseHTTPDate(_ text: String) -> Date? {
@@ -104,5 +100,13 @@ public final class TrustedClock: WallClock, Sendable {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for arithmetic with `Date` and `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

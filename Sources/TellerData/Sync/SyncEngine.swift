@@ -89,10 +89,6 @@ public actor SyncEngine: SyncStatusPort {
                    clockVerified: (store.clock as? TrustedClock)?.isVerified ?? true)
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 
     public func syncNow() { wake(reason: "sync now") }
 
@@ -270,7 +266,7 @@ public actor SyncEngine: SyncStatusPort {
         }
         let delay = policy.delay(retryAfter: retryAfter, attempt: attempt, using: &random)
         let instant = ContinuousClock.now
-        let waited = lastAttempt[entry.id].map { Self.seconds(instant - $0) } ?? 0
+        let waited = lastAttempt[entry.id].map { (instant - $0).seconds } ?? 0
         lastAttempt[entry.id] = instant
         try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description,
                                        problem: error.problemKind, waited: waited)
