@@ -80,15 +80,6 @@ public final class HostClient: Sendable {
         }
     }
 
-    /// `GET /v1/transactions/{key}`: the stored outcome, or nil when the host has none.
-    public func status(of key: IdempotencyKey, sent payload: [UInt8]) async throws(HostError) -> SubmissionOutcome? {
-        try await reporting {
-            let response = try await authorized("GET", "/v1/transactions/\(key.rawValue)")
-            if response.status == 404 { return nil }
-            return try Self.outcome(response, key: key, sent: payload)
-        }
-    }
-
     /// Runs one exchange and tells the connection's reachability when the
     /// host's body turned out unusable or for another request.
     private func reporting<T>(_ operation: () async throws -> T) async throws(HostError) -> T {
