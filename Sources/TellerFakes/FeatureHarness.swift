@@ -37,7 +37,7 @@ public struct FeatureHarness {
     /// Signs in operator 1001 through the sign-in screen's keypad.
     public func signIn() async {
         await coordinator.start()
-        guard case .signIn(let model) = coordinator.current else { return }
+        guard let model = coordinator.current.signIn else { preconditionFailure("signIn() starts on sign-in, not \(coordinator.current.screenName)") }
         for digit in "1001" { model.press(digit: digit) }
         await model.enter()
         for digit in "1234" { model.press(digit: digit) }

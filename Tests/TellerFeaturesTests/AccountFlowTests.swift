@@ -10,7 +10,7 @@ import TellerFakes
         let h = FeatureHarness()
         await h.signIn()
         h.coordinator.push(.findAccount)
-        let model = try #require(h.coordinator.current.findAccount, "the findAccount screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.findAccount, "the findAccount screen is not on top: \(h.coordinator.current.screenName)")
         #expect(model.validationText == "Enter or scan an IBAN.")
         for c in "de5450010517" { model.type(c) }
         #expect(model.fieldText == "DE54 5001 0517")
@@ -28,7 +28,7 @@ import TellerFakes
         let h = FeatureHarness()
         await h.signIn()
         h.coordinator.push(.findAccount)
-        let model = try #require(h.coordinator.current.findAccount, "the findAccount screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.findAccount, "the findAccount screen is not on top: \(h.coordinator.current.screenName)")
         model.scanned("DE54 5001 0517 0426 3971 58")
         #expect(h.coordinator.routes.last == .account(FeatureHarness.account))
     }
@@ -40,7 +40,7 @@ import TellerFakes
         await h.accounts.set(cached: h.snapshot(balance: 100_000, available: 90_000, asOf: cachedAt),
                              fresh: h.snapshot(balance: 125_000, available: 125_000, asOf: h.clock.now()), for: FeatureHarness.account)
         h.coordinator.push(.account(FeatureHarness.account))
-        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.screenName)")
         await h.coordinator.settle()
         #expect(model.balanceText == "1,250.00 EUR")
         #expect(model.freshnessText == nil)
@@ -53,7 +53,7 @@ import TellerFakes
         await h.signIn()
         await h.accounts.set(cached: h.snapshot(balance: 100_000, available: 90_000, asOf: h.clock.now().addingTimeInterval(-360)), fresh: nil, offline: true, for: FeatureHarness.account)
         h.coordinator.push(.account(FeatureHarness.account))
-        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.screenName)")
         await h.coordinator.settle()
         #expect(model.balanceText == "1,000.00 EUR")
         #expect(model.availableText == "900.00 EUR")
@@ -66,7 +66,7 @@ import TellerFakes
         await h.signIn()
         await h.accounts.set(cached: nil, fresh: nil, offline: true, for: FeatureHarness.account)
         h.coordinator.push(.account(FeatureHarness.account))
-        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.screenName)")
         await h.coordinator.settle()
         #expect(model.message == "The bank's host cannot be reached and this account was never loaded on this terminal.")
         #expect(!model.canTransact)
@@ -78,7 +78,7 @@ import TellerFakes
         await h.accounts.set(cached: nil, fresh: h.snapshot(asOf: h.clock.now()), for: FeatureHarness.account)
         _ = try await h.outbox.enqueue(TransactionRequest(kind: .withdrawal, account: FeatureHarness.account, amount: FeatureHarness.eur(2_000), operatorID: OperatorID("1001")!))
         h.coordinator.push(.account(FeatureHarness.account))
-        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.screenName)")
         await h.coordinator.settle()
         let lines = model.activity
         #expect(lines.first?.badge == "Queued")

@@ -9,7 +9,7 @@ import TellerFakes
     @Test func startsSignedOutAndSignInReplacesTheStackWithHome() async throws {
         let h = FeatureHarness()
         #expect(h.coordinator.phase == .signedOut)
-        #expect(h.coordinator.current.name == "sign-in")
+        #expect(h.coordinator.current.screenName == "sign-in")
         await h.signIn()
         #expect(h.coordinator.phase == .active(Operator(id: OperatorID("1001")!, displayName: "Maria Keller")))
         #expect(h.coordinator.routes == [.home])
@@ -24,14 +24,14 @@ import TellerFakes
         #expect(h.coordinator.routes.count == 3)
         h.coordinator.lock()
         #expect(h.coordinator.routes.isEmpty)
-        #expect(h.coordinator.screens.count == 1)
-        #expect(h.coordinator.current.name == "locked")
+        #expect(h.coordinator.stack.count == 1)
+        #expect(h.coordinator.current.screenName == "locked")
         h.coordinator.signOut()
         #expect(h.coordinator.phase == .signedOut)
-        #expect(h.coordinator.current.name == "sign-in")
+        #expect(h.coordinator.current.screenName == "sign-in")
         // Nothing can be pushed while signed out.
         h.coordinator.push(.queue)
-        #expect(h.coordinator.current.name == "sign-in")
+        #expect(h.coordinator.current.screenName == "sign-in")
     }
 
     @Test func idleTimeLocksAndThePINUnlocks() async throws {
@@ -39,21 +39,21 @@ import TellerFakes
         await h.signIn()
         h.clock.advance(59)
         h.coordinator.tick()
-        #expect(h.coordinator.current.name == "home")
+        #expect(h.coordinator.current.screenName == "home")
         h.coordinator.noteActivity()
         h.clock.advance(59)
         h.coordinator.tick()
-        #expect(h.coordinator.current.name == "home", "activity postpones the lock")
+        #expect(h.coordinator.current.screenName == "home", "activity postpones the lock")
         h.clock.advance(1)
         h.coordinator.tick()
-        let locked = try #require(h.coordinator.current.locked, "the locked screen is not on top: \(h.coordinator.current.name)")
+        let locked = try #require(h.coordinator.current.locked, "the locked screen is not on top: \(h.coordinator.current.screenName)")
         #expect(locked.subtitle.contains("Maria Keller"))
         for digit in "9999" { locked.press(digit: digit) }
         await locked.unlock()
         #expect(locked.message == "Wrong PIN. 2 attempts left.")
         for digit in "1234" { locked.press(digit: digit) }
         await locked.unlock()
-        #expect(h.coordinator.current.name == "home")
+        #expect(h.coordinator.current.screenName == "home")
     }
 
     @Test func statusBarShowsConnectionQueueSyncOperatorAndClock() async throws {
@@ -92,10 +92,10 @@ func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourc
         await h.coordinator.settle()
         h.coordinator.push(.amount(FeatureHarness.account, .deposit))
         await h.coordinator.settle()
-        let amount = try #require(h.coordinator.current.amount, "the amount screen is not on top: \(h.coordinator.current.name)")
+        let amount = try #require(h.coordinator.current.amount, "the amount screen is not on top: \(h.coordinator.current.screenName)")
         for d in "1000" { amount.press(digit: d) }
         await amount.reviewTransaction()
-        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.screenName)")
         await review.confirm()
         await h.coordinator.settle()
         #expect(h.coordinator.statusBar.queueText == "1 queued · 10.00 EUR")

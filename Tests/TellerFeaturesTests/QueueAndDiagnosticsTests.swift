@@ -13,7 +13,7 @@ import TellerFakes
         await h.outbox.setState(entry.key, .rejected(reason: "insufficient_funds", acknowledged: false))
         h.coordinator.push(.queue)
         await h.coordinator.settle()
-        let queue = try #require(h.coordinator.current.queue, "the queue screen is not on top: \(h.coordinator.current.name)")
+        let queue = try #require(h.coordinator.current.queue, "the queue screen is not on top: \(h.coordinator.current.screenName)")
         let row = try #require(queue.rows.first)
         #expect(row.stateText == "Rejected")
         #expect(row.needsAcknowledgement)
@@ -31,7 +31,7 @@ import TellerFakes
         let h = FeatureHarness()
         await h.signIn()
         h.coordinator.push(.diagnostics)
-        let model = try #require(h.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(h.coordinator.current.name)")
+        let model = try #require(h.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(h.coordinator.current.screenName)")
         for d in "1111" { model.press(digit: d) }
         await model.unlock()
         #expect(model.mode == .locked)

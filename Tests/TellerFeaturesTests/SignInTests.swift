@@ -6,15 +6,14 @@ import TellerFakes
 
 @MainActor
 @Suite struct SignInTests {
-    func signInModel(_ h: FeatureHarness) async -> SignInViewModel {
+    func signInModel(_ h: FeatureHarness) async throws -> SignInViewModel {
         await h.coordinator.start()
-        guard case .signIn(let model) = h.coordinator.current else { fatalError("not on sign-in") }
-        return model
+        return try #require(h.coordinator.current.signIn)
     }
 
-    @Test func operatorIDThenMaskedPIN() async {
+    @Test func operatorIDThenMaskedPIN() async throws {
         let h = FeatureHarness()
-        let model = await signInModel(h)
+        let model = try await signInModel(h)
         #expect(model.prompt == "Operator ID")
         for digit in "1001" { model.press(digit: digit) }
         #expect(model.fieldText == "1001")
@@ -27,18 +26,18 @@ import TellerFakes
         #expect(model.fieldText == "•")
     }
 
-    @Test func shortOperatorIDIsRefused() async {
+    @Test func shortOperatorIDIsRefused() async throws {
         let h = FeatureHarness()
-        let model = await signInModel(h)
+        let model = try await signInModel(h)
         for digit in "10" { model.press(digit: digit) }
         await model.enter()
         #expect(model.message == "An operator ID is 4 to 8 digits.")
         #expect(model.step == .operatorID)
     }
 
-    @Test func wrongPINsCountDownToALockoutWithItsTime() async {
+    @Test func wrongPINsCountDownToALockoutWithItsTime() async throws {
         let h = FeatureHarness()
-        let model = await signInModel(h)
+        let model = try await signInModel(h)
         for digit in "1001" { model.press(digit: digit) }
         await model.enter()
         for expected in ["Wrong PIN. 2 attempts left.", "Wrong PIN. 1 attempt left.", "Too many wrong PINs. Try again at 08:07."] {
@@ -50,10 +49,10 @@ import TellerFakes
         #expect(h.coordinator.phase == .signedOut)
     }
 
-    @Test func offlineNoteAndNeverSeenOnline() async {
+    @Test func offlineNoteAndNeverSeenOnline() async throws {
         let h = FeatureHarness(online: false)
         await h.session.setOnline(false)
-        let model = await signInModel(h)
+        let model = try await signInModel(h)
         #expect(model.offlineNote == "Offline: only operators who have signed in on this terminal before can sign in.")
         for digit in "1002" { model.press(digit: digit) }
         await model.enter()

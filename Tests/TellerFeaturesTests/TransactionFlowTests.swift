@@ -13,8 +13,7 @@ import TellerFakes
         await h.coordinator.settle()
         h.coordinator.push(.amount(account, kind))
         await h.coordinator.settle()
-        guard case .amount(let model) = h.coordinator.current else { return nil }
-        return model
+        return h.coordinator.current.amount
     }
 
     @Test func cashRegisterKeypad() async throws {
@@ -35,11 +34,11 @@ import TellerFakes
         let model = try #require(await amountScreen(h, kind: .deposit))
         for d in "5000" { model.press(digit: d) }
         await model.reviewTransaction()
-        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.screenName)")
         #expect(review.lines.map(\.value).contains("50.00 EUR"))
         #expect(review.lines.last?.value == "Maria Keller (1001)")
         await review.confirm()
-        let receipt = try #require(h.coordinator.current.receipt, "the receipt screen is not on top: \(h.coordinator.current.name)")
+        let receipt = try #require(h.coordinator.current.receipt, "the receipt screen is not on top: \(h.coordinator.current.screenName)")
         #expect(receipt.statusTitle == "Queued")
         #expect(h.coordinator.routes.count == 4, "home, account, amount, receipt: review was replaced")
         #expect(!h.coordinator.routes.contains { if case .review = $0 { true } else { false } })
@@ -55,9 +54,9 @@ import TellerFakes
         let model = try #require(await amountScreen(h, kind: .withdrawal, account: FeatureHarness.lowBalance))
         for d in "10000" { model.press(digit: d) }
         await model.reviewTransaction()
-        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.screenName)")
         await review.confirm()
-        let receipt = try #require(h.coordinator.current.receipt, "the receipt screen is not on top: \(h.coordinator.current.name)")
+        let receipt = try #require(h.coordinator.current.receipt, "the receipt screen is not on top: \(h.coordinator.current.screenName)")
         await h.sync.send(.rejected(receipt.entry.key, reason: "insufficient_funds"))
         try await waitUntil { receipt.statusTitle == "Rejected" }
         #expect(receipt.statusDetail == "The bank refused it: Insufficient funds. The customer's money did not move.")
@@ -72,7 +71,7 @@ import TellerFakes
         for d in "200001" { model.press(digit: d) }
         await model.reviewTransaction()
         #expect(model.refusal == "Over the offline limit of 2,000.00 EUR per transaction.")
-        #expect(h.coordinator.current.name == "amount")
+        #expect(h.coordinator.current.screenName == "amount")
     }
 
     @Test func offlineWithdrawalIsCheckedAgainstKnownAvailableMinusPendingDebits() async throws {
@@ -99,7 +98,7 @@ import TellerFakes
         for c in "21000418450200051332" { model.type(c) }
         #expect(model.recipientValidationText == "Valid IBAN")
         await model.reviewTransaction()
-        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.name)")
+        let review = try #require(h.coordinator.current.review, "the review screen is not on top: \(h.coordinator.current.screenName)")
         #expect(review.lines.contains(ReviewViewModel.Line(label: "To", value: "ES91 2100 0418 4502 0005 1332")))
     }
 }
@@ -112,7 +111,7 @@ import TellerFakes
         await h.accounts.set(cached: nil, fresh: h.snapshot(FeatureHarness.account, asOf: h.clock.now()), for: FeatureHarness.account)
         h.coordinator.push(.amount(FeatureHarness.account, .deposit))
         await h.coordinator.settle()
-        return try #require(h.coordinator.current.amount, "the amount screen is not on top: \(h.coordinator.current.name)")
+        return try #require(h.coordinator.current.amount, "the amount screen is not on top: \(h.coordinator.current.screenName)")
     }
 
     @Test func aDigitPastTheMaximumIsRefusedOnScreenAndReviewWaits() async throws {
@@ -125,7 +124,7 @@ import TellerFakes
         #expect(model.amountText == "1,234,567,890.12 EUR", "the extra digit is not taken")
         #expect(model.refusal?.hasPrefix("At most 12 digits") == true, "\(model.refusal ?? "nil")")
         await model.reviewTransaction()
-        #expect(h.coordinator.current.name == "amount", "no review with a refused digit on screen")
+        #expect(h.coordinator.current.screenName == "amount", "no review with a refused digit on screen")
     }
 
     @Test func typedTextOverTheMaximumNeverReachesReviewTruncated() async throws {
@@ -134,14 +133,14 @@ import TellerFakes
         // What `teller ctl type 9223372036854775807999` delivers: one key at a time.
         for d in "9223372036854775807999" { model.press(digit: d) }
         await model.reviewTransaction()
-        #expect(h.coordinator.current.name == "amount")
+        #expect(h.coordinator.current.screenName == "amount")
         #expect(model.refusal?.hasPrefix("At most 12 digits") == true, "\(model.refusal ?? "nil")")
         // Correcting it (deleting back to a real amount) lets the operator go on.
         for _ in 0..<12 { model.backspace() }
         for d in "2500" { model.press(digit: d) }
         #expect(model.refusal == nil)
         await model.reviewTransaction()
-        #expect(h.coordinator.current.name == "review")
+        #expect(h.coordinator.current.screenName == "review")
     }
 
     @Test func theFieldSaysOverTheLimitAsSoonAsTheAmountIs() async throws {

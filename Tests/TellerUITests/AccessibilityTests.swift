@@ -62,7 +62,7 @@ import Widgets
         #expect(d.layout().node(withIdentifier: SignInScreen.pinField)?.value == "••••")
         // A hardware keyboard's PIN is hidden as well, and so is the locked screen's.
         await d.type("\u{8}\u{8}\u{8}\u{8}1234\n")
-        #expect(d.coordinator.current.name == "home")
+        #expect(d.coordinator.current.screenName == "home")
         await d.tap(HomeScreen.lock)
         await d.key("1234", on: LockedScreen.keypad, enter: false)
         let locked = try d.layout().accessibilityJSON()

@@ -34,10 +34,10 @@ import Widgets
                                      (.account, AccountScreen.back, "find-account"), (.diagnosticsReport, DiagnosticsScreen.back, "home")] {
             let d = try await scenario.make()
             await d.tap(back)
-            #expect(d.coordinator.current.name == to, "\(back)")
+            #expect(d.coordinator.current.screenName == to, "\(back)")
         }
         let d = try await Scenario.home.make()
         await d.tap(HomeScreen.signOut)
-        #expect(d.coordinator.current.name == "sign-in")
+        #expect(d.coordinator.current.screenName == "sign-in")
     }
 }

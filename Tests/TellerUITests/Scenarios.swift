@@ -4,7 +4,6 @@ import TellerFakes
 import TellerFeatures
 import TellerUI
 import Testing
-import Testing
 
 /// Every screen, and the states worth a look, reached through taps and
 /// keys on the fakes. The name is the screenshot's file name stem.
@@ -39,7 +38,7 @@ enum Scenario: String, CaseIterable, Sendable {
     /// The screens themselves, shot in both themes.
     static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics]
 
-    /// The `ScreenModel.name` the scenario ends on.
+    /// The `screenName` of the view model the scenario ends on.
     var screenName: String {
         switch self {
         case .signIn, .signInPIN, .signInLockout, .signInOffline: "sign-in"

@@ -13,7 +13,7 @@ import Widgets
     @Test(arguments: Scenario.allCases)
     func laysOutAtBothSizesInBothThemes(_ scenario: Scenario) async throws {
         let d = try await scenario.make()
-        #expect(d.coordinator.current.name == scenario.screenName)
+        #expect(d.coordinator.current.screenName == scenario.screenName)
         for display in Display.all {
             for theme in Self.themes {
                 let (tree, surface) = d.render(display, theme: theme)

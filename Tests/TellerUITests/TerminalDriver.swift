@@ -55,7 +55,7 @@ final class TerminalDriver {
     func tap(_ identifier: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         let tree = layout()
         guard let node = tree.node(withIdentifier: identifier) else {
-            Issue.record("no \(identifier) on \(coordinator.current.name)", sourceLocation: sourceLocation)
+            Issue.record("no \(identifier) on \(coordinator.current.screenName)", sourceLocation: sourceLocation)
             return
         }
         #expect(node.isEnabled, "\(identifier) is disabled", sourceLocation: sourceLocation)
@@ -120,10 +120,7 @@ final class TerminalDriver {
         await tap(ReviewScreen.confirm)
     }
 
-    var receipt: ReceiptViewModel? {
-        if case .receipt(let model) = coordinator.current { return model }
-        return nil
-    }
+    var receipt: ReceiptViewModel? { coordinator.current.receipt }
 
     /// Waits for a condition that an async event (a sync outcome) makes true.
     func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {

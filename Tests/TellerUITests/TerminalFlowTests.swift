@@ -16,18 +16,18 @@ import Widgets
         await d.key("1001", on: SignInScreen.keypad)
         #expect(d.layout().node(withIdentifier: "sign-in.pin.enter")?.label == "Sign in")
         await d.key("1234", on: SignInScreen.keypad)
-        #expect(d.coordinator.current.name == "home")
+        #expect(d.coordinator.current.screenName == "home")
         await d.tap(HomeScreen.findAccount)
         await d.tap(FeatureHarness.account.electronic.map { "find-account.keys.\($0)" })
         #expect(d.layout().node(withIdentifier: "find-account.validation")?.label == "Valid IBAN")
         await d.tap(FindAccountScreen.open)
-        #expect(d.coordinator.current.name == "account")
+        #expect(d.coordinator.current.screenName == "account")
         #expect(d.layout().node(withIdentifier: "account.balance")?.label == "12,480.25 EUR")
         await d.tap(AccountScreen.deposit)
         await d.key("5000", on: AmountEntryScreen.keys, enter: false)
         #expect(d.layout().node(withIdentifier: AmountEntryScreen.amountField)?.value == "50.00 EUR")
         await d.tap(AmountEntryScreen.review)
-        #expect(d.coordinator.current.name == "review")
+        #expect(d.coordinator.current.screenName == "review")
         await d.tap(ReviewScreen.confirm)
         let receipt = try #require(d.receipt)
         #expect(d.layout().node(withIdentifier: "receipt.status")?.label == "Queued")
@@ -38,7 +38,7 @@ import Widgets
         await d.waitUntil { d.layout().node(withIdentifier: "receipt.status")?.label == "Confirmed" }
         #expect(d.layout().allText.contains { $0.contains("H20261129-0000042") })
         await d.tap(ReceiptScreen.done)
-        #expect(d.coordinator.current.name == "home")
+        #expect(d.coordinator.current.screenName == "home")
         #expect(d.coordinator.routes == [.home])
     }
 
@@ -48,8 +48,8 @@ import Widgets
         await d.signIn()
         await d.tap(HomeScreen.findAccount)
         await d.type("DE54 5001 0517 0426 3971 58\n")
-        #expect(d.coordinator.current.name == "account")
-        let model = try #require(d.coordinator.current.account, "the account screen is not on top: \(d.coordinator.current.name)")
+        #expect(d.coordinator.current.screenName == "account")
+        let model = try #require(d.coordinator.current.account, "the account screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.iban == FeatureHarness.account)
     }
 
@@ -61,13 +61,13 @@ import Widgets
         await d.tap(AccountScreen.transfer)
         await d.key("1000", on: AmountEntryScreen.keys, enter: false)
         await d.type("ES9121000418450200051332\n")
-        let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.name)")
+        let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.amountText == "10.00 EUR")
         #expect(model.recipientFieldText == "ES91 2100 0418 4502 0005 1332")
         #expect(model.focus == .amount, "the keys go back to the amount")
         // Keyboard digits and Enter then finish the amount and review.
         await d.type("0\n")
-        #expect(d.coordinator.current.name == "review")
+        #expect(d.coordinator.current.screenName == "review")
     }
 
     @Test func recipientKeyboardReplacesTheCashKeypad() async throws {
@@ -82,7 +82,7 @@ import Widgets
         #expect(tree.node(withIdentifier: "amount.keys.A") != nil)
         #expect(tree.node(withIdentifier: "amount.keys.00") == nil)
         await d.tap("ES91".map { "amount.keys.\($0)" })
-        let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.name)")
+        let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.recipientText == "ES91")
         await d.tap(AmountEntryScreen.amountField)
         #expect(d.layout().node(withIdentifier: "amount.keys.00") != nil)
@@ -110,11 +110,11 @@ import Widgets
     @Test func lockedScreenUnlocksWithThePIN() async throws {
         let d = try await Scenario.locked.make()
         await d.key("1111", on: LockedScreen.keypad)
-        #expect(d.coordinator.current.name == "locked")
+        #expect(d.coordinator.current.screenName == "locked")
         #expect(d.layout().node(withIdentifier: "locked.message") != nil)
         await d.key("1234", on: LockedScreen.keypad, enter: false)
         await d.tap(LockedScreen.unlock)
-        #expect(d.coordinator.current.name == "home")
+        #expect(d.coordinator.current.screenName == "home")
     }
 
     @Test func tapsPostponeTheIdleLock() async throws {
@@ -124,22 +124,22 @@ import Widgets
         await d.tap(HomeScreen.findAccount)
         d.harness.clock.advance(100)
         d.coordinator.tick()
-        #expect(d.coordinator.current.name == "find-account", "a tap 100 s ago is activity")
+        #expect(d.coordinator.current.screenName == "find-account", "a tap 100 s ago is activity")
         d.harness.clock.advance(30)
         d.coordinator.tick()
-        #expect(d.coordinator.current.name == "locked")
+        #expect(d.coordinator.current.screenName == "locked")
     }
 
     @Test func staleTapsAreIgnored() async throws {
         let d = await TerminalDriver()
         #expect(!d.view.handleTap(identifier: HomeScreen.findAccount))
         #expect(!d.view.handleTap(identifier: "queue.row.0.acknowledge"))
-        #expect(d.coordinator.current.name == "sign-in")
+        #expect(d.coordinator.current.screenName == "sign-in")
     }
 
     @Test func touchTestDrawsADotAtEachTouch() async throws {
         let d = try await Scenario.diagnosticsTouchTest.make()
-        let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.name)")
+        let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.touches.count == 5)
         let (tree, surface) = d.render()
         #expect(tree.node(withIdentifier: DiagnosticsScreen.touchArea)?.value == "5")
@@ -149,7 +149,7 @@ import Widgets
 
     @Test func calibrationTakesThreeRawTapsAndSavesTheMatrix() async throws {
         let d = try await Scenario.diagnosticsCalibration.make()
-        let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.name)")
+        let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.mode == .calibrating(step: 1))
         let (_, surface) = d.render()
         // The cross of target 2 sits at 90 % across, half way down.

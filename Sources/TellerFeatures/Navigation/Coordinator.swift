@@ -1,15 +1,21 @@
 import Foundation
 import TellerCore
 
-/// Owns navigation as state: the session phase and the route stack, with
-/// one view model per route. Signing out or locking replaces the whole
-/// stack. It also feeds the status bar and forwards sync events.
+/// Owns navigation as state: the session phase and one stack of screens,
+/// each a route with its view model. Signing out or locking replaces the
+/// whole stack. It also feeds the status bar and forwards sync events.
 @MainActor
 public final class Coordinator: Navigator {
     public let dependencies: FeatureDependencies
     public private(set) var phase: SessionPhase = .signedOut
-    public private(set) var routes: [Route] = []
-    public private(set) var screens: [ScreenModel] = []
+    /// One screen on the stack. Sign-in and the lock screen stand alone and
+    /// have no route.
+    public struct Entry {
+        public let route: Route?
+        public let model: any ScreenViewModel
+    }
+
+    public private(set) var stack: [Entry] = []
     public let statusBar: StatusBarViewModel
     public private(set) var isOnline = false
     public private(set) var signInMode: SignInMode?
@@ -26,11 +32,14 @@ public final class Coordinator: Navigator {
         self.dependencies = dependencies
         statusBar = StatusBarViewModel(dependencies: dependencies)
         lastActivity = dependencies.clock.now()
-        screens = [.signIn(SignInViewModel(dependencies: dependencies, navigator: self))]
+        stack = [Entry(route: nil, model: SignInViewModel(dependencies: dependencies, navigator: self))]
     }
 
-    /// The screen on top.
-    public var current: ScreenModel { screens.last! }
+    /// The view model of the screen on top.
+    public var current: any ScreenViewModel { stack[stack.count - 1].model }
+
+    /// The signed-in routes, bottom first; empty while signed out or locked.
+    public var routes: [Route] { stack.compactMap(\.route) }
 
     public var signedInOperator: Operator? { phase.signedInOperator }
 
@@ -80,30 +89,26 @@ public final class Coordinator: Navigator {
 
     public func push(_ route: Route) {
         guard case .active = phase else { return }
-        routes.append(route)
-        screens.append(makeScreen(route))
+        stack.append(entry(route))
         invalidate()
     }
 
     public func pop() {
         guard routes.count > 1 else { return }
-        routes.removeLast()
-        screens.removeLast()
-        reloadTop()
+        stack.removeLast()
+        show(current)
         invalidate()
     }
 
     public func replaceTop(with route: Route) {
         guard !routes.isEmpty else { return push(route) }
-        routes[routes.count - 1] = route
-        screens[screens.count - 1] = makeScreen(route)
+        stack[stack.count - 1] = entry(route)
         invalidate()
     }
 
     public func popToHome() {
         guard case .active = phase else { return }
-        routes = [.home]
-        screens = [makeScreen(.home)]
+        stack = [entry(.home)]
         invalidate()
     }
 
@@ -125,16 +130,14 @@ public final class Coordinator: Navigator {
     public func lock() {
         guard case .active(let op) = phase else { return }
         phase = .locked(op)
-        routes = []
-        screens = [.locked(LockedViewModel(dependencies: dependencies, navigator: self, lockedOperator: op))]
+        stack = [Entry(route: nil, model: LockedViewModel(dependencies: dependencies, navigator: self, lockedOperator: op))]
         invalidate()
     }
 
     public func signOut() {
         phase = .signedOut
         signInMode = nil
-        routes = []
-        screens = [.signIn(SignInViewModel(dependencies: dependencies, navigator: self))]
+        stack = [Entry(route: nil, model: SignInViewModel(dependencies: dependencies, navigator: self))]
         statusBar.update(online: isOnline, problem: statusBar.problem, clockVerified: statusBar.clockVerified, lastSyncAt: statusBar.lastSyncAt,
                          summary: nil, signedIn: nil)
         invalidate()
@@ -158,52 +161,22 @@ public final class Coordinator: Navigator {
 
     // MARK: Building screens
 
-    private func makeScreen(_ route: Route) -> ScreenModel {
-        switch route {
-        case .home:
-            let home = HomeViewModel(dependencies: dependencies, navigator: self)
-            if let summary = statusBar.summary { home.update(summary: summary) }
-            return .home(home)
-        case .findAccount:
-            return .findAccount(FindAccountViewModel(navigator: self))
-        case .account(let iban):
-            let model = AccountViewModel(dependencies: dependencies, navigator: self, iban: iban)
-            perform { await model.load() }
-            return .account(model)
-        case .amount(let iban, let kind):
-            let currency = accountCurrency(iban) ?? dependencies.terminalCurrency
-            let model = AmountEntryViewModel(dependencies: dependencies, navigator: self, account: iban, kind: kind, currency: currency)
-            perform { await model.load() }
-            return .amount(model)
-        case .review(let request):
-            return .review(ReviewViewModel(dependencies: dependencies, navigator: self, request: request))
-        case .receipt(let entry):
-            return .receipt(ReceiptViewModel(dependencies: dependencies, navigator: self, entry: entry))
-        case .queue:
-            let model = QueueViewModel(dependencies: dependencies, navigator: self)
-            perform { await model.load() }
-            return .queue(model)
-        case .diagnostics:
-            return .diagnostics(DiagnosticsViewModel(dependencies: dependencies, navigator: self))
-        }
+    /// A route on the stack with its view model (built in Route.swift), shown.
+    private func entry(_ route: Route) -> Entry {
+        let model = makeViewModel(route)
+        show(model)
+        return Entry(route: route, model: model)
     }
 
-    /// The currency of an account on the stack, if its snapshot is loaded.
-    private func accountCurrency(_ iban: IBAN) -> Currency? {
-        for screen in screens.reversed() {
-            if case .account(let model) = screen, model.iban == iban, let snapshot = model.state.value { return snapshot.currency }
-        }
-        return nil
+    /// A screen comes on top: it gets the summary at once and loads what it shows.
+    private func show(_ model: any ScreenViewModel) {
+        if let summary = statusBar.summary { model.summaryChanged(summary) }
+        perform { await model.appeared() }
     }
 
-    /// Screens that show live data reload when they come back on top.
-    private func reloadTop() {
-        switch current {
-        case .account(let model): perform { await model.load() }
-        case .queue(let model): perform { await model.load() }
-        case .home(let model): if let summary = statusBar.summary { model.update(summary: summary) }
-        default: break
-        }
+    /// The view model of the nearest screen of type `Model` on the stack.
+    func nearest<Model: ScreenViewModel>(_ type: Model.Type, where matches: (Model) -> Bool) -> Model? {
+        stack.reversed().lazy.compactMap { $0.model as? Model }.first(where: matches)
     }
 
     // MARK: Sync events
@@ -214,13 +187,8 @@ public final class Coordinator: Navigator {
         case .offline: isOnline = false
         default: break
         }
-        for screen in screens {
-            switch screen {
-            case .receipt(let model): model.handle(event)
-            case .queue(let model): await model.handle(event)
-            case .account(let model): await model.refreshPending()
-            default: break
-            }
+        for entry in stack {
+            await entry.model.handle(event)
         }
         await refreshStatus()
     }
@@ -232,7 +200,7 @@ public final class Coordinator: Navigator {
         let summary = try? await dependencies.outbox.summary()
         statusBar.update(online: isOnline, problem: status.problem, clockVerified: status.clockVerified, lastSyncAt: status.lastSyncAt,
                          summary: summary, signedIn: signedInOperator)
-        if let summary, case .home(let home) = current { home.update(summary: summary) }
+        if let summary { current.summaryChanged(summary) }
         invalidate()
     }
 }

@@ -25,3 +25,30 @@ public enum Route: Hashable, Sendable {
     case queue
     case diagnostics
 }
+
+extension Coordinator {
+    /// The view model for a route: the one place a new route is built.
+    func makeViewModel(_ route: Route) -> any ScreenViewModel {
+        switch route {
+        case .home:
+            return HomeViewModel(dependencies: dependencies, navigator: self)
+        case .findAccount:
+            return FindAccountViewModel(navigator: self)
+        case .account(let iban):
+            return AccountViewModel(dependencies: dependencies, navigator: self, iban: iban)
+        case .amount(let iban, let kind):
+            // The account's own currency when its screen below has loaded it.
+            let account = nearest(AccountViewModel.self) { $0.iban == iban }
+            let currency = account?.state.value?.currency ?? dependencies.terminalCurrency
+            return AmountEntryViewModel(dependencies: dependencies, navigator: self, account: iban, kind: kind, currency: currency)
+        case .review(let request):
+            return ReviewViewModel(dependencies: dependencies, navigator: self, request: request)
+        case .receipt(let entry):
+            return ReceiptViewModel(dependencies: dependencies, navigator: self, entry: entry)
+        case .queue:
+            return QueueViewModel(dependencies: dependencies, navigator: self)
+        case .diagnostics:
+            return DiagnosticsViewModel(dependencies: dependencies, navigator: self)
+        }
+    }
+}

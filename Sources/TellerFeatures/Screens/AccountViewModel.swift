@@ -117,3 +117,9 @@ public final class AccountViewModel {
     public func transfer() { navigator?.push(.amount(iban, .transfer)) }
     public func back() { navigator?.pop() }
 }
+
+extension AccountViewModel: ScreenViewModel {
+    public var screenName: String { "account" }
+    public func appeared() async { await load() }
+    public func handle(_ event: SyncEvent) async { await refreshPending() }
+}

@@ -24,6 +24,8 @@ public final class AmountEntryViewModel {
     /// A digit was refused because the field was full: the amount on screen
     /// is not what was typed, so Review waits until the operator corrects it.
     public private(set) var refusedOverlongInput = false
+    /// What a keyboard or scanner typed on this screen since its last Enter.
+    private var keyboardLine = ""
 
     init(dependencies: FeatureDependencies, navigator: any Navigator, account: IBAN, kind: TransactionKind, currency: Currency) {
         self.dependencies = dependencies
@@ -137,11 +139,44 @@ public final class AmountEntryViewModel {
         navigator?.invalidate()
     }
 
-    /// A scanner typed the recipient's IBAN.
-    public func scanned(_ text: String) {
-        guard needsRecipient else { return }
-        recipientText = IBAN.normalise(text)
-        navigator?.invalidate()
+    // MARK: Hardware keyboard and scanner
+
+    /// What Enter from a keyboard or scanner asks for.
+    public enum KeyboardEnter: Hashable, Sendable {
+        /// A scanned IBAN filled the recipient; the amount has the keys again.
+        case scannedRecipient
+        /// Check and review the transaction (``reviewTransaction()``).
+        case review
+    }
+
+    /// A character from a keyboard or scanner. A letter while the amount has
+    /// the focus can only be the start of an IBAN, so the recipient takes it.
+    public func keyboardTyped(_ character: Character) {
+        keyboardLine.append(character)
+        if needsRecipient, focus == .amount, character.isASCII, character.isLetter {
+            focus(.recipient)
+        }
+        if focus == .recipient {
+            type(character)
+        } else if character.isASCII, character.isNumber {
+            press(digit: character)
+        }
+    }
+
+    /// Tab moves between the amount and the recipient.
+    public func keyboardTab() {
+        if needsRecipient { focus(focus == .amount ? .recipient : .amount) }
+    }
+
+    /// Enter from a keyboard or scanner. A scanner types a whole IBAN and
+    /// then Enter: that line replaces whatever was in the recipient field,
+    /// and the amount comes next. Any other Enter means Review.
+    public func keyboardEnter() -> KeyboardEnter {
+        defer { keyboardLine = "" }
+        guard needsRecipient, focus == .recipient, keyboardLine.contains(where: \.isLetter) else { return .review }
+        recipientText = IBAN.normalise(keyboardLine)
+        focus(.amount)
+        return .scannedRecipient
     }
 
     /// Checks the amount, the recipient and the limits, then shows the review.
@@ -180,4 +215,9 @@ extension FindAccountViewModel {
         }
         return result
     }
+}
+
+extension AmountEntryViewModel: ScreenViewModel {
+    public var screenName: String { "amount" }
+    public func appeared() async { await load() }
 }

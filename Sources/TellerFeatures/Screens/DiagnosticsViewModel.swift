@@ -140,3 +140,7 @@ public final class DiagnosticsViewModel {
         }
     }
 }
+
+extension DiagnosticsViewModel: ScreenViewModel {
+    public var screenName: String { "diagnostics" }
+}

@@ -73,3 +73,7 @@ public final class FindAccountViewModel {
 
     public func back() { navigator?.pop() }
 }
+
+extension FindAccountViewModel: ScreenViewModel {
+    public var screenName: String { "find-account" }
+}

@@ -25,7 +25,7 @@ public final class HomeViewModel {
     public var diagnosticsTitle: String { "Technician" }
     public var hasDiagnostics: Bool { dependencies.diagnostics != nil }
 
-    func update(summary: QueueSummary) {
+    public func summaryChanged(_ summary: QueueSummary) {
         pendingCount = summary.pendingCount
         rejectedCount = summary.unacknowledgedRejections
     }
@@ -35,4 +35,8 @@ public final class HomeViewModel {
     public func openDiagnostics() { navigator?.push(.diagnostics) }
     public func lock() { navigator?.lock() }
     public func signOut() { navigator?.signOut() }
+}
+
+extension HomeViewModel: ScreenViewModel {
+    public var screenName: String { "home" }
 }

@@ -60,3 +60,7 @@ public final class LockedViewModel {
 
     public func signOut() { navigator?.signOut() }
 }
+
+extension LockedViewModel: ScreenViewModel {
+    public var screenName: String { "locked" }
+}

@@ -105,7 +105,7 @@ public final class QueueViewModel {
         await dependencies.sync.syncNow()
     }
 
-    func handle(_ event: SyncEvent) async {
+    public func handle(_ event: SyncEvent) async {
         switch event {
         case .queued, .confirmed, .rejected, .needsReview, .sending: await load()
         case .online, .offline, .problem: break
@@ -113,4 +113,9 @@ public final class QueueViewModel {
     }
 
     public func back() { navigator?.pop() }
+}
+
+extension QueueViewModel: ScreenViewModel {
+    public var screenName: String { "queue" }
+    public func appeared() async { await load() }
 }

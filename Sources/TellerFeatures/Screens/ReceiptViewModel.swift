@@ -55,7 +55,7 @@ public final class ReceiptViewModel {
 
     public var doneTitle: String { "Done" }
 
-    func handle(_ event: SyncEvent) {
+    public func handle(_ event: SyncEvent) {
         switch event {
         case .confirmed(let key, let reference) where key == entry.key: status = .confirmed(reference: reference)
         case .rejected(let key, let reason) where key == entry.key: status = .rejected(reason: reason)
@@ -65,4 +65,8 @@ public final class ReceiptViewModel {
     }
 
     public func done() { navigator?.popToHome() }
+}
+
+extension ReceiptViewModel: ScreenViewModel {
+    public var screenName: String { "receipt" }
 }

@@ -60,3 +60,7 @@ public final class ReviewViewModel {
 
     public func back() { navigator?.pop() }
 }
+
+extension ReviewViewModel: ScreenViewModel {
+    public var screenName: String { "review" }
+}

@@ -123,3 +123,7 @@ public final class SignInViewModel {
         }
     }
 }
+
+extension SignInViewModel: ScreenViewModel {
+    public var screenName: String { "sign-in" }
+}

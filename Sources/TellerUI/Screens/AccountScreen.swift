@@ -5,7 +5,7 @@ import Widgets
 /// card, "updated HH:MM" while the figures are cached, recent activity with
 /// this terminal's queued rows, and the three transactions.
 @MainActor
-public struct AccountScreen {
+public struct AccountScreen: TerminalScreen {
     public static let deposit = "account.deposit"
     public static let withdraw = "account.withdraw"
     public static let transfer = "account.transfer"
@@ -15,6 +15,8 @@ public struct AccountScreen {
     public let model: AccountViewModel
 
     public init(model: AccountViewModel) { self.model = model }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         var left: [any Widget] = [header()]
@@ -68,4 +70,21 @@ public struct AccountScreen {
             ]),
         ])
     }
+}
+
+extension AccountScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        switch identifier {
+        case Self.deposit where model.canTransact: model.deposit()
+        case Self.withdraw where model.canTransact: model.withdraw()
+        case Self.transfer where model.canTransact: model.transfer()
+        case Self.back: model.back()
+        default: return identifier.hasPrefix(Self.activity + ".")
+        }
+        return true
+    }
+}
+
+extension AccountViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { AccountScreen(model: self) }
 }

@@ -7,7 +7,7 @@ import Widgets
 /// While the recipient field has focus the keypad becomes a full-width
 /// keyboard and the form folds to the two fields and one message line.
 @MainActor
-public struct AmountEntryScreen {
+public struct AmountEntryScreen: TerminalScreen {
     public static let keys = "amount.keys"
     public static let amountField = "amount.amount"
     public static let recipientField = "amount.recipient"
@@ -18,7 +18,9 @@ public struct AmountEntryScreen {
 
     public init(model: AmountEntryViewModel) { self.model = model }
 
-    public var focusedField: String { model.focus == .recipient ? Self.recipientField : Self.amountField }
+    public var focusedField: String? { model.focus == .recipient ? Self.recipientField : Self.amountField }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         model.needsRecipient && model.focus == .recipient ? recipientLayout() : amountLayout()
@@ -82,4 +84,43 @@ public struct AmountEntryScreen {
             Keypad(identifier: Self.keys, layout: .alphanumeric, labels: KeypadLabels(model.recipientKeyboard)),
         ])
     }
+}
+
+extension AmountEntryScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        let review = { actions.perform { await model.reviewTransaction() } }
+        if let key = KeypadKey(tapIdentifier: identifier, keypadIdentifier: Self.keys) {
+            switch key {
+            case .digit(let n): model.press(digit: Character(String(n)))
+            case .doubleZero: model.pressDoubleZero()
+            case .letter(let c): model.type(c)
+            case .backspace: model.backspace()
+            case .enter: review()
+            case .space: break
+            }
+            return true
+        }
+        switch identifier {
+        case Self.review: review()
+        case Self.back: model.back()
+        case Self.amountField: model.focus(.amount)
+        case Self.recipientField: model.focus(.recipient)
+        default: return false
+        }
+        return true
+    }
+
+    /// Keys go to the view model, which also spots a scanned IBAN.
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {
+        switch key {
+        case .character(let character): model.keyboardTyped(character)
+        case .backspace: model.backspace()
+        case .tab: model.keyboardTab()
+        case .enter: if model.keyboardEnter() == .review { actions.perform { await model.reviewTransaction() } }
+        }
+    }
+}
+
+extension AmountEntryViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { AmountEntryScreen(model: self) }
 }

@@ -6,7 +6,7 @@ import Widgets
 /// the current target. The touch test and calibration fill the display
 /// (``isFullScreen``) so that marks sit exactly where the finger was.
 @MainActor
-public struct DiagnosticsScreen {
+public struct DiagnosticsScreen: TerminalScreen {
     public static let keypad = "diagnostics.pin"
     public static let pinField = "diagnostics.pin-field"
     public static let open = "diagnostics.open"
@@ -31,8 +31,7 @@ public struct DiagnosticsScreen {
         }
     }
 
-    /// Whether raw touches (``TerminalView/handleTouch(x:y:rawX:rawY:)``) mean something now.
-    public var wantsRawTouches: Bool { isFullScreen }
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         switch model.mode {
@@ -97,4 +96,41 @@ public struct DiagnosticsScreen {
         ])
         return Overlay(marks, controls)
     }
+}
+
+extension DiagnosticsScreen {
+    private func digits(_ actions: ScreenActions) -> DigitEntry {
+        DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: { actions.perform { await model.unlock() } })
+    }
+
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        let digits = digits(actions)
+        if model.mode == .locked, digits.tap(identifier, keypad: Self.keypad) { return true }
+        switch identifier {
+        case Self.open where model.mode == .locked: digits.enter()
+        case Self.back, Self.done: model.done()
+        case Self.touchTest where model.mode != .locked: model.startTouchTest()
+        case Self.calibrate where model.mode != .locked: model.startCalibration()
+        case Self.pinField: break
+        default: return identifier.hasPrefix(Self.report + ".")
+        }
+        return true
+    }
+
+    /// Only the technician PIN takes keys.
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {
+        if model.mode == .locked { digits(actions).key(key) }
+    }
+
+    public func touch(_ touch: RawTouch, _ actions: ScreenActions) {
+        switch model.mode {
+        case .touchTest: model.touched(x: touch.x, y: touch.y)
+        case .calibrating: actions.perform { await model.calibrationTap(rawX: touch.rawX, rawY: touch.rawY) }
+        default: break
+        }
+    }
+}
+
+extension DiagnosticsViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { DiagnosticsScreen(model: self) }
 }

@@ -4,7 +4,7 @@ import Widgets
 /// IBAN entry on the on-screen keyboard (or from a scanner), validated on
 /// every key with the reason shown under the field.
 @MainActor
-public struct FindAccountScreen {
+public struct FindAccountScreen: TerminalScreen {
     public static let keyboard = "find-account.keys"
     public static let field = "find-account.iban"
     public static let open = "find-account.open"
@@ -14,7 +14,9 @@ public struct FindAccountScreen {
 
     public init(model: FindAccountViewModel) { self.model = model }
 
-    public var focusedField: String { Self.field }
+    public var focusedField: String? { Self.field }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4), [
@@ -26,4 +28,39 @@ public struct FindAccountScreen {
             Keypad(identifier: Self.keyboard, layout: .alphanumeric, labels: KeypadLabels(model.keyboard)),
         ])
     }
+}
+
+extension FindAccountScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        if let key = KeypadKey(tapIdentifier: identifier, keypadIdentifier: Self.keyboard) {
+            switch key {
+            case .backspace: model.backspace()
+            case .enter: model.open()
+            case .space: break
+            default: key.text.map { $0.forEach(model.type) }
+            }
+            return true
+        }
+        switch identifier {
+        case Self.open: model.open()
+        case Self.back: model.back()
+        case Self.field: break
+        default: return false
+        }
+        return true
+    }
+
+    /// A scanner types the whole IBAN and then Enter, which opens the account.
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {
+        switch key {
+        case .character(let character): model.type(character)
+        case .backspace: model.backspace()
+        case .enter: model.open()
+        case .tab: break
+        }
+    }
+}
+
+extension FindAccountViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { FindAccountScreen(model: self) }
 }

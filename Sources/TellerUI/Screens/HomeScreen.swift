@@ -4,7 +4,7 @@ import Widgets
 /// The start screen: find an account (the main job), the queue, lock,
 /// sign out, and the technician's diagnostics when the terminal has them.
 @MainActor
-public struct HomeScreen {
+public struct HomeScreen: TerminalScreen {
     public static let findAccount = "home.find-account"
     public static let queue = "home.queue"
     public static let lock = "home.lock"
@@ -14,6 +14,8 @@ public struct HomeScreen {
     public let model: HomeViewModel
 
     public init(model: HomeViewModel) { self.model = model }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         var bottom: [any Widget] = [
@@ -32,4 +34,22 @@ public struct HomeScreen {
             HStack(spacing: 16, bottom),
         ])
     }
+}
+
+extension HomeScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        switch identifier {
+        case Self.findAccount: model.findAccount()
+        case Self.queue: model.openQueue()
+        case Self.lock: model.lock()
+        case Self.signOut: model.signOut()
+        case Self.diagnostics where model.hasDiagnostics: model.openDiagnostics()
+        default: return false
+        }
+        return true
+    }
+}
+
+extension HomeViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { HomeScreen(model: self) }
 }

@@ -3,7 +3,7 @@ import Widgets
 
 /// The lock screen: the operator's PIN on a keypad, Unlock and Sign out.
 @MainActor
-public struct LockedScreen {
+public struct LockedScreen: TerminalScreen {
     public static let keypad = "locked.pin"
     public static let pinField = "locked.pin-field"
     public static let unlock = "locked.unlock"
@@ -13,7 +13,9 @@ public struct LockedScreen {
 
     public init(model: LockedViewModel) { self.model = model }
 
-    public var focusedField: String { Self.pinField }
+    public var focusedField: String? { Self.pinField }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         var form: [any Widget] = [
@@ -35,4 +37,30 @@ public struct LockedScreen {
             Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad), isEnabled: model.state != .verifying)),
         ])
     }
+}
+
+extension LockedScreen {
+    private func digits(_ actions: ScreenActions) -> DigitEntry {
+        DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: { actions.perform { await model.unlock() } })
+    }
+
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        let digits = digits(actions)
+        if digits.tap(identifier, keypad: Self.keypad) { return true }
+        switch identifier {
+        case Self.unlock: digits.enter()
+        case Self.signOut: model.signOut()
+        case Self.pinField: break
+        default: return false
+        }
+        return true
+    }
+
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {
+        digits(actions).key(key)
+    }
+}
+
+extension LockedViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { LockedScreen(model: self) }
 }

@@ -5,7 +5,7 @@ import Widgets
 /// Every row of this terminal's outbox with its state; rejected rows carry
 /// their reason and an Acknowledge button; Sync now wakes the engine.
 @MainActor
-public struct QueueScreen {
+public struct QueueScreen: TerminalScreen {
     public static let syncNow = "queue.sync-now"
     public static let back = "queue.back"
     public static let list = "queue.list"
@@ -18,6 +18,8 @@ public struct QueueScreen {
     public let model: QueueViewModel
 
     public init(model: QueueViewModel) { self.model = model }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         var children: [any Widget] = [
@@ -53,4 +55,28 @@ public struct QueueScreen {
         case .needsReview: .warning
         }
     }
+}
+
+extension QueueScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        switch identifier {
+        case Self.syncNow: actions.perform { await model.syncNow() }
+        case Self.back: model.back()
+        default:
+            for (index, row) in model.rows.enumerated() {
+                if identifier == Self.acknowledge(index) {
+                    guard row.needsAcknowledgement else { return false }
+                    actions.perform { await model.acknowledge(row.key) }
+                    return true
+                }
+                if identifier == Self.row(index) { return true }
+            }
+            return false
+        }
+        return true
+    }
+}
+
+extension QueueViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { QueueScreen(model: self) }
 }

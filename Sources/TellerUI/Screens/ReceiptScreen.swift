@@ -4,12 +4,14 @@ import Widgets
 /// The receipt: Queued, then Confirmed with the bank's reference or
 /// Rejected with the reason, as the sync engine reports.
 @MainActor
-public struct ReceiptScreen {
+public struct ReceiptScreen: TerminalScreen {
     public static let done = "receipt.done"
 
     public let model: ReceiptViewModel
 
     public init(model: ReceiptViewModel) { self.model = model }
+
+    public var title: String { model.statusTitle }
 
     public func body() -> any Widget {
         let color: ThemeColor
@@ -26,4 +28,16 @@ public struct ReceiptScreen {
             Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
         ])
     }
+}
+
+extension ReceiptScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        guard identifier == Self.done else { return false }
+        model.done()
+        return true
+    }
+}
+
+extension ReceiptViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { ReceiptScreen(model: self) }
 }

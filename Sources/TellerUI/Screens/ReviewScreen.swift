@@ -3,7 +3,7 @@ import Widgets
 
 /// The last look before the row is written, with one big Confirm.
 @MainActor
-public struct ReviewScreen {
+public struct ReviewScreen: TerminalScreen {
     public static let confirm = "review.confirm"
     public static let back = "review.back"
 
@@ -13,6 +13,8 @@ public struct ReviewScreen {
 
     /// The lines on the left, Confirm under the right thumb: at the largest
     /// text size a single column would push Confirm off the panel.
+    public var title: String { model.title }
+
     public func body() -> any Widget {
         var details: [any Widget] = [
             ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "review.lines"),
@@ -33,4 +35,19 @@ public struct ReviewScreen {
             ])),
         ])
     }
+}
+
+extension ReviewScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        switch identifier {
+        case Self.confirm: actions.perform { await model.confirm() }
+        case Self.back: model.back()
+        default: return false
+        }
+        return true
+    }
+}
+
+extension ReviewViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { ReviewScreen(model: self) }
 }

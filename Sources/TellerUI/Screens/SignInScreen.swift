@@ -4,7 +4,7 @@ import Widgets
 /// Operator id, then PIN, on a numeric keypad; the lockout message and the
 /// offline note under the fields.
 @MainActor
-public struct SignInScreen {
+public struct SignInScreen: TerminalScreen {
     public static let keypad = "sign-in.pin"
     public static let operatorField = "sign-in.operator"
     public static let pinField = "sign-in.pin-field"
@@ -15,7 +15,9 @@ public struct SignInScreen {
     public init(model: SignInViewModel) { self.model = model }
 
     /// The field the keypad and a hardware keyboard type into.
-    public var focusedField: String { model.step == .operatorID ? Self.operatorField : Self.pinField }
+    public var focusedField: String? { model.step == .operatorID ? Self.operatorField : Self.pinField }
+
+    public var title: String { model.title }
 
     public func body() -> any Widget {
         var form: [any Widget] = [
@@ -40,4 +42,30 @@ public struct SignInScreen {
             Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad), isEnabled: model.state != .verifying)),
         ])
     }
+}
+
+extension SignInScreen {
+    private func digits(_ actions: ScreenActions) -> DigitEntry {
+        DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: { actions.perform { await model.enter() } })
+    }
+
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        if digits(actions).tap(identifier, keypad: Self.keypad) { return true }
+        switch identifier {
+        case Self.back: model.back()
+        // Tapping the operator field while typing the PIN goes back to the id.
+        case Self.operatorField: if model.step == .pin { model.back() }
+        case Self.pinField: break
+        default: return false
+        }
+        return true
+    }
+
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {
+        digits(actions).key(key)
+    }
+}
+
+extension SignInViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { SignInScreen(model: self) }
 }

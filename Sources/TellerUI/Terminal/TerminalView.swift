@@ -2,8 +2,8 @@ import TellerFeatures
 import Widgets
 
 /// The whole terminal as one widget tree: the status bar and the screen on
-/// top of the coordinator's stack; and the one place where taps, keys and
-/// raw touches become view-model calls.
+/// top of the coordinator's stack. Taps, keys and raw touches go to that
+/// screen (``TerminalScreen``), which turns them into view-model calls.
 ///
 /// The app lays out ``body()`` with its own `LayoutContext`, which carries
 /// the theme (`Theme.standard` or `.highContrast`), the panel scale and the
@@ -21,36 +21,33 @@ import Widgets
 @MainActor
 public final class TerminalView {
     public let coordinator: Coordinator
-    /// What a scanner or keyboard typed since the last Enter on this screen.
-    var typedLine = ""
-    private var typedLineScreen: ObjectIdentifier?
 
     public init(coordinator: Coordinator) {
         self.coordinator = coordinator
     }
 
+    /// The screen on top.
+    public var screen: any TerminalScreen {
+        let model = coordinator.current
+        guard let presented = model as? any PresentedByTerminalScreen else { return MissingScreen(name: model.screenName) }
+        return presented.terminalScreen
+    }
+
+    private var actions: ScreenActions { ScreenActions(coordinator: coordinator) }
+
     /// The root widget: a `Screen` whose identifier is the screen's name.
     public func body() -> any Widget {
-        let current = coordinator.current
-        let (title, content) = screenContent(current)
-        if isFullScreen { return Screen(identifier: current.name, title: title, content) }
-        return Screen(identifier: current.name, title: title, VStack(spacing: 0, [
+        let screen = screen
+        let name = coordinator.current.screenName
+        if screen.isFullScreen { return Screen(identifier: name, title: screen.title, screen.body()) }
+        return Screen(identifier: name, title: screen.title, VStack(spacing: 0, [
             StatusBar(model: coordinator.statusBar).body(),
-            Flexible(1, content),
+            Flexible(1, screen.body()),
         ]))
     }
 
     /// The identifier of the field that keys type into, if the screen has one.
-    public var focusedField: String? {
-        switch coordinator.current {
-        case .signIn(let model): SignInScreen(model: model).focusedField
-        case .locked(let model): LockedScreen(model: model).focusedField
-        case .findAccount(let model): FindAccountScreen(model: model).focusedField
-        case .amount(let model): AmountEntryScreen(model: model).focusedField
-        case .diagnostics(let model): DiagnosticsScreen(model: model).focusedField
-        default: nil
-        }
-    }
+    public var focusedField: String? { screen.focusedField }
 
     /// `state` with the focus the view models hold, for the next layout.
     public func interactionState(_ state: InteractionState) -> InteractionState {
@@ -60,60 +57,64 @@ public final class TerminalView {
     }
 
     /// True while the screen covers the status bar (touch test, calibration).
-    public var isFullScreen: Bool {
-        if case .diagnostics(let model) = coordinator.current { return DiagnosticsScreen(model: model).isFullScreen }
-        return false
-    }
+    public var isFullScreen: Bool { screen.isFullScreen }
 
     /// True while raw touches mean something (touch test, calibration);
     /// the app may skip ``handleTouch(x:y:rawX:rawY:)`` otherwise.
     public var wantsRawTouches: Bool { isFullScreen }
 
-    private func screenContent(_ screen: ScreenModel) -> (String, any Widget) {
-        switch screen {
-        case .signIn(let model): (model.title, SignInScreen(model: model).body())
-        case .locked(let model): (model.title, LockedScreen(model: model).body())
-        case .home(let model): (model.title, HomeScreen(model: model).body())
-        case .findAccount(let model): (model.title, FindAccountScreen(model: model).body())
-        case .account(let model): (model.title, AccountScreen(model: model).body())
-        case .amount(let model): (model.title, AmountEntryScreen(model: model).body())
-        case .review(let model): (model.title, ReviewScreen(model: model).body())
-        case .receipt(let model): (model.statusTitle, ReceiptScreen(model: model).body())
-        case .queue(let model): (model.title, QueueScreen(model: model).body())
-        case .diagnostics(let model): (model.title, DiagnosticsScreen(model: model).body())
+    /// A control was tapped.
+    ///
+    /// - Parameter identifier: The control's accessibility identifier, as
+    ///   `TouchTracker` or `teller ctl tap` reports it.
+    /// - Returns: False when the identifier means nothing on the screen on
+    ///   top (a stale tap after the screen changed).
+    @discardableResult
+    public func handleTap(identifier: String) -> Bool {
+        coordinator.noteActivity()
+        return screen.tap(identifier, actions)
+    }
+
+    /// Text from a hardware keyboard or scanner: characters go to the
+    /// focused field; "\n" or "\r" is Enter, "\u{8}" or DEL is Backspace,
+    /// "\t" is Tab.
+    public func handleText(_ text: String) {
+        for character in text {
+            switch character {
+            case "\n", "\r", "\r\n": handleKey(.enter)
+            case "\u{8}", "\u{7F}": handleKey(.backspace)
+            case "\t": handleKey(.tab)
+            default: handleKey(.character(character))
+            }
         }
     }
 
-    /// The view model on top, as an identity, so typed text does not leak
-    /// from one screen into the next.
-    var currentScreenIdentity: ObjectIdentifier {
-        switch coordinator.current {
-        case .signIn(let m): ObjectIdentifier(m)
-        case .locked(let m): ObjectIdentifier(m)
-        case .home(let m): ObjectIdentifier(m)
-        case .findAccount(let m): ObjectIdentifier(m)
-        case .account(let m): ObjectIdentifier(m)
-        case .amount(let m): ObjectIdentifier(m)
-        case .review(let m): ObjectIdentifier(m)
-        case .receipt(let m): ObjectIdentifier(m)
-        case .queue(let m): ObjectIdentifier(m)
-        case .diagnostics(let m): ObjectIdentifier(m)
-        }
+    /// One key from a hardware keyboard or scanner.
+    public func handleKey(_ key: TerminalKey) {
+        coordinator.noteActivity()
+        screen.key(key, actions)
     }
 
-    /// Appends to the typed line, starting afresh on a new screen.
-    func noteTyped(_ character: Character) {
-        let screen = currentScreenIdentity
-        if typedLineScreen != screen {
-            typedLine = ""
-            typedLineScreen = screen
-        }
-        typedLine.append(character)
+    /// A touch that hit no control, for the touch test and calibration.
+    ///
+    /// - Parameters:
+    ///   - x: Display pixel column, after rotation and calibration.
+    ///   - y: Display pixel row.
+    ///   - rawX: Where the panel reported it before any calibration,
+    ///     normalised to 0...1 of its range; calibration solves from these.
+    ///   - rawY: As `rawX`, for rows.
+    public func handleTouch(x: Int, y: Int, rawX: Double, rawY: Double) {
+        coordinator.noteActivity()
+        screen.touch(RawTouch(x: x, y: y, rawX: rawX, rawY: rawY), actions)
     }
+}
 
-    /// The typed line on this screen, emptied.
-    func takeTypedLine() -> String {
-        defer { typedLine = "" }
-        return typedLineScreen == currentScreenIdentity ? typedLine : ""
-    }
+/// Shown if a view model has no screen: a programming error that a test
+/// (every route has a screen) catches, shown rather than crashing the
+/// terminal.
+private struct MissingScreen: TerminalScreen {
+    let name: String
+    var title: String { name }
+    func body() -> any Widget { Label("No screen for \(name)", style: .body, color: .danger, identifier: "missing-screen") }
+    func tap(_ identifier: String, _ actions: ScreenActions) -> Bool { false }
 }

@@ -23,7 +23,7 @@ extension TerminalApp: ControlHandler {
             } catch {
                 throw ControlError.failed("cannot write \(path): \(error)")
             }
-            return ["path": path, "width": surface.width, "height": surface.height, "screen": coordinator.current.name] as [String: Any]
+            return ["path": path, "width": surface.width, "height": surface.height, "screen": coordinator.current.screenName] as [String: Any]
         case .touch(let x, let y):
             guard display.bounds.contains(Point(x: x, y: y)) else {
                 throw ControlError.failed("(\(x), \(y)) is outside the \(display.size.width)x\(display.size.height) screen")
@@ -39,13 +39,13 @@ extension TerminalApp: ControlHandler {
         case .tap(let identifier):
             let tree = layoutCurrentScreen()
             guard let node = tree.node(withIdentifier: identifier) else {
-                throw ControlError.failed("no element '\(identifier)' on screen '\(coordinator.current.name)'; `teller ctl ui` lists them")
+                throw ControlError.failed("no element '\(identifier)' on screen '\(coordinator.current.screenName)'; `teller ctl ui` lists them")
             }
-            guard node.isEnabled else { throw ControlError.failed("'\(identifier)' is disabled on screen '\(coordinator.current.name)'") }
+            guard node.isEnabled else { throw ControlError.failed("'\(identifier)' is disabled on screen '\(coordinator.current.screenName)'") }
             // A touch lands where the element can be seen, or not at all: a
             // point clamped to the screen's edge would press something else.
             guard let visible = tree.visibleFrame(ofIdentifier: identifier, within: display.bounds), !visible.isEmpty else {
-                throw ControlError.failed("'\(identifier)' is not visible on screen '\(coordinator.current.name)' (scrolled out of view or off the screen)")
+                throw ControlError.failed("'\(identifier)' is not visible on screen '\(coordinator.current.screenName)' (scrolled out of view or off the screen)")
             }
             try injectTap(at: visible.center)
         case .type(let text):
@@ -64,7 +64,7 @@ extension TerminalApp: ControlHandler {
         }
         await coordinator.settle()
         loop.setNeedsDisplay()
-        return ["screen": coordinator.current.name]
+        return ["screen": coordinator.current.screenName]
     }
 
     private func injectTap(at point: Point) throws {
@@ -86,7 +86,7 @@ extension TerminalApp: ControlHandler {
             "last_sync": status.lastSyncAt.map { iso.string(from: $0) } as Any? ?? NSNull(),
             "rejected_count": summary?.unacknowledgedRejections ?? 0,
             "operator": coordinator.signedInOperator.map { ["id": $0.id.rawValue, "name": $0.displayName] } as Any? ?? NSNull(),
-            "screen": coordinator.current.name,
+            "screen": coordinator.current.screenName,
             "display": display.name,
             "terminal_id": configuration.terminalID ?? NSNull(),
         ]

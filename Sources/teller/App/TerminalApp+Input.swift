@@ -72,7 +72,7 @@ extension TerminalApp {
     /// solver sees what the panel reports; afterwards the new matrix applies.
     private func applyCalibrationMode() {
         var wanted = activeCalibration
-        if case .diagnostics(let model) = coordinator.current {
+        if let model = coordinator.current as? DiagnosticsViewModel {
             switch model.mode {
             case .calibrating: wanted = .identity
             case .calibrated:

@@ -1,0 +1,94 @@
+import TellerFeatures
+import Widgets
+
+/// One screen of the terminal: what it draws and what its taps, keys and
+/// raw touches mean. `TerminalView` asks the screen on top and nothing
+/// else, so a new screen is its view model, a type conforming to this, and
+/// one route case; no central switch learns about it.
+///
+/// A screen is a value built from its view model on every frame; it keeps
+/// no state of its own.
+@MainActor
+public protocol TerminalScreen {
+    /// The title the accessibility tree gives the whole screen.
+    var title: String { get }
+    func body() -> any Widget
+    /// The identifier of the field that keys type into, if any.
+    var focusedField: String? { get }
+    /// True while the screen covers the status bar (touch test, calibration).
+    var isFullScreen: Bool { get }
+    /// A control was tapped. False when the identifier means nothing here
+    /// (a stale tap after the screen changed).
+    func tap(_ identifier: String, _ actions: ScreenActions) -> Bool
+    /// A key from a hardware keyboard or scanner.
+    func key(_ key: TerminalKey, _ actions: ScreenActions)
+    /// A touch that hit no control (only while ``isFullScreen``).
+    func touch(_ touch: RawTouch, _ actions: ScreenActions)
+}
+
+extension TerminalScreen {
+    public var focusedField: String? { nil }
+    public var isFullScreen: Bool { false }
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {}
+    public func touch(_ touch: RawTouch, _ actions: ScreenActions) {}
+}
+
+/// A view model that has a screen. Each screen's file declares it for its
+/// view model, next to the screen itself.
+@MainActor
+public protocol PresentedByTerminalScreen: ScreenViewModel {
+    var terminalScreen: any TerminalScreen { get }
+}
+
+/// What a screen may do besides calling its view model: run the view
+/// model's async work so that tests and QA can wait for it.
+@MainActor
+public struct ScreenActions {
+    let coordinator: Coordinator
+
+    public func perform(_ work: @escaping @MainActor () async -> Void) {
+        coordinator.perform(work)
+    }
+}
+
+/// A touch that hit no control.
+public struct RawTouch: Hashable, Sendable {
+    /// Display pixel column and row, after rotation and calibration.
+    public var x: Int
+    public var y: Int
+    /// Where the panel reported it before any calibration, normalised to
+    /// 0...1 of its range; calibration solves from these.
+    public var rawX: Double
+    public var rawY: Double
+}
+
+/// Entry of digits, as on the sign-in, lock and technician PIN screens:
+/// the on-screen keypad and a keyboard's digits, Backspace and Enter.
+@MainActor
+struct DigitEntry {
+    let press: (Character) -> Void
+    let backspace: () -> Void
+    let enter: () -> Void
+
+    /// A tap on the keypad `keypad`; false when the tap is not on it.
+    func tap(_ identifier: String, keypad: String) -> Bool {
+        guard let key = KeypadKey(tapIdentifier: identifier, keypadIdentifier: keypad) else { return false }
+        switch key {
+        case .digit(let n): press(Character(String(n)))
+        case .doubleZero: press("0"); press("0")
+        case .backspace: backspace()
+        case .enter: enter()
+        case .letter, .space: break
+        }
+        return true
+    }
+
+    func key(_ key: TerminalKey) {
+        switch key {
+        case .character(let character) where character.isASCII && character.isNumber: press(character)
+        case .backspace: backspace()
+        case .enter: enter()
+        default: break
+        }
+    }
+}
