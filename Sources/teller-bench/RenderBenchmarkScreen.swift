@@ -33,7 +33,7 @@ enum RenderBenchmarkScreen {
                 Flexible(2, VStack(spacing: 8, [
                     Label("Deposit amount", style: .headline),
                     TextField(identifier: "deposit.amount", label: "Deposit amount", value: "250.00"),
-                    Keypad(identifier: "deposit.keypad", labels: KeypadLabels(enterTitle: "Deposit")),
+                    Keypad(identifier: "deposit.keypad", name: "Keypad", enterTitle: "Deposit", enterName: "Enter", backspaceName: "Delete", spaceName: "Space"),
                 ])),
             ]),
         ]))

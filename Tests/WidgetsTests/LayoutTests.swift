@@ -98,10 +98,10 @@ import Widgets
 
     @Test func keypadsHaveEveryKeyWithItsOwnIdentifier() {
         let context = makeContext()
-        let numeric = context.layout(Keypad(identifier: "sign-in.pin"), in: Size(width: 300, height: 320))
+        let numeric = context.layout(Keypad(identifier: "sign-in.pin", name: "PIN pad", enterTitle: "OK", backspaceName: "Delete", spaceName: "Space"), in: Size(width: 300, height: 320))
         let ids = Set(numeric.children.compactMap(\.identifier))
         #expect(ids == Set((0...9).map { "sign-in.pin.\($0)" } + ["sign-in.pin.00", "sign-in.pin.backspace", "sign-in.pin.enter"]))
-        let keyboard = context.layout(Keypad(identifier: "kb", layout: .alphanumeric), in: Size(width: 800, height: 300))
+        let keyboard = context.layout(Keypad(identifier: "kb", layout: .alphanumeric, name: "Keyboard", enterTitle: "OK", backspaceName: "Delete", spaceName: "Space"), in: Size(width: 800, height: 300))
         let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map { "kb.\($0)" }
         let expected = Set(letters + (0...9).map { "kb.\($0)" } + ["kb.space", "kb.backspace", "kb.enter"])
         #expect(Set(keyboard.children.compactMap(\.identifier)) == expected)

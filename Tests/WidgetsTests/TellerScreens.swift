@@ -59,7 +59,7 @@ enum TellerScreens {
                 Flexible(2, VStack(spacing: 8, [
                     Label("Deposit amount", style: .headline),
                     TextField(identifier: "deposit.amount", label: "Deposit amount", value: amount, placeholder: "0.00"),
-                    Keypad(identifier: "deposit.keypad", labels: KeypadLabels(enterTitle: "Deposit")),
+                    Keypad(identifier: "deposit.keypad", name: "Keypad", enterTitle: "Deposit", enterName: "Enter", backspaceName: "Delete", spaceName: "Space"),
                 ])),
             ]),
         ]))
@@ -81,7 +81,7 @@ enum TellerScreens {
                           color: .secondaryText, maxLines: 3, identifier: "sign-in.message"),
                     Spacer(),
                 ])),
-                Flexible(1, Keypad(identifier: "sign-in.pin", labels: KeypadLabels(enterTitle: "Sign in"))),
+                Flexible(1, Keypad(identifier: "sign-in.pin", name: "Keypad", enterTitle: "Sign in", enterName: "Enter", backspaceName: "Delete", spaceName: "Space")),
             ]),
         ]))
     }
@@ -106,7 +106,7 @@ enum TellerScreens {
                         TextField(identifier: "transfer.reference", label: "Reference", value: reference),
                     ])),
                 ]),
-                Keypad(identifier: "transfer.keys", layout: .alphanumeric, labels: KeypadLabels(enterTitle: "Next")),
+                Keypad(identifier: "transfer.keys", layout: .alphanumeric, name: "Keypad", enterTitle: "Next", enterName: "Enter", backspaceName: "Delete", spaceName: "Space"),
             ]),
         ]))
     }

@@ -66,7 +66,7 @@ public struct AmountEntryScreen: TerminalScreen {
             topRow,
             Flexible(1, HStack(spacing: 16, [
                 Flexible(6, VStack(spacing: 8, form)),
-                Flexible(5, Keypad(identifier: Self.keys, labels: KeypadLabels(model.amountKeypad))),
+                Flexible(5, Keypad(identifier: Self.keys, model.amountKeypad)),
             ])),
         ])
     }
@@ -81,7 +81,7 @@ public struct AmountEntryScreen: TerminalScreen {
             ]),
             Label(line, style: .body, color: model.refusal == nil ? .secondaryText : .danger,
                   identifier: model.refusal == nil ? "amount.recipient-validation" : "amount.refusal"),
-            Keypad(identifier: Self.keys, layout: .alphanumeric, labels: KeypadLabels(model.recipientKeyboard)),
+            Keypad(identifier: Self.keys, layout: .alphanumeric, model.recipientKeyboard),
         ])
     }
 }

@@ -54,7 +54,7 @@ public struct DiagnosticsScreen: TerminalScreen {
         form.append(Button(model.unlockTitle, identifier: Self.open, style: .secondary))
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
             Flexible(1, VStack(spacing: 10, form)),
-            Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad))),
+            Flexible(1, Keypad(identifier: Self.keypad, model.keypad)),
         ])
     }
 

@@ -25,7 +25,7 @@ public struct FindAccountScreen: TerminalScreen {
             TextField(identifier: Self.field, label: model.prompt, value: model.fieldText, placeholder: model.prompt),
             Label(model.validationText, style: .body, color: model.isValid ? .success : .secondaryText,
                   identifier: "find-account.validation"),
-            Keypad(identifier: Self.keyboard, layout: .alphanumeric, labels: KeypadLabels(model.keyboard)),
+            Keypad(identifier: Self.keyboard, layout: .alphanumeric, model.keyboard),
         ])
     }
 }

@@ -34,7 +34,7 @@ public struct LockedScreen: TerminalScreen {
         form.append(Button(model.signOutTitle, identifier: Self.signOut, style: .destructive))
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
             Flexible(1, VStack(spacing: 10, form)),
-            Flexible(1, Keypad(identifier: Self.keypad, labels: KeypadLabels(model.keypad), isEnabled: model.state != .verifying)),
+            Flexible(1, Keypad(identifier: Self.keypad, model.keypad, isEnabled: model.state != .verifying)),
         ])
     }
 }

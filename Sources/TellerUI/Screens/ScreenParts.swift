@@ -46,9 +46,10 @@ enum ScreenParts {
     }
 }
 
-extension KeypadLabels {
-    /// The keypad widget's words, from a view model.
-    init(_ text: KeypadText) {
-        self.init(enterTitle: text.enterTitle, enter: text.enter, backspace: text.backspace, space: text.space, keypad: text.name)
+extension Keypad {
+    /// A keypad with a view model's words.
+    init(identifier: String, layout: KeypadLayout = .numeric, _ text: KeypadText, isEnabled: Bool = true) {
+        self.init(identifier: identifier, layout: layout, name: text.name, enterTitle: text.enterTitle, enterName: text.enter,
+                  backspaceName: text.backspace, spaceName: text.space, isEnabled: isEnabled)
     }
 }

@@ -11,13 +11,27 @@ import Graphics
 public struct Keypad: Widget {
     public var identifier: String
     public var layout: KeypadLayout
-    public var labels: KeypadLabels
+    /// The spoken name of the whole keypad ("PIN pad", "Keyboard").
+    public var name: String
+    /// The visible title of the enter key ("Sign in", "Review").
+    public var enterTitle: String
+    /// The spoken names of the editing keys.
+    public var enterName: String
+    public var backspaceName: String
+    public var spaceName: String
     public var isEnabled: Bool
 
-    public init(identifier: String, layout: KeypadLayout = .numeric, labels: KeypadLabels = .english, isEnabled: Bool = true) {
+    /// Every word comes from the caller: the view models own the strings
+    /// (TellerFeatures' `KeypadText`), so the widget has none of its own.
+    public init(identifier: String, layout: KeypadLayout = .numeric, name: String, enterTitle: String, enterName: String? = nil,
+                backspaceName: String, spaceName: String, isEnabled: Bool = true) {
         self.identifier = identifier
         self.layout = layout
-        self.labels = labels
+        self.name = name
+        self.enterTitle = enterTitle
+        self.enterName = enterName ?? enterTitle
+        self.backspaceName = backspaceName
+        self.spaceName = spaceName
         self.isEnabled = isEnabled
     }
 
@@ -57,7 +71,7 @@ public struct Keypad: Widget {
             y += keyHeight + gap
         }
         return LayoutNode(frame: frame, role: .keypad, identifier: identifier,
-                          label: labels.keypad,
+                          label: name,
                           isEnabled: isEnabled, children: keys)
     }
 
@@ -90,17 +104,17 @@ public struct Keypad: Widget {
     private func title(of key: KeypadKey) -> String {
         switch key {
         case .backspace: return "\u{232B}"
-        case .enter: return labels.enterTitle
-        case .space: return labels.space
+        case .enter: return enterTitle
+        case .space: return spaceName
         default: return key.text ?? ""
         }
     }
 
     private func accessibilityLabel(of key: KeypadKey) -> String {
         switch key {
-        case .backspace: return labels.backspace
-        case .enter: return labels.enter
-        case .space: return labels.space
+        case .backspace: return backspaceName
+        case .enter: return enterName
+        case .space: return spaceName
         default: return key.text ?? ""
         }
     }
