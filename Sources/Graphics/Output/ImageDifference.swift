@@ -45,3 +45,36 @@ public struct ImageDifference: Sendable {
         return false
     }
 }
+
+/// Why a rendered surface does not match its golden PNG.
+public enum GoldenMismatch: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case sizeDiffers(path: String, surface: Size, golden: Size)
+    /// The differing tiles, first from the top left.
+    case tilesDiffer(path: String, tiles: [Rect], tileSize: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "cannot read the golden \(path): \(reason)"
+        case .sizeDiffers(let path, let surface, let golden):
+            "the screen is \(surface.width)x\(surface.height), the golden \(path) \(golden.width)x\(golden.height)"
+        case .tilesDiffer(let path, let tiles, let tileSize):
+            "\(tiles.count) tile(s) of \(tileSize) px differ from \(path), the first at x \(tiles[0].minX), y \(tiles[0].minY)"
+        }
+    }
+}
+
+extension ImageDifference {
+    /// Compares `surface` with the golden PNG at `path`: the one comparison
+    /// that the golden tests and `teller scenario` share.
+    public func compare(_ surface: Surface, goldenAt path: String, ignoring masks: [Rect] = []) throws(GoldenMismatch) {
+        let golden: Image
+        do { golden = try PNG.read(contentsOf: path) } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        guard golden.size == surface.size else { throw .sizeDiffers(path: path, surface: surface.size, golden: golden.size) }
+        let tiles = differingTiles(surface, golden, ignoring: masks)
+        guard tiles.isEmpty else { throw .tilesDiffer(path: path, tiles: tiles, tileSize: tileSize) }
+    }
+}
