@@ -38,7 +38,7 @@ import Widgets
             != tree.node(withIdentifier: "sign-in.pin.5"))
         tracker.move(to: five.center.offset(dx: 3, dy: 2), state: &state)
         #expect(state.pressed == "sign-in.pin.5")
-        #expect(tracker.up(at: five.center, state: &state) == .tap(identifier: "sign-in.pin.5"))
+        #expect(tracker.up(at: five.center, state: &state) == "sign-in.pin.5")
         #expect(state.pressed == nil)
         #expect(!tracker.isTracking)
     }
@@ -99,7 +99,7 @@ import Widgets
         let tree = layout(TellerScreens.transferForm())
         let iban = tree.node(withIdentifier: "transfer.iban")!.frame
         tracker.down(at: iban.center, in: tree, state: &state)
-        #expect(tracker.up(at: iban.center, state: &state) == .tap(identifier: "transfer.iban"))
+        #expect(tracker.up(at: iban.center, state: &state) == "transfer.iban")
         #expect(state.focused == "transfer.iban")
         state.moveFocus(forward: true, in: tree)
         #expect(state.focused == "transfer.reference")

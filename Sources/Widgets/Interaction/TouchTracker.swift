@@ -63,8 +63,9 @@ public struct TouchTracker: Sendable {
         }
     }
 
-    /// Ends the touch; returns the tap it completes, if any.
-    public mutating func up(at point: Point, state: inout InteractionState) -> TouchEvent? {
+    /// Ends the touch; returns the identifier of the control it taps, if
+    /// any (the finger went up on it without dragging away).
+    public mutating func up(at point: Point, state: inout InteractionState) -> String? {
         defer { phase = .idle }
         guard case .pressing(let target?, _, _, _) = phase, let id = target.identifier else {
             state.pressed = nil
@@ -74,7 +75,7 @@ public struct TouchTracker: Sendable {
         state.pressed = nil
         guard hit else { return nil }
         if target.interaction == .focus { state.focused = id }
-        return .tap(identifier: id)
+        return id
     }
 
     /// Abandons the touch: no tap, nothing left pressed, scrolling stays where it is.

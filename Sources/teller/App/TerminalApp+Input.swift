@@ -40,7 +40,7 @@ extension TerminalApp {
         }
     }
 
-    private func handleTouch(_ event: Device.TouchEvent) {
+    private func handleTouch(_ event: TouchEvent) {
         coordinator.noteActivity()
         applyCalibrationMode()
         switch event.phase {
@@ -57,7 +57,7 @@ extension TerminalApp {
         case .moved:
             touch.move(to: event.position, state: &layout.state)
         case .ended:
-            if case .tap(let identifier) = touch.up(at: event.position, state: &layout.state) {
+            if let identifier = touch.up(at: event.position, state: &layout.state) {
                 view.handleTap(identifier: identifier)
             }
         case .cancelled:
