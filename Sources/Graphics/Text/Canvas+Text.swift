@@ -34,13 +34,7 @@ extension Canvas {
     /// truncating with an ellipsis when it is wider than the rect.
     public func drawText(_ text: String, font: Font, color: Color, in rect: Rect, alignment: TextAlignment = .leading) {
         let line = font.truncated(text, toWidth: rect.width)
-        let width = font.width(of: line)
-        let x: Int
-        switch alignment {
-        case .leading: x = rect.minX
-        case .center: x = rect.minX + (rect.width - width) / 2
-        case .trailing: x = rect.maxX - width
-        }
+        let x = alignment.lineStart(width: font.width(of: line), in: rect)
         let baseline = rect.minY + (rect.height - (font.ascender + font.descender)) / 2 + font.ascender
         drawText(line, font: font, color: color, baseline: Point(x: x, y: baseline))
     }

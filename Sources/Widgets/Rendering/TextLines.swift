@@ -17,13 +17,7 @@ struct TextLines {
             : lines
         let top = frame.minY + (frame.height - shown.count * font.lineHeight) / 2
         return shown.enumerated().map { index, line in
-            let width = font.width(of: line)
-            let x: Int
-            switch alignment {
-            case .leading: x = frame.minX
-            case .center: x = frame.minX + (frame.width - width) / 2
-            case .trailing: x = frame.maxX - width
-            }
+            let x = alignment.lineStart(width: font.width(of: line), in: frame)
             let baseline = top + index * font.lineHeight + (font.lineHeight - font.ascender - font.descender) / 2 + font.ascender
             return .text(line, spec, color, baseline: Point(x: x, y: baseline))
         }
