@@ -17,7 +17,7 @@ public struct FeatureHarness {
     public static let lowBalance = try! IBAN("DE98100700002431457802")
     public static func eur(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .eur) }
 
-    public init(online: Bool = true, idleLockAfter: TimeInterval = 120) {
+    public init(online: Bool = true, idleLockAfter: TimeInterval = 120, terminal: TerminalIdentity = TerminalIdentity(terminalID: "T-0001", branch: "Main St")) {
         let limits = try! Limits(currency: .eur, perTransaction: Self.eur(1_000_000), dailyPerTerminal: Self.eur(5_000_000),
                                  perOfflineTransaction: Self.eur(200_000), offlineQueuedTotal: Self.eur(1_000_000), maxOfflineAge: 72 * 3600)
         sync = FakeSync(online: online)
@@ -25,7 +25,7 @@ public struct FeatureHarness {
         session = FakeSession(clock: clock)
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, clock: clock,
-            terminal: TerminalIdentity(terminalID: "T-0001", branch: "Main St"), time: TimeFormatting(timeZone: TimeZone(identifier: "UTC")!),
+            terminal: terminal, time: TimeFormatting(timeZone: TimeZone(identifier: "UTC")!),
             idleLockAfter: idleLockAfter))
     }
 

@@ -70,6 +70,11 @@ import TellerFakes
         await h.sync.send(.online)
         try await waitUntil { bar.connectionText == "Online" && bar.queueText == "1 queued · 1,234.50 EUR" }
     }
+
+    @Test func anUnprovisionedTerminalSaysSoInTheStatusBar() {
+        let h = FeatureHarness(terminal: TerminalIdentity(terminalID: nil, branch: ""))
+        #expect(h.coordinator.statusBar.whoText == "unprovisioned")
+    }
 }
 
 /// Polls a main-actor condition for up to two seconds.

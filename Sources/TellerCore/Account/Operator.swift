@@ -24,10 +24,12 @@ public struct Operator: Hashable, Sendable {
 
 /// Which terminal this is, as provisioned by the technician.
 public struct TerminalIdentity: Hashable, Sendable {
-    public let terminalID: String
+    /// Nil until the technician provisions the terminal (an offline-only
+    /// terminal can run without one).
+    public let terminalID: String?
     public let branch: String
 
-    public init(terminalID: String, branch: String) {
+    public init(terminalID: String?, branch: String) {
         self.terminalID = terminalID
         self.branch = branch
     }

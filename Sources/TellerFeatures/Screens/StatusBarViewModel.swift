@@ -68,7 +68,7 @@ public final class StatusBarViewModel {
     }
 
     public var whoText: String {
-        let terminal = dependencies.terminal.terminalID
+        let terminal = dependencies.terminal.terminalID ?? "unprovisioned"
         guard let signedIn else { return terminal }
         return "\(signedIn.displayName) · \(terminal)"
     }

@@ -67,7 +67,7 @@ final class TerminalApp {
             accounts: AccountRepository(store: live.store, host: live.host),
             outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
             diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: live.clock,
-            terminal: TerminalIdentity(terminalID: configuration.terminalID ?? "unprovisioned", branch: configuration.branch),
+            terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
             time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,
             terminalCurrency: configuration.currency))
         view = TerminalView(coordinator: coordinator)
