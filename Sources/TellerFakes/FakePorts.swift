@@ -194,9 +194,11 @@ public actor FakeSession: OperatorSessionPort {
 public actor FakeDiagnostics: DiagnosticsPort {
     public var saved: [[Double]] = []
     public func verifyTechnicianPIN(_ pin: String) async -> Bool { pin == "987654" }
-    public var reportLines = [DiagnosticsLine(label: "Version", value: "test")]
-    public func setReport(_ lines: [DiagnosticsLine]) { reportLines = lines }
-    public func report() async -> [DiagnosticsLine] { reportLines }
+    public var facts = DiagnosticsReport(version: "test", host: nil,
+                                         databasePath: "/var/lib/teller/teller.db", databaseBytes: 4096, quickCheck: "ok", sync: nil,
+                                         systemClock: Date(timeIntervalSince1970: 1_795_000_000), hardware: nil)
+    public func setReport(_ report: DiagnosticsReport) { facts = report }
+    public func report() async -> DiagnosticsReport { facts }
     public func saveCalibration(_ matrix: [Double]) async throws(TellerError) { saved.append(matrix) }
 }
 

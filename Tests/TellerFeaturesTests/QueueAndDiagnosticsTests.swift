@@ -39,7 +39,7 @@ import TellerFakes
         for d in "987654" { model.press(digit: d) }
         await model.unlock()
         #expect(model.mode == .report)
-        #expect(model.lines == [DiagnosticsLine(label: "Version", value: "test")])
+        #expect(model.lines.first == ReviewViewModel.Line(label: "Version", value: "test"))
         model.startTouchTest()
         model.touched(x: 10, y: 20)
         #expect(model.touches.count == 1)
@@ -51,6 +51,77 @@ import TellerFakes
         #expect(model.mode == .calibrated)
         let saved = try #require(await h.diagnostics.saved.first)
         for (value, expected) in zip(saved, [1, 0, -0.05, 0, 1, 0]) { #expect(abs(value - expected) < 1e-9) }
+    }
+
+    /// Every fact the port reports, in the technician's words and order:
+    /// the text the terminal showed when it built these lines itself.
+    @Test func reportFactsAreWordedInDisplayOrder() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let since = Date(timeIntervalSince1970: 1_795_000_000)
+        let key = try #require(IdempotencyKey(rawValue: "5A3C1001-7E11-4C00-8000-000000000000"))
+        let request = try TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(5_000), operatorID: OperatorID("1001")!)
+        await h.diagnostics.setReport(DiagnosticsReport(
+            version: "0.1.0-dev", host: URL(string: "https://host.bank.example/v1"),
+            databasePath: "/var/lib/teller/teller.db", databaseBytes: 1_258_291, quickCheck: "ok",
+            sync: SyncStatus(isOnline: false, lastSyncAt: nil, problem: SyncProblem(kind: .timeout, detail: "no answer in 10 s", since: since),
+                             clockVerified: false),
+            systemClock: Date(timeIntervalSince1970: 86_400),
+            needsReview: [OutboxEntry(id: 1, key: key, request: request, createdAt: since, state: .needsReview(reason: "mismatch", acknowledged: false),
+                                      lastError: "the answer named another amount")],
+            lastStorageFailure: StorageFailure(kind: .full, detail: "SQLITE_FULL writing teller.db"),
+            hardware: .init(display: "drm /dev/dri/card0 HDMI-A-1 800x480@60 rotation 90", rotationDegrees: 90, inputs: [
+                .init(name: "FT5406 memory based driver", kind: .multitouchScreen, path: "/dev/input/event0"),
+                .init(name: "Honeywell 1900", kind: .scanner, path: "/dev/input/event3"),
+            ])))
+        let model = try await openDiagnostics(h)
+        #expect(model.lines.map { "\($0.label): \($0.value)" } == [
+            "Version: 0.1.0-dev",
+            "Terminal: T-0001 · Main St",
+            "Host: https://host.bank.example/v1",
+            "Database: /var/lib/teller/teller.db",
+            "Clock: not set: the system clock says 1970-01-02T00:00:00Z; rows are stamped from the last time the terminal knows (flagged clock_unverified)",
+            "Sync problem: timeout since 2026-11-18T11:06:40Z: no answer in 10 s",
+            "Needs review: 5a3c1001: the answer named another amount",
+            "Database size: 1228 KiB",
+            "quick_check: ok",
+            "Last storage error: full: SQLITE_FULL writing teller.db",
+            "Display: drm /dev/dri/card0 HDMI-A-1 800x480@60 rotation 90",
+            "Rotation: 90°",
+            "Input: FT5406 memory based driver (multitouchScreen) /dev/input/event0",
+            "Input: Honeywell 1900 (scanner) /dev/input/event3",
+        ])
+    }
+
+    /// What an unprovisioned, offline-only terminal whose checks failed says.
+    @Test func missingFactsSayWhy() async throws {
+        let h = FeatureHarness(terminal: TerminalIdentity(terminalID: nil, branch: ""))
+        await h.signIn()
+        await h.diagnostics.setReport(DiagnosticsReport(
+            version: "0.1.0-dev", host: nil, databasePath: "/var/lib/teller/teller.db", databaseBytes: nil,
+            quickCheck: nil, sync: nil, systemClock: Date(), hardware: .init(display: "offscreen 800x480 rotation 0", rotationDegrees: 0, inputs: [])))
+        let model = try await openDiagnostics(h)
+        #expect(model.lines.map { "\($0.label): \($0.value)" } == [
+            "Version: 0.1.0-dev", "Terminal: not provisioned", "Host: none (offline only)", "Database: /var/lib/teller/teller.db",
+            "Database size: unknown", "quick_check: failed to run", "Display: offscreen 800x480 rotation 0", "Rotation: 0°", "Input: no devices",
+        ])
+        await h.diagnostics.setReport(DiagnosticsReport(
+            version: "0.1.0-dev", host: URL(string: "https://host.bank.example/v1"),
+            databasePath: "/var/lib/teller/teller.db", databaseBytes: 4096, quickCheck: "ok",
+            sync: SyncStatus(isOnline: false, lastSyncAt: nil), systemClock: Date(), hardware: nil))
+        let again = try await openDiagnostics(h)
+        #expect(again.lines.map(\.value).contains("none yet"))
+        #expect(!again.lines.contains { $0.label == "Display" })
+    }
+
+    /// Pushes diagnostics and opens it with the technician PIN.
+    private func openDiagnostics(_ h: FeatureHarness) async throws -> DiagnosticsViewModel {
+        if h.coordinator.current.diagnostics == nil { h.coordinator.push(.diagnostics) }
+        let model = try #require(h.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(h.coordinator.current.screenName)")
+        for d in "987654" { model.press(digit: d) }
+        await model.unlock()
+        #expect(model.mode == .report)
+        return model
     }
 
     @Test func calibrationSolverRecoversAKnownMatrix() throws {
@@ -81,6 +152,8 @@ import TellerFakes
         let morning = Date(timeIntervalSince1970: 1_699_948_920) // 08:02 UTC
         #expect(time.updated(morning, now: morning.addingTimeInterval(600)) == "updated 08:02")
         #expect(time.dayAndClock(morning, now: morning.addingTimeInterval(86_400)) == "14 Nov 08:02")
+        // The technician's instants are UTC whatever the terminal's zone.
+        #expect(TimeFormatting(timeZone: TimeZone(identifier: "Europe/Berlin")!).timestamp(morning) == "2023-11-14T08:02:00Z")
     }
 
     @Test func rejectionReasonsReadAsWords() {

@@ -164,13 +164,14 @@ enum Scenario: String, CaseIterable, Sendable {
         case .locked:
             await d.tap(HomeScreen.lock)
         case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated:
-            await h.diagnostics.setReport([
-                DiagnosticsLine(label: "Version", value: "teller 1.4.0 (3f2a9c1)"),
-                DiagnosticsLine(label: "Terminal and host", value: "T-0001 · https://host.bank.example/v1"),
-                DiagnosticsLine(label: "Database", value: "/var/lib/teller/teller.sqlite3 · 1.2 MB · quick_check ok"),
-                DiagnosticsLine(label: "Display", value: "DRM card0 HDMI-A-1 800x480@60, rotation 0"),
-                DiagnosticsLine(label: "Input devices", value: "FT5406 touchscreen · Honeywell 1900 scanner"),
-            ])
+            await h.diagnostics.setReport(DiagnosticsReport(
+                version: "1.4.0", host: URL(string: "https://host.bank.example/v1"),
+                databasePath: "/var/lib/teller/teller.db", databaseBytes: 1_258_291, quickCheck: "ok",
+                sync: SyncStatus(isOnline: true, lastSyncAt: h.clock.now()), systemClock: h.clock.now(),
+                hardware: .init(display: "drm /dev/dri/card0 HDMI-A-1 800x480@60 rotation 0", rotationDegrees: 0, inputs: [
+                    .init(name: "FT5406 memory based driver", kind: .multitouchScreen, path: "/dev/input/event0"),
+                    .init(name: "Honeywell 1900", kind: .scanner, path: "/dev/input/event3"),
+                ])))
             await d.tap(HomeScreen.diagnostics)
             if self == .diagnostics {
                 await d.key("98", on: DiagnosticsScreen.keypad, enter: false)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Times as the counter shows them: "08:02", "2 min ago", "updated 08:02".
+/// Times as the counter shows them: "08:02", "2 min ago", "updated 08:02";
+/// for the technician, ISO 8601 instants.
 public struct TimeFormatting: Sendable {
     public let timeZone: TimeZone
 
@@ -37,6 +38,12 @@ public struct TimeFormatting: Sendable {
             let days = seconds / 86_400
             return days == 1 ? "1 day ago" : "\(days) days ago"
         }
+    }
+
+    /// "2026-11-30T08:02:00Z": an instant for the technician, in UTC as the
+    /// log and `teller status` write it, so the three can be compared.
+    public func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
     }
 
     /// "updated 08:02" for data from the cache.

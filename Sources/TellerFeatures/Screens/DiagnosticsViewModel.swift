@@ -1,8 +1,9 @@
 import TellerCore
 
 /// Technician diagnostics behind the technician PIN: facts about the
-/// terminal, a touch test that marks each touch, and a 3-point touch
-/// calibration that writes the matrix to the configuration.
+/// terminal in the technician's words, a touch test that marks each touch,
+/// and a 3-point touch calibration that writes the matrix to the
+/// configuration.
 @MainActor
 public final class DiagnosticsViewModel {
     public enum Mode: Hashable, Sendable {
@@ -17,7 +18,8 @@ public final class DiagnosticsViewModel {
     private weak var navigator: (any Navigator)?
     public private(set) var mode: Mode = .locked
     public private(set) var pinEntry = KeypadEntry(maximumLength: 12)
-    public private(set) var lines: [DiagnosticsLine] = []
+    /// The report, worded from ``DiagnosticsReport`` in display order.
+    public private(set) var lines: [ReviewViewModel.Line] = []
     public private(set) var message: String?
     /// Touch test marks, in screen pixels.
     public private(set) var touches: [(x: Int, y: Int)] = []
@@ -79,9 +81,46 @@ public final class DiagnosticsViewModel {
             navigator?.invalidate()
             return
         }
-        lines = await diagnostics.report()
+        lines = lines(for: await diagnostics.report())
         mode = .report
         navigator?.invalidate()
+    }
+
+    /// The report as the technician reads it. Problem and failure kinds keep
+    /// their log names and instants are ISO 8601 in UTC, so the screen can
+    /// be compared with the log and `teller status`.
+    private func lines(for report: DiagnosticsReport) -> [ReviewViewModel.Line] {
+        typealias Line = ReviewViewModel.Line
+        let time = dependencies.time
+        let terminal = dependencies.terminal
+        var lines = [
+            Line(label: "Version", value: report.version),
+            Line(label: "Terminal", value: [terminal.terminalID ?? "not provisioned", terminal.branch].filter { !$0.isEmpty }.joined(separator: " · ")),
+            Line(label: "Host", value: report.host?.absoluteString ?? "none (offline only)"),
+            Line(label: "Database", value: report.databasePath),
+        ]
+        if let sync = report.sync {
+            lines.append(Line(label: "Clock", value: sync.clockVerified
+                ? "set"
+                : "not set: the system clock says \(time.timestamp(report.systemClock)); rows are stamped from the last time the terminal knows (flagged clock_unverified)"))
+            let problem = sync.problem.map { "\($0.kind.rawValue) since \(time.timestamp($0.since)): \($0.detail)" }
+            lines.append(Line(label: "Sync problem", value: problem ?? (sync.isOnline ? "none: the bank answers" : "none yet")))
+        }
+        if !report.needsReview.isEmpty {
+            lines.append(Line(label: "Needs review", value: report.needsReview.map { "\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")" }.joined(separator: "; ")))
+        }
+        lines.append(Line(label: "Database size", value: report.databaseBytes.map { "\($0 / 1024) KiB" } ?? "unknown"))
+        lines.append(Line(label: "quick_check", value: report.quickCheck ?? "failed to run"))
+        if let failure = report.lastStorageFailure {
+            lines.append(Line(label: "Last storage error", value: "\(failure.kind.rawValue): \(failure.detail)"))
+        }
+        if let hardware = report.hardware {
+            lines.append(Line(label: "Display", value: hardware.display))
+            lines.append(Line(label: "Rotation", value: "\(hardware.rotationDegrees)°"))
+            if hardware.inputs.isEmpty { lines.append(Line(label: "Input", value: "no devices")) }
+            for device in hardware.inputs { lines.append(Line(label: "Input", value: "\(device.name) (\(device.kind.rawValue)) \(device.path)")) }
+        }
+        return lines
     }
 
     public func startTouchTest() {

@@ -61,7 +61,7 @@ final class TerminalApp {
         let storageFailures = StorageFailureRecord()
         let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine,
                                           storageFailures: storageFailures) {
-            await facts.lines()
+            await facts.hardware()
         }
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
@@ -149,12 +149,10 @@ final class TerminalApp {
     }
 
     /// Display and input facts for the technician screen.
-    func liveFacts() -> [DiagnosticsLine] {
-        var lines = [DiagnosticsLine(label: "Display", value: display.name), DiagnosticsLine(label: "Rotation", value: "\(configuration.rotation)°")]
-        let devices = monitor.attached
-        if devices.isEmpty { lines.append(DiagnosticsLine(label: "Input", value: "no devices")) }
-        for device in devices { lines.append(DiagnosticsLine(label: "Input", value: "\(device.name) (\(device.kind)) \(device.path)")) }
-        return lines
+    func hardwareFacts() -> DiagnosticsReport.Hardware {
+        DiagnosticsReport.Hardware(display: display.name, rotationDegrees: configuration.rotation, inputs: monitor.attached.map {
+            DiagnosticsReport.InputDevice(name: $0.name, kind: DiagnosticsReport.InputDevice.Kind($0.kind), path: $0.path)
+        })
     }
 }
 
@@ -162,5 +160,19 @@ final class TerminalApp {
 @MainActor
 final class LiveFactsSource {
     weak var app: TerminalApp?
-    func lines() -> [DiagnosticsLine] { app?.liveFacts() ?? [] }
+    func hardware() -> DiagnosticsReport.Hardware? { app?.hardwareFacts() }
+}
+
+extension DiagnosticsReport.InputDevice.Kind {
+    init(_ kind: InputDeviceKind) {
+        switch kind {
+        case .multitouchScreen: self = .multitouchScreen
+        case .singleTouchScreen: self = .singleTouchScreen
+        case .absolutePointer: self = .absolutePointer
+        case .relativeMouse: self = .relativeMouse
+        case .keyboard: self = .keyboard
+        case .scanner: self = .scanner
+        case .ignored: self = .ignored
+        }
+    }
 }
