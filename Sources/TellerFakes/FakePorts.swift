@@ -193,12 +193,33 @@ public actor FakeSession: OperatorSessionPort {
 
 public actor FakeDiagnostics: DiagnosticsPort {
     public var saved: [[Double]] = []
+    /// When set, saving a calibration fails with it (a read-only configuration).
+    public var saveFailure: TellerError?
     public func verifyTechnicianPIN(_ pin: String) async -> Bool { pin == "987654" }
     public var facts = DiagnosticsReport(version: "test", host: nil,
                                          databasePath: "/var/lib/teller/teller.db", databaseBytes: 4096, quickCheck: "ok", sync: nil,
                                          systemClock: Date(timeIntervalSince1970: 1_795_000_000), hardware: nil)
     public func setReport(_ report: DiagnosticsReport) { facts = report }
+    public func setSaveFailure(_ failure: TellerError?) { saveFailure = failure }
     public func report() async -> DiagnosticsReport { facts }
-    public func saveCalibration(_ matrix: [Double]) async throws(TellerError) { saved.append(matrix) }
+    public func saveCalibration(_ matrix: [Double]) async throws(TellerError) {
+        if let saveFailure { throw saveFailure }
+        saved.append(matrix)
+    }
 }
 
+/// Records what the diagnostics screen asked of the touchscreen, in order.
+@MainActor
+public final class FakeTouchCalibration: TouchCalibrationPort {
+    public enum Call: Hashable, Sendable {
+        case begin
+        case apply([Double])
+        case cancel
+    }
+
+    public private(set) var calls: [Call] = []
+    public init() {}
+    public func beginCalibration() { calls.append(.begin) }
+    public func apply(_ matrix: [Double]) { calls.append(.apply(matrix)) }
+    public func cancelCalibration() { calls.append(.cancel) }
+}

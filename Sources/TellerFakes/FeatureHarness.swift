@@ -11,6 +11,7 @@ public struct FeatureHarness {
     public let sync: FakeSync
     public let session: FakeSession
     public let diagnostics = FakeDiagnostics()
+    public let touchCalibration = FakeTouchCalibration()
     public let coordinator: Coordinator
 
     public static let account = try! IBAN("DE54500105170426397158")
@@ -24,8 +25,8 @@ public struct FeatureHarness {
         outbox = FakeOutbox(limits: limits, clock: clock, sync: sync)
         session = FakeSession(clock: clock)
         coordinator = Coordinator(dependencies: FeatureDependencies(
-            accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, clock: clock,
-            terminal: terminal, time: TimeFormatting(timeZone: TimeZone(identifier: "UTC")!),
+            accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, touchCalibration: touchCalibration,
+            clock: clock, terminal: terminal, time: TimeFormatting(timeZone: TimeZone(identifier: "UTC")!),
             idleLockAfter: idleLockAfter))
     }
 

@@ -51,6 +51,8 @@ import TellerFakes
         #expect(model.mode == .calibrated)
         let saved = try #require(await h.diagnostics.saved.first)
         for (value, expected) in zip(saved, [1, 0, -0.05, 0, 1, 0]) { #expect(abs(value - expected) < 1e-9) }
+        // The touchscreen went raw for the taps and took the saved matrix after.
+        #expect(h.touchCalibration.calls == [.begin, .apply(saved)])
     }
 
     /// Every fact the port reports, in the technician's words and order:
@@ -112,6 +114,54 @@ import TellerFakes
         let again = try await openDiagnostics(h)
         #expect(again.lines.map(\.value).contains("none yet"))
         #expect(!again.lines.contains { $0.label == "Display" })
+    }
+
+    /// However calibration starts and ends, the touchscreen hears it.
+    @Test func calibrationStartFinishAndCancelReachTheTouchscreen() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let model = try await openDiagnostics(h)
+        let calls = { h.touchCalibration.calls }
+
+        // Done in the middle: the old calibration applies again.
+        model.startCalibration()
+        await model.calibrationTap(rawX: 0.1, rawY: 0.1)
+        model.done()
+        #expect(model.mode == .report)
+        #expect(calls() == [.begin, .cancel])
+
+        // Finished: the new matrix applies.
+        model.startCalibration()
+        for target in DiagnosticsViewModel.calibrationTargets { await model.calibrationTap(rawX: target.x, rawY: target.y) }
+        let saved = try #require(await h.diagnostics.saved.last)
+        #expect(calls() == [.begin, .cancel, .begin, .apply(saved)])
+        model.done()
+        #expect(calls().count == 4, "Done after a saved calibration changes nothing")
+
+        // Not saved: the matrix is not applied, the old one comes back.
+        await h.diagnostics.setSaveFailure(.storage(detail: "read-only"))
+        model.startCalibration()
+        for target in DiagnosticsViewModel.calibrationTargets { await model.calibrationTap(rawX: target.x, rawY: target.y) }
+        #expect(model.mode == .report)
+        #expect(calls().suffix(2) == [.begin, .cancel])
+
+        // Three taps on a line start over: still uncalibrated, nothing applied.
+        model.startCalibration()
+        for _ in 0..<3 { await model.calibrationTap(rawX: 0.5, rawY: 0.5) }
+        #expect(model.mode == .calibrating(step: 0))
+        #expect(calls().suffix(2) == [.begin, .begin])
+    }
+
+    /// The idle lock takes the screen away mid-calibration: the touchscreen
+    /// must not stay uncalibrated for the lock screen.
+    @Test func lockingMidCalibrationRestoresTheCalibration() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        try await openDiagnostics(h).startCalibration()
+        #expect(h.touchCalibration.calls == [.begin])
+        h.coordinator.lock()
+        await h.coordinator.settle()
+        #expect(h.touchCalibration.calls == [.begin, .cancel])
     }
 
     /// Pushes diagnostics and opens it with the technician PIN.

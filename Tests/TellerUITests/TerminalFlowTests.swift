@@ -158,7 +158,9 @@ import Widgets
         d.view.handleTouch(x: 240, y: 430, rawX: 0.301, rawY: 0.899)
         await d.coordinator.settle()
         #expect(model.mode == .calibrated)
+        let saved = try #require(await d.harness.diagnostics.saved.first)
         #expect(await d.harness.diagnostics.saved.count == 1)
+        #expect(d.harness.touchCalibration.calls == [.begin, .apply(saved)])
         await d.tap(DiagnosticsScreen.done)
         #expect(model.mode == .report)
     }

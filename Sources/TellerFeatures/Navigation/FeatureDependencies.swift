@@ -9,6 +9,9 @@ public struct FeatureDependencies: Sendable {
     public let sync: any SyncStatusPort
     public let session: any OperatorSessionPort
     public let diagnostics: (any DiagnosticsPort)?
+    /// How the touchscreen follows a calibration in progress; nil where
+    /// nothing watches (tests that do not ask).
+    public let touchCalibration: (any TouchCalibrationPort)?
     public let clock: any WallClock
     public let terminal: TerminalIdentity
     public let time: TimeFormatting
@@ -18,13 +21,15 @@ public struct FeatureDependencies: Sendable {
     public let terminalCurrency: Currency
 
     public init(accounts: any AccountReading, outbox: any OutboxPort, sync: any SyncStatusPort, session: any OperatorSessionPort,
-                diagnostics: (any DiagnosticsPort)? = nil, clock: any WallClock = SystemClock(), terminal: TerminalIdentity,
+                diagnostics: (any DiagnosticsPort)? = nil, touchCalibration: (any TouchCalibrationPort)? = nil,
+                clock: any WallClock = SystemClock(), terminal: TerminalIdentity,
                 time: TimeFormatting = TimeFormatting(), idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur) {
         self.accounts = accounts
         self.outbox = outbox
         self.sync = sync
         self.session = session
         self.diagnostics = diagnostics
+        self.touchCalibration = touchCalibration
         self.clock = clock
         self.terminal = terminal
         self.time = time

@@ -3,7 +3,7 @@ import TellerCore
 /// Technician diagnostics behind the technician PIN: facts about the
 /// terminal in the technician's words, a touch test that marks each touch,
 /// and a 3-point touch calibration that writes the matrix to the
-/// configuration.
+/// configuration and has the touchscreen use it at once.
 @MainActor
 public final class DiagnosticsViewModel {
     public enum Mode: Hashable, Sendable {
@@ -32,6 +32,12 @@ public final class DiagnosticsViewModel {
     init(dependencies: FeatureDependencies, navigator: any Navigator) {
         self.dependencies = dependencies
         self.navigator = navigator
+    }
+
+    /// A screen that goes away mid-calibration (the idle lock, signing out)
+    /// gives the touchscreen its calibration back.
+    isolated deinit {
+        if case .calibrating = mode { dependencies.touchCalibration?.cancelCalibration() }
     }
 
     public var title: String { "Technician" }
@@ -140,6 +146,7 @@ public final class DiagnosticsViewModel {
         measured = []
         matrix = nil
         mode = .calibrating(step: 0)
+        dependencies.touchCalibration?.beginCalibration()
         navigator?.invalidate()
     }
 
@@ -163,14 +170,17 @@ public final class DiagnosticsViewModel {
             matrix = solved
             mode = .calibrated
             message = nil
+            dependencies.touchCalibration?.apply(solved)
         } catch {
             message = "Could not save the calibration: \(error.description)"
             mode = .report
+            dependencies.touchCalibration?.cancelCalibration()
         }
         navigator?.invalidate()
     }
 
     public func done() {
+        if case .calibrating = mode { dependencies.touchCalibration?.cancelCalibration() }
         switch mode {
         case .locked, .report: navigator?.pop()
         default:

@@ -42,7 +42,6 @@ extension TerminalApp {
 
     private func handleTouch(_ event: TouchEvent) {
         coordinator.noteActivity()
-        applyCalibrationMode()
         switch event.phase {
         case .began:
             // Hit-test what the screen shows now, even if that frame is not
@@ -66,27 +65,6 @@ extension TerminalApp {
             break
         }
         loop.setNeedsDisplay()
-    }
-
-    /// While the technician calibrates, touches arrive uncalibrated so the
-    /// solver sees what the panel reports; afterwards the new matrix applies.
-    private func applyCalibrationMode() {
-        var wanted = activeCalibration
-        if let model = coordinator.current as? DiagnosticsViewModel {
-            switch model.mode {
-            case .calibrating: wanted = .identity
-            case .calibrated:
-                if let m = model.matrix, m.count == 6 { configuredCalibration = AffineMatrix(m[0], m[1], m[2], m[3], m[4], m[5]) }
-                wanted = configuredCalibration
-            default: wanted = configuredCalibration
-            }
-        } else {
-            wanted = configuredCalibration
-        }
-        if wanted != activeCalibration {
-            activeCalibration = wanted
-            monitor.update(transform: display.transform, calibration: wanted)
-        }
     }
 
     /// Keys type into the focused field. A scanner's line comes as one

@@ -33,10 +33,6 @@ final class TerminalApp {
     var announcedReady = false
     /// Per keyboard: what it typed, to drop a scanner's duplicate `.scan`.
     var keyLines: [String: KeyLine] = [:]
-    /// The calibration in teller.conf (updated by the diagnostics screen).
-    var configuredCalibration: AffineMatrix
-    /// The calibration the input monitor applies now (identity while calibrating).
-    var activeCalibration: AffineMatrix
     private var tokens: [EventLoop.Token] = []
 
     init(configuration: Configuration, configurationPath: String) throws {
@@ -51,9 +47,8 @@ final class TerminalApp {
         layout = LayoutContext(scale: scale, textScale: configuration.textScale, theme: configuration.highContrast ? .highContrast : .standard,
                                fonts: fonts, state: InteractionState())
         touch = TouchTracker(scale: scale)
-        configuredCalibration = Self.calibration(configuration)
-        activeCalibration = configuredCalibration
-        monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: configuredCalibration, grab: configuration.grabInput))
+        let calibration = Self.calibration(configuration.touchCalibration)
+        monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: calibration, grab: configuration.grabInput))
 
         let session = OperatorSession(store: live.store, host: live.host)
         let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus(clock: live.clock)
@@ -66,7 +61,8 @@ final class TerminalApp {
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
             outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
-            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, clock: live.clock,
+            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics,
+            touchCalibration: LiveTouchCalibration(monitor: monitor, display: display, configured: calibration), clock: live.clock,
             terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
             time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,
             terminalCurrency: configuration.currency))
@@ -143,8 +139,10 @@ final class TerminalApp {
         return max(1, (factor * 4).rounded(.down) / 4)
     }
 
-    static func calibration(_ configuration: Configuration) -> AffineMatrix {
-        let m = configuration.touchCalibration
+    /// libinput's six numbers (`touch_calibration`, or a matrix the
+    /// technician just solved) as the matrix the input monitor applies.
+    static func calibration(_ m: [Double]) -> AffineMatrix {
+        precondition(m.count == 6, "a touch calibration is six numbers, got \(m.count)")
         return AffineMatrix(m[0], m[1], m[2], m[3], m[4], m[5])
     }
 
