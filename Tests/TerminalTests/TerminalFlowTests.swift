@@ -110,7 +110,10 @@ import TellerData
         try await terminal.tap("amount.review")
         #expect(try await terminal.waitForScreen("review"))
         try await terminal.tap("review.confirm")
-        #expect(try await terminal.waitForText("Rejected", timeout: .seconds(15)))
+        // The texts say why if the row was never written (a refusal stays on the review screen).
+        let rejected = try await terminal.waitForText("Rejected", timeout: .seconds(15))
+        let shown = rejected ? "" : "screen \(try await terminal.screen()): \(try await terminal.texts())"
+        #expect(rejected, "\(shown)")
         try await terminal.tap("receipt.done", "home.queue")
         #expect(try await terminal.waitForText("Insufficient funds"))
         #expect(try await terminal.identifiers().contains("queue.row.0.acknowledge"))
