@@ -99,8 +99,9 @@ public actor FakeOutbox: OutboxPort {
     public func entries() async throws(TellerError) -> [OutboxEntry] { rows.reversed() }
 
     public func summary() async throws(TellerError) -> QueueSummary {
-        var counts: [String: Int] = [:]
-        for row in rows { counts[row.state.name, default: 0] += 1 }
+        // Every state, those without rows as 0, as the store lists them.
+        var counts = Dictionary(uniqueKeysWithValues: OutboxState.Kind.allCases.map { ($0, 0) })
+        for row in rows { counts[row.state.kind, default: 0] += 1 }
         let pending = rows.filter(\.state.isPending)
         let total = pending.reduce(Int64(0)) { $0 + $1.request.amount.minorUnits }
         let unacknowledged = rows.filter { if case .rejected(_, false) = $0.state { true } else { false } }.count

@@ -71,7 +71,7 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
         await engine.drainOnce()
         drainSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         done += count
-        let confirmed = try await store.summary().countsByState["confirmed"] ?? 0
+        let confirmed = try await store.summary().countsByState[.confirmed] ?? 0
         guard confirmed == done + 20 else { throw BenchmarkError.failed("the drain confirmed \(confirmed - 20) of \(done) rows") }
 
         var bodies = Data()

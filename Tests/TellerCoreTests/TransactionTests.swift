@@ -47,8 +47,14 @@ import Testing
         #expect(OutboxState.queued.isPending)
         #expect(OutboxState.sending.isPending)
         #expect(!OutboxState.confirmed(reference: "R1").isPending)
-        #expect(OutboxState.rejected(reason: "insufficient_funds", acknowledged: false).name == "rejected")
-        #expect(OutboxState.needsReview(reason: "x", acknowledged: false).name == "needsReview")
+        #expect(OutboxState.rejected(reason: "insufficient_funds", acknowledged: false).kind == .rejected)
+        #expect(OutboxState.needsReview(reason: "x", acknowledged: false).kind == .needsReview)
+        #expect(OutboxState.Kind.allCases.filter(\.isPending) == [.queued, .sending])
+    }
+
+    /// The stored words: existing databases hold them and the schema's CHECK lists them.
+    @Test func outboxStateKindsKeepTheirStoredWords() {
+        #expect(OutboxState.Kind.allCases.map(\.rawValue) == ["queued", "sending", "confirmed", "rejected", "needsReview"])
     }
 
     @Test func loadStateCarriesFreshness() {

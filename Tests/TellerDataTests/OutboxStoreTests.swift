@@ -101,7 +101,7 @@ import TellerCore
     @Test func summaryCountsStatesAndPendingPerCurrency() async throws {
         let store = try makeStore()
         let empty = try await store.summary()
-        #expect(empty.countsByState == ["queued": 0, "sending": 0, "confirmed": 0, "rejected": 0, "needsReview": 0])
+        #expect(empty.countsByState == [.queued: 0, .sending: 0, .confirmed: 0, .rejected: 0, .needsReview: 0])
         #expect(empty.oldestQueuedAt == nil)
         let first = try await store.enqueue(Fixtures.deposit(1_000))
         clock.advance(60)
@@ -109,8 +109,9 @@ import TellerCore
         let third = try await store.enqueue(Fixtures.deposit(4_000))
         try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'rejected', reason = 'insufficient_funds' WHERE id = ?", [.integer(third.id)]) }
         let summary = try await store.summary()
-        #expect(summary.countsByState["queued"] == 2)
-        #expect(summary.countsByState["rejected"] == 1)
+        #expect(summary.countsByState[.queued] == 2)
+        #expect(summary.countsByState[.rejected] == 1)
+        #expect(summary.pendingCount == 2)
         #expect(summary.pendingByCurrency == [.eur: Fixtures.eur(3_000)])
         #expect(summary.oldestQueuedAt == first.createdAt)
         #expect(summary.unacknowledgedRejections == 1)
@@ -139,6 +140,43 @@ import TellerCore
         }
         let reopened = try makeStore()
         #expect(try await reopened.entries().map(\.state) == [.queued])
+    }
+
+    /// Every state the code knows passes the schema's CHECK and reads back
+    /// as itself, and the CHECK refuses a word the code does not know: the
+    /// enum's raw values and the stored words cannot drift apart.
+    @Test func theSchemaStoresExactlyTheStatesTheCodeKnows() async throws {
+        let store = try makeStore()
+        let entry = try await store.enqueue(Fixtures.deposit(1_000))
+        for kind in OutboxState.Kind.allCases {
+            try await store.withDatabase { try $0.run("UPDATE outbox SET state = ? WHERE id = ?", [.state(kind), .integer(entry.id)]) }
+            #expect(try await store.entry(for: entry.key)?.state.kind == kind)
+        }
+        await #expect(throws: SQLiteError.self) {
+            try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'archived' WHERE id = ?", [.integer(entry.id)]) }
+        }
+    }
+
+    /// A row in a state this Teller does not know (a newer Teller's, a
+    /// damaged file's): reading it is a storage error naming the word,
+    /// never a crash, a skipped row or a count under a guess.
+    @Test func anUnknownStoredStateIsAnErrorThatNamesIt() async throws {
+        let store = try makeStore()
+        _ = try await store.enqueue(Fixtures.deposit(1_000))
+        let odd = try await store.enqueue(Fixtures.deposit(2_000))
+        try await store.withDatabase { database in
+            try database.execute("PRAGMA ignore_check_constraints = ON")
+            try database.run("UPDATE outbox SET state = 'archived' WHERE id = ?", [.integer(odd.id)])
+        }
+        func namesTheState(_ error: TellerError, _ subject: String) -> Bool {
+            guard case .storage(let failure) = error else { return false }
+            return failure.detail.contains("\(subject) in state 'archived', which this Teller does not know")
+        }
+        await #expect { try await store.entries() } throws: { namesTheState($0 as! TellerError, "outbox row \(odd.id) is") }
+        await #expect { try await store.entry(for: odd.key) } throws: { namesTheState($0 as! TellerError, "outbox row \(odd.id) is") }
+        await #expect { try await store.summary() } throws: { namesTheState($0 as! TellerError, "1 outbox row is") }
+        // Rows the query does not select are still read.
+        #expect(try await store.pendingEntries(for: Fixtures.account).count == 1)
     }
 
     @Test func accountCacheRoundTrips() async throws {

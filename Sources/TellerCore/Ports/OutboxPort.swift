@@ -2,8 +2,8 @@ import Foundation
 
 /// Counts and totals of the outbox, for the status bar and `teller status`.
 public struct QueueSummary: Hashable, Sendable {
-    /// Rows per state name (queued, sending, confirmed, rejected, needsReview).
-    public var countsByState: [String: Int]
+    /// Rows per state; the store lists every state, those without rows as 0.
+    public var countsByState: [OutboxState.Kind: Int]
     /// Money not yet at the host, per currency.
     public var pendingByCurrency: [Currency: Money]
     public var oldestQueuedAt: Date?
@@ -12,7 +12,7 @@ public struct QueueSummary: Hashable, Sendable {
     /// Needs-review rows no operator has acknowledged yet.
     public var unacknowledgedReviews: Int
 
-    public init(countsByState: [String: Int], pendingByCurrency: [Currency: Money], oldestQueuedAt: Date?, unacknowledgedRejections: Int, unacknowledgedReviews: Int = 0) {
+    public init(countsByState: [OutboxState.Kind: Int], pendingByCurrency: [Currency: Money], oldestQueuedAt: Date?, unacknowledgedRejections: Int, unacknowledgedReviews: Int = 0) {
         self.countsByState = countsByState
         self.pendingByCurrency = pendingByCurrency
         self.oldestQueuedAt = oldestQueuedAt
@@ -21,7 +21,7 @@ public struct QueueSummary: Hashable, Sendable {
     }
 
     /// Queued plus sending.
-    public var pendingCount: Int { (countsByState["queued"] ?? 0) + (countsByState["sending"] ?? 0) }
+    public var pendingCount: Int { countsByState.filter(\.key.isPending).values.reduce(0, +) }
 }
 
 /// The durable outbox: where every confirmed transaction is written before

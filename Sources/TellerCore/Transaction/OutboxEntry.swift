@@ -39,24 +39,34 @@ public enum OutboxState: Hashable, Sendable {
     /// which the engine keeps asking the host about under the same key).
     case needsReview(reason: String, acknowledged: Bool)
 
-    /// Queued or sending: money that has not reached the host yet.
-    public var isPending: Bool {
+    /// A state without what it carries (reference, reason, acknowledgement):
+    /// what the outbox's `state` column stores, what `teller status` counts
+    /// under, and what the store moves rows between. The raw values are the
+    /// stored words, which the schema's CHECK lists; they are spelled out
+    /// so that renaming a case cannot change what existing databases hold.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case queued = "queued"
+        case sending = "sending"
+        case confirmed = "confirmed"
+        case rejected = "rejected"
+        case needsReview = "needsReview"
+
+        /// Queued or sending: money that has not reached the host yet.
+        public var isPending: Bool { self == .queued || self == .sending }
+    }
+
+    public var kind: Kind {
         switch self {
-        case .queued, .sending: true
-        default: false
+        case .queued: .queued
+        case .sending: .sending
+        case .confirmed: .confirmed
+        case .rejected: .rejected
+        case .needsReview: .needsReview
         }
     }
 
-    /// The state's name as stored and reported: queued, sending, confirmed, rejected, needsReview.
-    public var name: String {
-        switch self {
-        case .queued: "queued"
-        case .sending: "sending"
-        case .confirmed: "confirmed"
-        case .rejected: "rejected"
-        case .needsReview: "needsReview"
-        }
-    }
+    /// Queued or sending: money that has not reached the host yet.
+    public var isPending: Bool { kind.isPending }
 }
 
 /// One row of the outbox, as the queue screen and the sync engine see it.

@@ -16,12 +16,13 @@ extension TellerStore: OutboxPort {
                 try database.run("""
                     INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
                                         operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [
                         .text(key.rawValue), .text(request.kind.rawValue), .text(request.account.electronic),
                         request.counterparty.map { .text($0.electronic) } ?? .null, .integer(request.amount.minorUnits),
                         .text(request.amount.currency.code), .text(request.operatorID.rawValue),
-                        .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .integer(now.millisecondsSince1970),
+                        .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .state(.queued),
+                        .integer(now.millisecondsSince1970),
                     ])
                 return OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued)
             }
@@ -66,18 +67,24 @@ extension TellerStore: OutboxPort {
 
     public func summary() throws(TellerError) -> QueueSummary {
         try translating {
-            var counts = Dictionary(uniqueKeysWithValues: ["queued", "sending", "confirmed", "rejected", "needsReview"].map { ($0, 0) })
-            for (state, count) in try database.query("SELECT state, count(*) FROM outbox GROUP BY state", row: { ($0.text(0), Int($0.int64(1))) }) {
+            var counts = Dictionary(uniqueKeysWithValues: OutboxState.Kind.allCases.map { ($0, 0) })
+            for (state, count) in try database.query("SELECT state, count(*) FROM outbox GROUP BY state", row: {
+                (row: Statement) throws(SQLiteError) -> (OutboxState.Kind, Int) in
+                let count = Int(row.int64(1))
+                let subject = "\(database.path): \(count == 1 ? "1 outbox row is" : "\(count) outbox rows are")"
+                return (try OutboxColumns.state(row.text(0), of: subject, sql: row.sql), count)
+            }) {
                 counts[state] = count
             }
             var pending: [Currency: Money] = [:]
-            for (code, total) in try database.query("SELECT currency, sum(amount_minor) FROM outbox WHERE state IN ('queued', 'sending') GROUP BY currency", row: { ($0.text(0), $0.int64(1)) }) {
+            for (code, total) in try database.query("SELECT currency, sum(amount_minor) FROM outbox WHERE state IN (?, ?) GROUP BY currency",
+                                                    .pending, row: { ($0.text(0), $0.int64(1)) }) {
                 guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): outbox holds unknown currency '\(code)'") }
                 pending[currency] = Money(minorUnits: total, currency: currency)
             }
-            let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN ('queued', 'sending')")
-            let unacknowledged = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = 'rejected' AND acknowledged_at_ms IS NULL") ?? 0
-            let reviews = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = 'needsReview' AND acknowledged_at_ms IS NULL") ?? 0
+            let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN (?, ?)", .pending)
+            let unacknowledged = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = ? AND acknowledged_at_ms IS NULL", [.state(.rejected)]) ?? 0
+            let reviews = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = ? AND acknowledged_at_ms IS NULL", [.state(.needsReview)]) ?? 0
             return QueueSummary(countsByState: counts, pendingByCurrency: pending, oldestQueuedAt: oldest.map(Date.init(millisecondsSince1970:)),
                                 unacknowledgedRejections: Int(unacknowledged), unacknowledgedReviews: Int(reviews))
         }
@@ -87,8 +94,8 @@ extension TellerStore: OutboxPort {
         try translating {
             try database.query("""
                 SELECT \(OutboxColumns.list) FROM outbox
-                WHERE account_iban = ? AND state IN ('queued', 'sending') AND kind IN ('withdrawal', 'transfer') ORDER BY id
-                """, [.text(account.electronic)], row: OutboxColumns.entry)
+                WHERE account_iban = ? AND state IN (?, ?) AND kind IN ('withdrawal', 'transfer') ORDER BY id
+                """, [.text(account.electronic)] + .pending, row: OutboxColumns.entry)
         }
     }
 
@@ -96,8 +103,8 @@ extension TellerStore: OutboxPort {
         try translating {
             try database.query("""
                 SELECT \(OutboxColumns.list) FROM outbox
-                WHERE state IN ('queued', 'sending') AND account_iban = ? ORDER BY id DESC
-                """, [.text(account.electronic)], row: OutboxColumns.entry)
+                WHERE state IN (?, ?) AND account_iban = ? ORDER BY id DESC
+                """, .pending + [.text(account.electronic)], row: OutboxColumns.entry)
         }
     }
 
@@ -105,8 +112,9 @@ extension TellerStore: OutboxPort {
         try translating {
             try database.run("""
                 UPDATE outbox SET acknowledged_at_ms = ?, acknowledged_by = ?, updated_at_ms = ?
-                WHERE idempotency_key = ? AND state IN ('rejected', 'needsReview') AND acknowledged_at_ms IS NULL
-                """, [.integer(clock.now().millisecondsSince1970), .text(operatorID.rawValue), .integer(clock.now().millisecondsSince1970), .text(key.rawValue)])
+                WHERE idempotency_key = ? AND state IN (?, ?) AND acknowledged_at_ms IS NULL
+                """, [.integer(clock.now().millisecondsSince1970), .text(operatorID.rawValue), .integer(clock.now().millisecondsSince1970), .text(key.rawValue),
+                      .state(.rejected), .state(.needsReview)])
             guard database.changes == 1 else { throw TellerError.noSuchEntry(key) }
         }
     }
@@ -126,15 +134,15 @@ extension TellerStore: OutboxPort {
                 (SELECT amount_minor FROM outbox_totals WHERE bucket = ?1 AND currency = ?2),
                 (SELECT amount_minor FROM outbox_totals WHERE bucket = 'pending' AND currency = ?2),
                 (SELECT created_at_ms FROM outbox WHERE id = min(
-                    coalesce((SELECT min(id) FROM outbox WHERE state = 'queued'), 9223372036854775807),
-                    coalesce((SELECT min(id) FROM outbox WHERE state = 'sending'), 9223372036854775807)))
-            """, [.text(localDay(now)), .text(currency.code)]) { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0.optionalInt64(2)) } ?? (0, 0, nil)
+                    coalesce((SELECT min(id) FROM outbox WHERE state = ?3), 9223372036854775807),
+                    coalesce((SELECT min(id) FROM outbox WHERE state = ?4), 9223372036854775807)))
+            """, [.text(localDay(now)), .text(currency.code)] + .pending) { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0.optionalInt64(2)) } ?? (0, 0, nil)
         var withdrawable: Money?
         if kind.isDebit, let known = try cachedAvailable(account) {
             let debits = try database.queryInt64("""
                 SELECT coalesce(sum(amount_minor), 0) FROM outbox
-                WHERE account_iban = ? AND state IN ('queued', 'sending') AND kind IN ('withdrawal', 'transfer') AND currency = ?
-                """, [.text(account.electronic), .text(known.currency.code)]) ?? 0
+                WHERE account_iban = ? AND state IN (?, ?) AND kind IN ('withdrawal', 'transfer') AND currency = ?
+                """, [.text(account.electronic)] + .pending + [.text(known.currency.code)]) ?? 0
             withdrawable = try known.subtracting(Money(minorUnits: debits, currency: known.currency))
         }
         return LimitContext(
@@ -183,13 +191,12 @@ enum OutboxColumns {
             throw corrupt("invalid transaction fields (\(error))")
         }
         let state: OutboxState
-        switch row.text(9) {
-        case "queued": state = .queued
-        case "sending": state = .sending
-        case "confirmed": state = .confirmed(reference: row.optionalText(13) ?? "")
-        case "rejected": state = .rejected(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
-        case "needsReview": state = .needsReview(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
-        default: throw corrupt("an unknown state")
+        switch try Self.state(row.text(9), of: "outbox row \(row.int64(0)) is", sql: row.sql) {
+        case .queued: state = .queued
+        case .sending: state = .sending
+        case .confirmed: state = .confirmed(reference: row.optionalText(13) ?? "")
+        case .rejected: state = .rejected(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
+        case .needsReview: state = .needsReview(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
         }
         return OutboxEntry(
             id: row.int64(0), key: key, request: request, createdAt: Date(millisecondsSince1970: row.int64(8)),
@@ -198,6 +205,28 @@ enum OutboxColumns {
             lastProblem: row.optionalText(16).flatMap(SyncProblem.Kind.init(rawValue:)),
             waited: TimeInterval(row.int64(17)) / 1000)
     }
+
+    /// The state a `state` column holds. A word this Teller does not know
+    /// (a newer Teller's state, a damaged file) makes the database corrupt
+    /// and says which word: a row is never skipped, nor counted under a guess.
+    /// - Parameter subject: whose state it is, for the message ("outbox row 7 is").
+    static func state(_ stored: String, of subject: String, sql: String?) throws(SQLiteError) -> OutboxState.Kind {
+        guard let kind = OutboxState.Kind(rawValue: stored) else {
+            let known = OutboxState.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SQLiteError(code: .corrupt, message: "\(subject) in state '\(stored)', which this Teller does not know (it knows \(known))", sql: sql)
+        }
+        return kind
+    }
+}
+
+extension SQLValue {
+    /// A state bound as the word the `state` column stores, so queries never spell it.
+    static func state(_ kind: OutboxState.Kind) -> SQLValue { .text(kind.rawValue) }
+}
+
+extension [SQLValue] {
+    /// Queued and sending, bound for `state IN (?, ?)`: the rows whose money has not reached the host.
+    static var pending: [SQLValue] { [.state(.queued), .state(.sending)] }
 }
 
 extension TellerStore {

@@ -41,7 +41,8 @@ public actor TellerStore {
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
         try Schema.migrator.migrate(database, now: clock.now())
-        try database.run("UPDATE outbox SET state = 'queued', updated_at_ms = ? WHERE state = 'sending'", [.integer(clock.now().millisecondsSince1970)])
+        try database.run("UPDATE outbox SET state = ?, updated_at_ms = ? WHERE state = ?",
+                         [.state(.queued), .integer(clock.now().millisecondsSince1970), .state(.sending)])
         // The last committed row's time is part of the trusted clock's floor.
         if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
             trusted.committed(at: Date(millisecondsSince1970: newest))

@@ -7,7 +7,7 @@ extension TellerStore {
     /// The queued row with the lowest id and its frozen body, or nil when nothing is queued.
     func nextToSend() throws(TellerError) -> (entry: OutboxEntry, payload: [UInt8])? {
         try translating {
-            try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = 'queued' ORDER BY id LIMIT 1") {
+            try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? ORDER BY id LIMIT 1", [.state(.queued)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
                 (try OutboxColumns.entry(row), row.blob(18))
             }
@@ -19,7 +19,7 @@ extension TellerStore {
     /// the disk (and it persists this one too, WAL being in order).
     func markSending(_ id: Int64) throws(TellerError) {
         try translating {
-            try database.withoutFsync { try setState(id, "sending", from: ["queued"]) }
+            try database.withoutFsync { try setState(id, .sending, from: [.queued]) }
         }
     }
 
@@ -29,9 +29,9 @@ extension TellerStore {
         try translating {
             try database.queryFirst("""
                 SELECT \(OutboxColumns.list), payload FROM outbox
-                WHERE state = 'needsReview' AND last_error_class = 'mismatch' AND coalesce(next_attempt_at_ms, 0) <= ?
+                WHERE state = ? AND last_error_class = 'mismatch' AND coalesce(next_attempt_at_ms, 0) <= ?
                 ORDER BY id LIMIT 1
-                """, [.integer(clock.now().millisecondsSince1970)]) {
+                """, [.state(.needsReview), .integer(clock.now().millisecondsSince1970)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
                 (try OutboxColumns.entry(row), row.blob(18))
             }
@@ -41,26 +41,27 @@ extension TellerStore {
     /// When the earliest mismatched needs-review row is due for its next try, or nil when none waits.
     func nextRecheckAt() throws(TellerError) -> Date? {
         try translating {
-            try database.queryInt64("SELECT min(coalesce(next_attempt_at_ms, 0)) FROM outbox WHERE state = 'needsReview' AND last_error_class = 'mismatch'")
+            try database.queryInt64("SELECT min(coalesce(next_attempt_at_ms, 0)) FROM outbox WHERE state = ? AND last_error_class = 'mismatch'",
+                                    [.state(.needsReview)])
                 .map(Date.init(millisecondsSince1970:))
         }
     }
 
     /// The bank posted it. A needs-review row whose key the bank finally answered becomes final too.
     func markConfirmed(_ id: Int64, reference: String) throws(TellerError) {
-        try setState(id, "confirmed", from: ["sending", "queued", "needsReview"],
+        try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
                      extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
     }
 
     func markRejected(_ id: Int64, reason: String, detail: String) throws(TellerError) {
-        try setState(id, "rejected", from: ["sending", "queued", "needsReview"],
+        try setState(id, .rejected, from: [.sending, .queued, .needsReview],
                      extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
     }
 
     /// Stops the row for a person to look at. With `recheckAt` (a mismatch)
     /// the engine asks the host again under the same key at that time.
     func markNeedsReview(_ id: Int64, reason: String, problem: SyncProblem.Kind?, recheckAt: Date? = nil) throws(TellerError) {
-        try setState(id, "needsReview", from: ["sending", "queued", "needsReview"],
+        try setState(id, .needsReview, from: [.sending, .queued, .needsReview],
                      extra: "reason = ?, last_error = ?, last_error_class = ?, next_attempt_at_ms = ?, attempts = attempts + 1",
                      [.text(reason), .text(reason), problem.map { .text($0.rawValue) } ?? .null,
                       recheckAt.map { .integer($0.millisecondsSince1970) } ?? .null])
@@ -70,7 +71,7 @@ extension TellerStore {
     /// its place, so rows behind it wait (the host journals in queue order).
     /// - Parameter waited: elapsed (monotonic) time since the engine last tried this row in this run.
     func scheduleRetry(_ id: Int64, at next: Date, error: String, problem: SyncProblem.Kind?, waited: TimeInterval) throws(TellerError) {
-        try setState(id, "queued", from: ["sending", "queued"],
+        try setState(id, .queued, from: [.sending, .queued],
                      extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?, last_error_class = ?, waited_ms = waited_ms + ?",
                      [.integer(next.millisecondsSince1970), .text(error), problem.map { .text($0.rawValue) } ?? .null,
                       .integer(Int64(max(0, waited) * 1000))])
@@ -80,18 +81,23 @@ extension TellerStore {
     /// row as it was: queued, due now, with no attempt counted.
     func returnToQueue(_ id: Int64) throws(TellerError) {
         try translating {
-            try database.withoutFsync { try setState(id, "queued", from: ["sending", "queued"]) }
+            try database.withoutFsync { try setState(id, .queued, from: [.sending, .queued]) }
         }
     }
 
-    private func setState(_ id: Int64, _ state: String, from: [String], extra: String? = nil, _ values: [SQLValue] = []) throws(TellerError) {
+    /// Moves one row to `state`, only from one of the states in `from`.
+    /// - Parameters:
+    ///   - extra: further assignments, with `?` for each of `values`.
+    /// - Throws: when the row is not in one of `from` (or does not exist).
+    private func setState(_ id: Int64, _ state: OutboxState.Kind, from: Set<OutboxState.Kind>, extra: String? = nil, _ values: [SQLValue] = []) throws(TellerError) {
         try translating { () throws -> Void in
-            let allowed = from.map { "'\($0)'" }.joined(separator: ", ")
+            let allowed = OutboxState.Kind.allCases.filter(from.contains)
             let assignments = ["state = ?", "updated_at_ms = ?"] + (extra.map { [$0] } ?? [])
-            try database.run("UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(allowed))",
-                             [.text(state), .integer(clock.now().millisecondsSince1970)] + values + [.integer(id)])
+            let placeholders = allowed.map { _ in "?" }.joined(separator: ", ")
+            try database.run("UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(placeholders))",
+                             [.state(state), .integer(clock.now().millisecondsSince1970)] + values + [.integer(id)] + allowed.map(SQLValue.state))
             guard database.changes == 1 else {
-                throw TellerError.storage(detail: "\(path): outbox row \(id) cannot move to \(state) (not in \(from.joined(separator: "/")))")
+                throw TellerError.storage(detail: "\(path): outbox row \(id) cannot move to \(state.rawValue) (not in \(allowed.map(\.rawValue).joined(separator: "/")))")
             }
         }
     }
@@ -123,7 +129,7 @@ extension TellerStore {
     /// Rows a person has to look at, oldest first, with the reason.
     public func needsReviewEntries() throws(TellerError) -> [OutboxEntry] {
         try translating {
-            try database.query("SELECT \(OutboxColumns.list) FROM outbox WHERE state = 'needsReview' ORDER BY id", row: OutboxColumns.entry)
+            try database.query("SELECT \(OutboxColumns.list) FROM outbox WHERE state = ? ORDER BY id", [.state(.needsReview)], row: OutboxColumns.entry)
         }
     }
 

@@ -20,6 +20,10 @@ enum StatusCommand {
             Log.error("teller status: \(refusal)")
             Log.error("teller status: nothing was written: the directory and the file are exactly as they were.")
             return exitCode(refusal.reason.kind)
+        } catch TellerError.storage(let failure) {
+            // The technician's detail (file, what is wrong, SQL), not the operator's "Not saved" sentence.
+            Log.error("teller status: \(failure.detail)")
+            return 1
         } catch {
             Log.error("teller status: \(error)")
             return 1
@@ -52,7 +56,8 @@ enum StatusCommand {
                 return row
             },
             "database": store.path,
-            "counts": summary.countsByState,
+            // Keyed by the stored words, which monitoring and deploy/lib/common.sh read.
+            "counts": Dictionary(uniqueKeysWithValues: summary.countsByState.map { ($0.key.rawValue, $0.value) }),
             "pending_count": summary.pendingCount,
             "pending": pendingJSON(summary),
             "oldest_queued_age_seconds": oldestAgeJSON(summary, now: now),

@@ -34,7 +34,7 @@ extension HostIntegrationTests {
             defer { withExtendedLifetime(files) {} }
             // The first attempt ends (and says why) within the deadline plus 1 s, plus the process's start.
             let attempted = await eventually(timeout: .seconds(Self.deadline + 1.5)) {
-                ((try? OutboxRowSnapshot.all(inDataDirectory: directory.path)) ?? []).contains { $0.attempts >= 1 || $0.state == "needsReview" }
+                ((try? OutboxRowSnapshot.all(inDataDirectory: directory.path)) ?? []).contains { $0.attempts >= 1 || $0.state == .needsReview }
             }
             #expect(attempted, "no attempt ended within \(Self.deadline + 1.5) s of starting; log: \(drain.stderr)")
             let firstAttempt = ContinuousClock.now - started
@@ -43,12 +43,12 @@ extension HostIntegrationTests {
             #expect(drain.isRunning, "teller drain died: \(drain.stderr)")
 
             let rows = try OutboxRowSnapshot.all(inDataDirectory: directory.path)
-            #expect(!rows.contains { $0.state == "confirmed" }, "confirmed without the bank: \(rows.map(\.state))")
-            if hostileCase.rowState == "needsReview" {
-                #expect(rows.allSatisfy { $0.state == "needsReview" }, "\(rows.map(\.state))")
+            #expect(!rows.contains { $0.state == .confirmed }, "confirmed without the bank: \(rows.map(\.state))")
+            if OutboxState.Kind(rawValue: hostileCase.rowState) == .needsReview {
+                #expect(rows.allSatisfy { $0.state == .needsReview }, "\(rows.map(\.state))")
                 #expect(rows.allSatisfy { $0.lastError?.contains("this terminal sent") == true }, "\(rows.map { $0.lastError ?? "-" })")
             } else {
-                #expect(rows.allSatisfy { $0.state == "queued" || $0.state == "sending" }, "\(rows.map(\.state))")
+                #expect(rows.allSatisfy { $0.state.isPending }, "\(rows.map(\.state))")
             }
             #expect(target.recordedRequests().isEmpty, "a request reached the redirect target: \(target.recordedRequests())")
 
@@ -78,7 +78,7 @@ extension HostIntegrationTests {
             let posted = try await host.journal(outcome: "posted").map(\.idempotencyKey)
             #expect(posted.sorted() == keys.sorted(), "each row posted once: \(posted)")
             let after = try OutboxRowSnapshot.all(inDataDirectory: directory.path)
-            #expect(after.allSatisfy { $0.state == "confirmed" }, "\(after.map(\.state))")
+            #expect(after.allSatisfy { $0.state == .confirmed }, "\(after.map(\.state))")
         }
     }
 }

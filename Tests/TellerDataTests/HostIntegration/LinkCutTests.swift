@@ -61,7 +61,7 @@ extension HostIntegrationTests {
             // full jitter can draw short waits, so wait those out (bounded).
             let resting = try await eventually(timeout: .seconds(90), interval: .milliseconds(100)) {
                 let row = try OutboxRowSnapshot.all(inDataDirectory: data.path).first
-                return row?.state == "queued" && (row?.nextAttemptAt.map { $0 > Date().addingTimeInterval(8) } ?? false)
+                return row?.state == .queued && (row?.nextAttemptAt.map { $0 > Date().addingTimeInterval(8) } ?? false)
             }
             try #require(resting, "the head row never rested with a long backoff; drain log: \(process.stderr)")
             // The attempt timed out at 2 s but the kernel's ARP for the host
@@ -99,7 +99,7 @@ extension HostIntegrationTests {
 
             let rows = try OutboxRowSnapshot.all(inDataDirectory: data.path)
             #expect(rows.map(\.key) == keys)
-            #expect(rows.allSatisfy { $0.state == "confirmed" })
+            #expect(rows.allSatisfy { $0.state == .confirmed })
             #expect(try await started.journal(outcome: "posted").map(\.idempotencyKey) == keys)
             await started.stop()
             withExtendedLifetime(files) {}

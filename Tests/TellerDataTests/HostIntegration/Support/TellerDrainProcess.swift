@@ -1,5 +1,6 @@
 @testable import ProcessTestSupport
 import Foundation
+import TellerCore
 @testable import TellerData
 
 /// `teller drain` as a real process on a terminal data directory, and what
@@ -48,7 +49,7 @@ enum TellerDrainProcess {
 struct OutboxRowSnapshot {
     let id: Int64
     let key: String
-    let state: String
+    let state: OutboxState.Kind
     let attempts: Int
     let nextAttemptAt: Date?
     let lastError: String?
@@ -56,8 +57,10 @@ struct OutboxRowSnapshot {
     static func all(inDataDirectory directory: String) throws -> [OutboxRowSnapshot] {
         let database = try Database(path: (directory as NSString).appendingPathComponent(TellerStore.fileName))
         return try database.query("SELECT id, idempotency_key, state, attempts, next_attempt_at_ms, last_error FROM outbox ORDER BY id") {
-            OutboxRowSnapshot(id: $0.int64(0), key: $0.text(1), state: $0.text(2), attempts: Int($0.int64(3)),
-                              nextAttemptAt: $0.optionalInt64(4).map { Date(timeIntervalSince1970: Double($0) / 1000) }, lastError: $0.optionalText(5))
+            (row: Statement) throws(SQLiteError) in
+            OutboxRowSnapshot(id: row.int64(0), key: row.text(1), state: try OutboxColumns.state(row.text(2), of: "outbox row \(row.int64(0)) is", sql: row.sql),
+                              attempts: Int(row.int64(3)),
+                              nextAttemptAt: row.optionalInt64(4).map { Date(timeIntervalSince1970: Double($0) / 1000) }, lastError: row.optionalText(5))
         }
     }
 }
