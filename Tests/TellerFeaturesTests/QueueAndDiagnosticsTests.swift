@@ -27,6 +27,30 @@ import TellerFakes
         #expect(await h.sync.syncNowCount == 1)
     }
 
+    /// The colour's meaning is the view model's decision; the screen only maps it to the theme.
+    @Test func everyStateHasTheToneItsWordMeans() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let states: [(OutboxState, Tone)] = [
+            (.queued, .neutral),
+            (.sending, .neutral),
+            (.confirmed(reference: "H-1"), .positive),
+            (.rejected(reason: "account_blocked", acknowledged: false), .negative),
+            (.rejected(reason: "account_blocked", acknowledged: true), .neutral),
+            (.needsReview(reason: "mismatch", acknowledged: false), .attention),
+            (.needsReview(reason: "mismatch", acknowledged: true), .attention),
+        ]
+        for (state, _) in states {
+            let entry = try await h.outbox.enqueue(TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(100), operatorID: OperatorID("1001")!))
+            await h.outbox.setState(entry.key, state)
+        }
+        h.coordinator.push(.queue)
+        await h.coordinator.settle()
+        let queue = try #require(h.coordinator.current.queue, "the queue screen is not on top: \(h.coordinator.current.screenName)")
+        // Newest first.
+        #expect(queue.rows.reversed().map(\.tone) == states.map(\.1), "\(queue.rows.map(\.stateText))")
+    }
+
     @Test func technicianPINGuardsDiagnosticsAndCalibrationIsSaved() async throws {
         let h = FeatureHarness()
         await h.signIn()

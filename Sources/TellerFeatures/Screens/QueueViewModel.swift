@@ -12,8 +12,10 @@ public final class QueueViewModel {
         public let stateText: String
         public let detail: String
         public let needsAcknowledgement: Bool
-        /// Where the row is, so a screen can colour its state word.
+        /// Where the row is.
         public let state: OutboxState
+        /// What the colour of `stateText` means.
+        public let tone: Tone
     }
 
     public enum State: Hashable, Sendable {
@@ -59,24 +61,34 @@ public final class QueueViewModel {
             let stateText: String
             var detail = "\(who) · \(time)"
             var needsAcknowledgement = false
+            let tone: Tone
             switch entry.state {
             case .queued:
                 stateText = "Queued"
+                tone = .neutral
                 if let problem = entry.lastProblem { detail = "\(ProblemText.text(problem)) · \(detail)" }
-            case .sending: stateText = "Sending"
-            case .confirmed(let reference): stateText = "Confirmed \(reference)"
+            case .sending:
+                stateText = "Sending"
+                tone = .neutral
+            case .confirmed(let reference):
+                stateText = "Confirmed \(reference)"
+                tone = .positive
             case .rejected(let reason, let acknowledged):
                 stateText = acknowledged ? "Rejected (acknowledged)" : "Rejected"
+                // Once told to the customer, a rejection is history, not an alarm.
+                tone = acknowledged ? .neutral : .negative
                 detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
                 needsAcknowledgement = !acknowledged
             case .needsReview(let reason, let acknowledged):
                 stateText = acknowledged ? "Needs review (acknowledged)" : "Needs review"
+                // Acknowledged or not, the row is not final: someone still has to settle it with the bank.
+                tone = .attention
                 detail = "\(reason) · \(detail)"
                 needsAcknowledgement = !acknowledged
             }
             return Row(key: entry.key, title: "\(AccountViewModel.kindTitle(entry.request.kind)) \(MoneyFormatting.text(entry.request.amount))",
                        amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
-                       needsAcknowledgement: needsAcknowledgement, state: entry.state)
+                       needsAcknowledgement: needsAcknowledgement, state: entry.state, tone: tone)
         }
     }
 

@@ -37,7 +37,7 @@ public struct QueueScreen: TerminalScreen {
         } else {
             children.append(List(identifier: Self.list, label: model.title, rows: rows.enumerated().map { index, row in
                 ListRow(identifier: Self.row(index), title: row.title, subtitle: row.detail,
-                        badge: Badge(row.stateText, tone: Self.tone(row.state)),
+                        badge: Badge(row.stateText, tone: Self.tone(row.tone)),
                         action: row.needsAcknowledgement
                             ? Button(model.acknowledgeTitle, identifier: Self.acknowledge(index),
                                      accessibilityLabel: model.acknowledgeAccessibilityLabel(row))
@@ -47,12 +47,12 @@ public struct QueueScreen: TerminalScreen {
         return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
     }
 
-    static func tone(_ state: OutboxState) -> BadgeTone {
-        switch state {
-        case .queued, .sending: .neutral
-        case .confirmed: .success
-        case .rejected(_, let acknowledged): acknowledged ? .neutral : .danger
-        case .needsReview: .warning
+    static func tone(_ tone: Tone) -> BadgeTone {
+        switch tone {
+        case .neutral: .neutral
+        case .positive: .success
+        case .attention: .warning
+        case .negative: .danger
         }
     }
 }
