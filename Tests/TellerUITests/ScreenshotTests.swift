@@ -5,8 +5,8 @@ import Testing
 import Widgets
 
 /// Renders every screen (both themes) and every state worth a look
-/// (standard theme) at 800x480, driven by the fakes. By default it only
-/// renders and checks; with TELLER_WRITE_SCREENS=1 it also writes
+/// (standard theme) at 800x480, driven by the fakes, and compares each
+/// with its committed picture; with TELLER_WRITE_SCREENS=1 it first writes
 /// docs/screens/<name>-<theme>.png:
 ///
 ///     TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
@@ -41,9 +41,18 @@ import Widgets
         let decoded = try PNG.decode(png)
         #expect(decoded.size == surface.size)
         #expect(decoded.pixels[240 * 800 + 400] & 0xFF_FFFF == surface.row(240)[400] & 0xFF_FFFF)
+        let path = Self.directory.appendingPathComponent(Self.fileName(scenario, theme)).path
         if Self.writes {
             try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-            try PNG.write(surface, to: Self.directory.appendingPathComponent(Self.fileName(scenario, theme)).path)
+            try PNG.write(surface, to: path)
+        }
+        // The fakes' clock is fixed, so the picture is too: a screen that
+        // changes by a pixel tile fails until its picture is looked at and
+        // written again.
+        do {
+            try ImageDifference().compare(surface, goldenAt: path)
+        } catch {
+            Issue.record("\(Self.fileName(scenario, theme)): \(error); look at it, then TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests")
         }
     }
 
@@ -60,7 +69,8 @@ import Widgets
                     TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
 
                 and look at every picture before committing. Each screen is shown in the standard and the
-                high-contrast theme; the states after it in the standard theme.
+                high-contrast theme; the states after it in the standard theme. The suite compares every
+                rendering with its picture here, so a screen that changes fails until it is written again.
 
                 | picture | what it shows |
                 |---|---|
