@@ -8,7 +8,10 @@ import Graphics
 /// all become main-queue handlers, so @MainActor view models and async tasks
 /// run between them with no locks. Frames are drawn only when the display is
 /// ready (no flip pending) and something asked for one: at most once per
-/// vblank, and the loop never waits for vblank.
+/// vblank, and the loop never waits for vblank. A frame counts as presented
+/// (``onFramePresented``) only once it is on the panel: when `present`
+/// returns for displays whose frames complete at once (offscreen, fbdev),
+/// when the page-flip event arrives for DRM.
 ///
 /// ``stop(status:)`` runs the cleanups (restoring the CRTC among them) and exits.
 @MainActor
@@ -31,7 +34,13 @@ public final class EventLoop {
     private var displayWatch: Token?
     private var needsDisplay = false
     private var renderScheduled = false
+    /// A frame was handed to the display and its flip has not completed yet.
+    private var presentPending = false
     public private(set) var framesRendered = 0
+    public private(set) var framesPresented = 0
+    /// Called on the main queue each time a frame has reached the panel, not
+    /// merely been drawn: systemd's READY must mean the operator sees the screen.
+    public var onFramePresented: (@MainActor () -> Void)?
 
     public init() {}
 
@@ -103,13 +112,22 @@ public final class EventLoop {
     public func attach(display: any Display, renderer: @escaping Renderer) {
         self.display = display
         self.renderer = renderer
+        presentPending = false
         displayWatch?.cancel()
         if let fd = display.readableDescriptor {
-            displayWatch = watch(fd) { [unowned self] in
-                do { try display.handleReadable() } catch { Self.reportError(error) }
-                self.renderIfReady()
-            }
+            displayWatch = watch(fd) { [unowned self] in self.displayReadable() }
         }
+    }
+
+    /// The display's descriptor is readable: a pending flip may have completed.
+    func displayReadable() {
+        guard let display else { return }
+        do { try display.handleReadable() } catch { Self.reportError(error) }
+        if presentPending && display.isReadyForFrame {
+            presentPending = false
+            framePresented()
+        }
+        renderIfReady()
     }
 
     /// Asks for a frame; several requests before the next vblank make one frame.
@@ -135,7 +153,16 @@ public final class EventLoop {
             framesRendered += 1
         } catch {
             Self.reportError(error)
+            return
         }
+        // Ready again at once means the frame is already shown; otherwise its
+        // flip completes later, in displayReadable().
+        if display.isReadyForFrame { framePresented() } else { presentPending = true }
+    }
+
+    private func framePresented() {
+        framesPresented += 1
+        onFramePresented?()
     }
 
     /// A display error the loop survives, on stderr with syslog's error

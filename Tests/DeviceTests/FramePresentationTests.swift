@@ -1,0 +1,107 @@
+import Glibc
+import Graphics
+import Testing
+@testable import Device
+
+/// The event loop calls a frame presented only once it is on the panel, which
+/// is what the terminal's READY waits for: when `present` returns for
+/// displays that show a frame at once, when the page-flip event arrives for
+/// one that flips like DRM, never for a present that failed.
+@MainActor
+@Suite("Frames count as presented when they reach the panel")
+struct FramePresentationTests {
+    @Test func offscreenFrameIsShownBeforeItCountsAsPresented() {
+        let display = OffscreenDisplay(physicalSize: Size(width: 320, height: 200))
+        let loop = EventLoop()
+        var shownAtHook: [Int] = []
+        loop.onFramePresented = { shownAtHook.append(display.presentedFrames) }
+        loop.attach(display: display) { surface, _ in surface.bounds }
+        loop.setNeedsDisplay()
+        loop.renderIfReady()
+        #expect(shownAtHook == [1])
+        #expect(loop.framesPresented == 1)
+    }
+
+    @Test func flippedFrameIsPresentedWhenTheFlipCompletesNotWhenQueued() {
+        let display = FlippingDisplay()
+        let loop = EventLoop()
+        var completedAtHook: [Int] = []
+        loop.onFramePresented = { completedAtHook.append(display.completedFlips) }
+        loop.attach(display: display) { surface, _ in surface.bounds }
+
+        loop.setNeedsDisplay()
+        loop.renderIfReady()
+        #expect(display.queuedFlips == 1)
+        #expect(completedAtHook.isEmpty, "queued, not yet on the panel")
+
+        // A wakeup without a completed flip (or a frame asked for meanwhile) changes nothing.
+        loop.setNeedsDisplay()
+        loop.displayReadable()
+        #expect(completedAtHook.isEmpty)
+        #expect(display.queuedFlips == 1, "no second frame while the first flip is pending")
+
+        display.kernelCompletesFlip()
+        loop.displayReadable()
+        #expect(completedAtHook == [1])
+        #expect(display.queuedFlips == 2, "the frame asked for meanwhile follows the flip")
+
+        display.kernelCompletesFlip()
+        loop.displayReadable()
+        #expect(completedAtHook == [1, 2])
+        #expect(loop.framesPresented == 2)
+    }
+
+    @Test func failedPresentIsNeverPresented() {
+        let display = FlippingDisplay()
+        display.refusesFlips = true
+        let loop = EventLoop()
+        var presented = 0
+        loop.onFramePresented = { presented += 1 }
+        loop.attach(display: display) { surface, _ in surface.bounds }
+        loop.setNeedsDisplay()
+        loop.renderIfReady()
+        loop.displayReadable()
+        #expect(presented == 0)
+    }
+}
+
+/// A display whose flips complete later, as DRM's do: `present` queues the
+/// flip, and the test plays the kernel's completion event.
+private final class FlippingDisplay: Display {
+    /// Never readable and never closed: the loop watches it, the test calls
+    /// `displayReadable()` itself, so no dispatch source outlives its descriptor.
+    private static let quietDescriptor: Int32 = {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0, "pipe: \(errno)")
+        return ends[0]
+    }()
+
+    let transform = DisplayTransform(rotation: .degrees0, physicalSize: Size(width: 320, height: 200))
+    let backBuffer = Surface(size: Size(width: 320, height: 200))
+    var refusesFlips = false
+    private(set) var queuedFlips = 0
+    private(set) var completedFlips = 0
+    private var flipPending = false
+    private var completionArrived = false
+
+    var name: String { "flipping test display" }
+    var size: Size { transform.logicalSize }
+    var staleRegion: Rect { .zero }
+    var isReadyForFrame: Bool { !flipPending }
+    var readableDescriptor: Int32? { Self.quietDescriptor }
+
+    func present(damage: Rect) throws(DisplayError) {
+        if refusesFlips { throw DisplayError(kind: .system("drmModePageFlip"), path: name, errno: .invalidArgument) }
+        flipPending = true
+        queuedFlips += 1
+    }
+
+    func handleReadable() throws(DisplayError) {
+        guard completionArrived else { return }
+        completionArrived = false
+        flipPending = false
+        completedFlips += 1
+    }
+
+    func kernelCompletesFlip() { completionArrived = true }
+}
