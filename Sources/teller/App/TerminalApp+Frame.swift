@@ -3,9 +3,8 @@ import Graphics
 import Widgets
 
 extension TerminalApp {
-    /// Lays out the current screen, redraws what changed since the last
-    /// frame plus what the back buffer missed, and announces READY after
-    /// the first frame.
+    /// Lays out the current screen and redraws what changed since the last
+    /// frame plus what the back buffer missed.
     func renderFrame(into surface: Surface, stale: Rect) -> Rect {
         let newTree = layoutCurrentScreen()
         var damage = tree.map { DamageTracker.damage(from: $0, to: newTree) } ?? [surface.bounds]
@@ -13,12 +12,18 @@ extension TerminalApp {
         let merged = DamageTracker.merged(damage)
         if !merged.isEmpty { renderer.render(newTree, into: surface, damage: merged) }
         tree = newTree
-        if !announcedReady {
-            announcedReady = true
-            notifier.ready()
-            Log.info("ready: first frame on \(display.name)")
-        }
         return merged.reduce(Rect.zero) { $0.union($1) }
+    }
+
+    /// Announces READY (systemd and the "ready:" log line that scripts,
+    /// tests and `teller-bench startup` wait for) once the first frame is on
+    /// the panel: after a DRM page flip completes, not when it is queued, so
+    /// READY never precedes what the operator sees.
+    func framePresented() {
+        guard !announcedReady else { return }
+        announcedReady = true
+        notifier.ready()
+        Log.info("ready: first frame presented on \(display.name)")
     }
 
     /// The widget tree of the screen on top, at the display's size.

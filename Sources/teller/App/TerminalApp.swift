@@ -30,6 +30,7 @@ final class TerminalApp {
     var syntheticTouch: TouchInjector?
     var syntheticKeyboard: KeyboardInjector?
     var control: ControlServer?
+    /// Set with READY, after the first frame was presented; in-process scenarios wait for it.
     var announcedReady = false
     /// Per keyboard: what it typed, to drop a scanner's duplicate `.scan`.
     var keyLines: [String: KeyLine] = [:]
@@ -76,6 +77,7 @@ final class TerminalApp {
     func start() {
         loop.handleTerminationSignals { [unowned self] signal in self.shutDown(signal: signal) }
         loop.attach(display: display) { [unowned self] surface, stale in self.renderFrame(into: surface, stale: stale) }
+        loop.onFramePresented = { [unowned self] in self.framePresented() }
         coordinator.onChange = { [unowned self] in self.loop.setNeedsDisplay() }
         startInput()
         startControlSocket()
