@@ -7,6 +7,8 @@ import Foundation
 struct Benchmark: Sendable {
     let name: String
     let summary: String
+    /// What `teller-bench NAME --help` prints below the summary: the figures and options.
+    var usage = ""
     let run: @Sendable ([String]) async throws -> Void
 }
 
@@ -22,8 +24,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let benchmark = benchmarks.first(where: { $0.name == name }) else {
     var usage = "usage: teller-bench <benchmark> [options]\n\nbenchmarks:\n"
     for b in benchmarks { usage += "  \(b.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(b.summary)\n" }
+    usage += "\n`teller-bench <benchmark> --help` says more where the benchmark documents its figures and options.\n"
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
+}
+if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print("teller-bench \(benchmark.name): \(benchmark.summary)\n")
+    if !benchmark.usage.isEmpty { print(benchmark.usage) }
+    exit(0)
 }
 do {
     try await benchmark.run(Array(arguments.dropFirst()))
