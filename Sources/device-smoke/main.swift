@@ -335,6 +335,9 @@ Report.step("event-loop") {
     let scene = Surface(size: display.size)
     TestPattern.draw(on: scene)
     var requests = 0
+    // The terminal's READY hangs on this hook: on DRM it must follow the flip event, not the queued flip.
+    var flipsWhenPresented: [Int] = []
+    loop.onFramePresented = { flipsWhenPresented.append(display.completedFlips) }
     loop.attach(display: display) { surface, stale in
         surface.copy(display.bounds, from: scene)
         return display.bounds
@@ -390,6 +393,9 @@ Report.step("event-loop") {
         Report.check(
             "vblank-paced", frames > 3 && frames <= ticks + 1 && frames <= display.completedFlips + 1,
             "\(requests) requests in \(ticks) ticks became \(frames) frames, \(display.completedFlips) completed flips")
+        Report.check(
+            "presented-after-flip", !flipsWhenPresented.isEmpty && flipsWhenPresented == Array(1...flipsWhenPresented.count),
+            "frame k counted as presented once k flips had completed: \(flipsWhenPresented.prefix(8))")
         Report.check("main-actor-task", taskRan.value, "an async @MainActor task ran between loop events")
         kill(getpid(), SIGTERM)  // process-directed, as systemd sends it
     }

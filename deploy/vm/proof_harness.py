@@ -23,7 +23,7 @@ REQUIRED = [
     "tap-rot0", "tap-rot90", "tap-rot180", "tap-rot270", "multitouch", "grab", "syn-dropped",
     "evemu-replay", "replay-two-finger", "replay-two-taps", "replay-single-touch", "replay-qemu-usb-tablet",
     "replay-keyboard", "replay-scanner", "replay-unbranded-scanner", "keyboard", "scanner-by-speed", "scanner", "unplug", "fbdev", "screendump-fbdev",
-    "loop-input", "vblank-paced", "main-actor-task", "sigterm",
+    "loop-input", "vblank-paced", "presented-after-flip", "main-actor-task", "sigterm",
 ]
 
 # Same picture as Sources/device-smoke/Pattern.swift, drawn independently here.
