@@ -43,7 +43,11 @@ final class ChildProcess: @unchecked Sendable {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own process group, so that a signal reaches what it starts too:
+        // `faketime` runs the terminal as its child, and killing only faketime
+        // would leave the terminal running after the test.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -121,9 +125,9 @@ final class ChildProcess: @unchecked Sendable {
     /// Sends `signal` and waits for the exit (SIGKILL after 5 s if needed).
     func stop(_ signal: Int32 = SIGTERM) async {
         if isRunning {
-            kill(pid, signal)
+            kill(-pid, signal)
             if await waitForExit(timeout: .seconds(5)) { return }
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
         }
         await waitForExit(timeout: .seconds(5))
     }
@@ -142,7 +146,7 @@ final class ChildProcess: @unchecked Sendable {
     /// Kills without waiting: for `defer` and `deinit`, where nothing can be awaited.
     func killNow() {
         if isRunning {
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
             waitBlocking()
         }
     }

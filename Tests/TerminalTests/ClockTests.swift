@@ -60,6 +60,7 @@ import TellerData
         let screenTexts = try await terminal.texts()
         #expect(refused, "\(screenTexts)")
         await terminal.stop()
+        #expect(terminal.processesStillRunning().isEmpty, "the terminal under faketime outlived stop()")
 
         // The rows as stamped: flagged when the clock was known to be wrong.
         let store = try TellerStore(readingOnly: directory.file("data"), limits: Limits(

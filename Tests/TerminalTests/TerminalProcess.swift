@@ -24,7 +24,10 @@ final class TerminalProcess: @unchecked Sendable {
                      "secret_file = \(directory.file("secret"))", "request_timeout_s = 2", "retry_base_s = 0.2", "retry_cap_s = 1"]
         if let host { lines.append("host_url = \(host.absoluteString)") }
         extraConfiguration = configuration
-        lines += configuration
+        // A test's own setting replaces the default of the same key.
+        let key = { (line: String) in line.split(separator: "=").first.map { $0.trimmingCharacters(in: .whitespaces) } }
+        let overridden = Set(configuration.compactMap(key))
+        lines = lines.filter { key($0).map { !overridden.contains($0) } ?? true } + configuration
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: directory.file("teller.conf")))
     }
 
@@ -44,6 +47,19 @@ final class TerminalProcess: @unchecked Sendable {
 
     func stop(_ signal: Int32 = SIGTERM) async {
         await child?.stop(signal)
+    }
+
+    /// Processes still running this terminal's configuration (found in
+    /// /proc): after ``stop(_:)`` there must be none, even when faketime
+    /// stood between the test and the terminal.
+    func processesStillRunning() -> [String] {
+        let configuration = directory.file("teller.conf")
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { $0.allSatisfy(\.isNumber) }.filter { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return words.contains(configuration) && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? false)
+        }
     }
 
     /// Runs `teller ctl` and returns its JSON answer.
