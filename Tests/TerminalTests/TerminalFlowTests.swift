@@ -70,7 +70,10 @@ import TellerData
     /// limit: no stale "online" lets it through, it is refused by name and
     /// nothing is queued.
     @Test func aWithdrawalRightAfterTheHostStopsIsHeldToTheOfflineLimit() async throws {
-        let (host, terminal) = try await signedInTerminal()
+        // A long request timeout keeps the bank's last answer fresh while the
+        // test types on a loaded machine, so the review screen is reached and
+        // the proof at Confirm (a health request to the stopped host) is what refuses.
+        let (host, terminal) = try await signedInTerminal(configuration: ["request_timeout_s = 15"])
         defer { terminal.child?.killNow() }
         try await terminal.openAccount(Self.rich)
         #expect(try await terminal.waitForText("Anna Schmidt"))
@@ -99,7 +102,10 @@ import TellerData
     }
 
     @Test func rejectedTransferWaitsInTheQueueForAcknowledgement() async throws {
-        let (host, terminal) = try await signedInTerminal()
+        // The bank must take the transfer for the bank to reject it: a loaded
+        // machine must not make the terminal's evidence of the bank stale
+        // (2 s by default), or the offline rules refuse it on review instead.
+        let (host, terminal) = try await signedInTerminal(configuration: ["request_timeout_s = 15"])
         defer { terminal.child?.killNow(); Task { await host.stop() } }
         try await terminal.openAccount(Self.low)
         #expect(try await terminal.waitForText("Jonas Weber"))
