@@ -64,6 +64,15 @@ import TellerFakes
         }
     }
 
+    @Test func theScreensShowTheSystemZone() async {
+        await #expect(processExitsWith: .success) {
+            useSystemZone("Europe/Berlin")
+            let clock = await statusBarClock()
+            // The harness's 08:02 UTC on 18 Nov 2026 is 09:02 CET.
+            #expect(clock == "09:02")
+        }
+    }
+
     /// teller still hands over a Foundation TimeZone from its `time_zone`
     /// key; read through it, the wall clock must be localtime_r's.
     @Test func aFoundationZoneReadsAsTheSystemZone() async {
@@ -106,4 +115,11 @@ private func reading(_ utc: String) -> String {
 
 private func text(_ t: LocalTime) -> String {
     "\(t.year)-\(t.month.zeroPadded(2))-\(t.day.zeroPadded(2)) \(t.hour.zeroPadded(2)):\(t.minute.zeroPadded(2)):\(t.second.zeroPadded(2)) \(t.utcOffset >= 0 ? "+" : "")\(t.utcOffset)"
+}
+
+@MainActor
+private func statusBarClock() async -> String {
+    let h = FeatureHarness(zone: .system)
+    await h.signIn()
+    return h.coordinator.statusBar.clockText
 }
