@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 import TellerCore
 
 // Fakes of the TellerCore ports: in memory, no disk, no network. The
@@ -6,12 +7,11 @@ import TellerCore
 // and screen tests only; the executable never links them.
 
 /// A clock the test moves by hand.
-public final class FakeClock: WallClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    public init(_ date: Date) { current = date }
-    public func now() -> Date { lock.withLock { current } }
-    public func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+public final class FakeClock: WallClock, Sendable {
+    private let current: Mutex<Date>
+    public init(_ date: Date) { current = Mutex(date) }
+    public func now() -> Date { current.withLock { $0 } }
+    public func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
 public actor FakeAccounts: AccountReading {
@@ -85,7 +85,7 @@ public actor FakeOutbox: OutboxPort {
         }
         // A key from the row number, so receipts read the same in every run (screenshots do not churn).
         let id = Int64(rows.count + 1)
-        let key = IdempotencyKey(UUID(uuidString: String(format: "%08X-7E11-4C00-8000-000000000000", 0x5A3C_1000 + id))!)
+        let key = IdempotencyKey(UUID(uuidString: (0x5A3C_1000 + id).zeroPadded(8, radix: 16, uppercase: true) + "-7E11-4C00-8000-000000000000")!)
         let entry = OutboxEntry(id: id, key: key, request: request, createdAt: clock.now(), state: .queued)
         rows.append(entry)
         return entry

@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 import TellerFeatures
 
-/// A whole feature layer on fakes, at a fixed time in UTC.
+/// A whole feature layer on fakes, at a fixed time, shown in UTC unless a
+/// test asks for another zone.
 @MainActor
 public struct FeatureHarness {
     public let clock = FakeClock(Date(timeIntervalSince1970: 1_795_000_000 - 1_795_000_000.truncatingRemainder(dividingBy: 86_400) + 8 * 3600 + 2 * 60))
@@ -18,7 +19,11 @@ public struct FeatureHarness {
     public static let lowBalance = try! IBAN("DE98100700002431457802")
     public static func eur(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .eur) }
 
-    public init(online: Bool = true, idleLockAfter: TimeInterval = 120, terminal: TerminalIdentity = TerminalIdentity(terminalID: "T-0001", branch: "Main St")) {
+    /// - Parameter zone: whose wall clock the screens read. UTC by default,
+    ///   so that what they show depends neither on the machine's zone nor on
+    ///   a test that sets `TZ`.
+    public init(online: Bool = true, idleLockAfter: TimeInterval = 120, terminal: TerminalIdentity = TerminalIdentity(terminalID: "T-0001", branch: "Main St"),
+                zone: LocalTime.Zone = .utc) {
         let limits = try! Limits(currency: .eur, perTransaction: Self.eur(1_000_000), dailyPerTerminal: Self.eur(5_000_000),
                                  perOfflineTransaction: Self.eur(200_000), offlineQueuedTotal: Self.eur(1_000_000), maxOfflineAge: 72 * 3600)
         sync = FakeSync(online: online)
@@ -26,7 +31,7 @@ public struct FeatureHarness {
         session = FakeSession(clock: clock)
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, touchCalibration: touchCalibration,
-            clock: clock, terminal: terminal, time: TimeFormatting(timeZone: TimeZone(identifier: "UTC")!),
+            clock: clock, terminal: terminal, time: TimeFormatting(zone: zone),
             idleLockAfter: idleLockAfter))
     }
 

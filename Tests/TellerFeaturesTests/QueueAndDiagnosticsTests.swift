@@ -217,7 +217,7 @@ import TellerFakes
     }
 
     @Test func relativeAndClockTimes() {
-        let time = TimeFormatting(timeZone: TimeZone(identifier: "UTC")!)
+        let time = TimeFormatting(zone: .utc)
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(time.relative(now.addingTimeInterval(-20), now: now) == "just now")
         #expect(time.relative(now.addingTimeInterval(-120), now: now) == "2 min ago")
@@ -227,7 +227,8 @@ import TellerFakes
         #expect(time.updated(morning, now: morning.addingTimeInterval(600)) == "updated 08:02")
         #expect(time.dayAndClock(morning, now: morning.addingTimeInterval(86_400)) == "14 Nov 08:02")
         // The technician's instants are UTC whatever the terminal's zone.
-        #expect(TimeFormatting(timeZone: TimeZone(identifier: "Europe/Berlin")!).timestamp(morning) == "2023-11-14T08:02:00Z")
+        #expect(TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)).timestamp(morning) == "2023-11-14T08:02:00Z")
+        #expect(time.timestamp(morning.addingTimeInterval(0.75)) == "2023-11-14T08:02:00Z")
     }
 
     @Test func rejectionReasonsReadAsWords() {

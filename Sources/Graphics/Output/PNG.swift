@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import FoundationEssentials
 
 /// PNG encoding of surfaces (screenshots, goldens) and decoding of images,
 /// through libpng's simplified API so no compression code lives here.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opens the configured font files once and hands out ``Font``s by weight and size.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the host last said about an account, as of a moment in time.
 public struct AccountSnapshot: Hashable, Sendable {

@@ -55,8 +55,7 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         let major = magnitude / divisor
         var text = minorUnits < 0 ? "-\(major)" : "\(major)"
         if currency.exponent > 0 {
-            let minor = String(magnitude % divisor)
-            text += "." + String(repeating: "0", count: currency.exponent - minor.count) + minor
+            text += "." + (magnitude % divisor).zeroPadded(currency.exponent)
         }
         return text
     }

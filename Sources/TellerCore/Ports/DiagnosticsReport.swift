@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Facts about the running terminal for the technician, as values: the
 /// diagnostics view model decides how each one reads. Text fields hold

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How an operator was let in.
 public enum SignInMode: Hashable, Sendable {
     /// The host verified the PIN.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Counts and totals of the outbox, for the status bar and `teller status`.
 public struct QueueSummary: Hashable, Sendable {

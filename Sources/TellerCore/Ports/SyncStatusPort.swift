@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the sync engine tells the interface as it drains the outbox.
 public enum SyncEvent: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The time of day, injected so rules about "today" and "age" are testable.
 public protocol WallClock: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the stored outbox says at the moment a transaction is checked.
 public struct LimitContext: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The counter limits a terminal is provisioned with, all in the terminal's
 /// currency. A limit that is hit exactly is allowed; one unit more is not.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How current loaded data is.
 public enum Freshness: Hashable, Sendable {

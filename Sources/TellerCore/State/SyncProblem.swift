@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why nothing is going out to the bank right now: what the last request
 /// showed, by class, with the technician's detail and since when.

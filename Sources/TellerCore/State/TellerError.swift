@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The errors the ports report to the features, already translated from
 /// SQLite, HTTP and the file system at the data layer's border.

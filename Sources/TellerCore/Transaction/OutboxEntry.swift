@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A client-generated idempotency key (a UUIDv4), sent with every attempt of
 /// one transaction so the host applies it once.

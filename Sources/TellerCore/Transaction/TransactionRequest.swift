@@ -1,5 +1,3 @@
-import Foundation
-
 /// A transaction as the operator confirmed it, before it is queued.
 public struct TransactionRequest: Hashable, Sendable {
     public let kind: TransactionKind

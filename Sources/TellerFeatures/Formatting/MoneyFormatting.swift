@@ -9,8 +9,7 @@ public enum MoneyFormatting {
         let major = grouped(String(magnitude / divisor))
         var text = money.minorUnits < 0 ? "−" + major : major
         if money.currency.exponent > 0 {
-            let minor = String(magnitude % divisor)
-            text += "." + String(repeating: "0", count: money.currency.exponent - minor.count) + minor
+            text += "." + (magnitude % divisor).zeroPadded(money.currency.exponent)
         }
         return "\(text) \(money.currency.code)"
     }
@@ -22,7 +21,7 @@ public enum MoneyFormatting {
 
     /// How the spoken label reads an amount: "1234.50 euro" style with the code spelled.
     public static func spoken(_ money: Money) -> String {
-        text(money).replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "−", with: "minus ")
+        text(money).replacing(",", with: "").replacing("−", with: "minus ")
     }
 
     static func grouped(_ digits: String) -> String {

@@ -11,7 +11,7 @@ public enum ReasonText {
         case "same_account": "Transfer to the same account"
         case "counterparty_not_found": "Recipient account not found"
         case "counterparty_blocked": "Recipient account is blocked"
-        default: detail.flatMap { $0.isEmpty ? nil : $0 } ?? code.replacingOccurrences(of: "_", with: " ")
+        default: detail.flatMap { $0.isEmpty ? nil : $0 } ?? code.replacing("_", with: " ")
         }
     }
 }

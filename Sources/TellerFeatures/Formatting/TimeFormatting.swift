@@ -1,30 +1,35 @@
-import Foundation
+import FoundationEssentials
+import TellerCore
 
 /// Times as the counter shows them: "08:02", "2 min ago", "updated 08:02";
 /// for the technician, ISO 8601 instants.
 public struct TimeFormatting: Sendable {
-    public let timeZone: TimeZone
+    /// Whose wall clock the times of day are read on (``LocalTime``).
+    public let zone: LocalTime.Zone
 
-    public init(timeZone: TimeZone = .current) {
-        self.timeZone = timeZone
+    /// - Parameter zone: the terminal's own zone by default; tests pass a
+    ///   fixed one so that they read the same on every machine.
+    public init(zone: LocalTime.Zone = .system) {
+        self.zone = zone
+    }
+
+    /// Reads times of day in a Foundation zone: for the executable, whose
+    /// `time_zone` key still yields one (see ``LocalTime/Zone/foundation(_:)``).
+    public init(timeZone: TimeZone) {
+        self.init(zone: .foundation(timeZone))
     }
 
     /// "14:05" in the terminal's time zone.
     public func clock(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        clock(LocalTime(date, in: zone))
     }
 
     /// "29 Nov 14:05" for dates that are not today.
     public func dayAndClock(_ date: Date, now: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        if calendar.isDate(date, inSameDayAs: now) { return clock(date) }
-        let parts = calendar.dateComponents([.day, .month], from: date)
+        let local = LocalTime(date, in: zone)
+        if local.isSameDay(as: LocalTime(now, in: zone)) { return clock(local) }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(parts.day ?? 0) \(months[((parts.month ?? 1) - 1) % 12]) \(clock(date))"
+        return "\(local.day) \(months[local.month - 1]) \(clock(local))"
     }
 
     /// "just now", "1 min ago", "2 min ago", "3 h ago", "2 days ago".
@@ -43,11 +48,15 @@ public struct TimeFormatting: Sendable {
     /// "2026-11-30T08:02:00Z": an instant for the technician, in UTC as the
     /// log and `teller status` write it, so the three can be compared.
     public func timestamp(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        date.formatted(.iso8601)
     }
 
     /// "updated 08:02" for data from the cache.
     public func updated(_ date: Date, now: Date) -> String {
         "updated \(dayAndClock(date, now: now))"
+    }
+
+    private func clock(_ local: LocalTime) -> String {
+        "\(local.hour.zeroPadded(2)):\(local.minute.zeroPadded(2))"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// Owns navigation as state: the session phase and one stack of screens,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The ports the features work through; the executable hands in live

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// An account in two paints: the cached snapshot at once, the host's fresh

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// Amount entry on a cash-register keypad (1 2 3 4 5 is 123.45), with the

@@ -56,7 +56,7 @@ public final class DiagnosticsViewModel {
         switch mode {
         case .touchTest: "Touch anywhere: a dot marks each touch. Done ends the test."
         case .calibrating(let step): "Tap the centre of cross \(step + 1) of 3."
-        case .calibrated: matrix.map { "Saved calibration: " + $0.map { String(format: "%.4f", $0) }.joined(separator: " ") }
+        case .calibrated: matrix.map { "Saved calibration: " + $0.map { $0.fixed(decimals: 4) }.joined(separator: " ") }
         default: nil
         }
     }

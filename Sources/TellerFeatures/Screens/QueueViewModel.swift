@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The queue: every row with its state; rejected rows need an operator's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// Sign in: operator id, then PIN, on a numeric keypad.

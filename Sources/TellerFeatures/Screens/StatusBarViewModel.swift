@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The status bar on every screen: connection, queue, last sync, who and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Graphics
 
 /// The accessibility view of a laid-out node, as QA and the control socket see it.
