@@ -40,6 +40,21 @@ import Testing
                 "the reader outlived its monitor, and its netlink socket with it")
     }
 
+    /// The callback holds the sync engine and through it the store; they go
+    /// with the monitor, not later on the reader's thread (in `teller drain`
+    /// that was during exit, racing SQLite's close).
+    @Test func releasingTheLinkMonitorReleasesItsCallbackAtOnce() throws {
+        final class Engine: Sendable {}
+        weak var engine: Engine?
+        do {
+            let held = Engine()
+            engine = held
+            let monitor = try LinkMonitor { _ in withExtendedLifetime(held) {} }
+            withExtendedLifetime(monitor) {}
+        }
+        #expect(engine == nil)
+    }
+
     /// Group write is what the usual umask (022) takes away; the file keeps it.
     @Test func aDurableFileHasExactlyItsModeWhateverTheUmask() throws {
         let directory = TemporaryDirectory("teller-durable")

@@ -13,6 +13,7 @@ public final class LinkMonitor: Sendable {
     /// netlink socket refuses shutdown, and closing a descriptor another
     /// thread still reads could hand its number to someone else.)
     private let stopWriter: Int32
+    private let callback: ChangeCallback
 
     /// Opens a NETLINK_ROUTE socket subscribed to link and address changes.
     /// - Throws: ``LinkMonitorError`` when the kernel refuses the socket.
@@ -40,16 +41,19 @@ public final class LinkMonitor: Sendable {
             throw .system("pipe", error.errno)
         }
         stopWriter = stop.writer
-        let thread = Thread { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: onChange) }
+        let callback = ChangeCallback(onChange)
+        self.callback = callback
+        let thread = Thread { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
         thread.name = "teller-link-monitor"
         thread.start()
     }
 
     deinit {
+        callback.release()
         try? Syscall.close(stopWriter)
     }
 
-    private static func readLoop(fd: Int32, stop: Int32, onChange: @Sendable (String) -> Void) {
+    private static func readLoop(fd: Int32, stop: Int32, onChange: ChangeCallback) {
         defer {
             try? Syscall.close(fd)
             try? Syscall.close(stop)
@@ -91,6 +95,27 @@ public final class LinkMonitor: Sendable {
             offset += (length + 3) & ~3
         }
         return nil
+    }
+}
+
+/// The monitor's callback, which the reader thread calls and the monitor
+/// releases in its `deinit`: what the callback holds (the sync engine, and
+/// through it the store) then goes with the monitor, on the thread that
+/// releases the monitor, not whenever the reader thread notices the stop.
+private final class ChangeCallback: @unchecked Sendable {
+    private let lock = NSLock()
+    private var body: (@Sendable (String) -> Void)?
+
+    init(_ body: @escaping @Sendable (String) -> Void) {
+        self.body = body
+    }
+
+    func callAsFunction(_ reason: String) {
+        lock.withLock { body }?(reason)
+    }
+
+    func release() {
+        lock.withLock { body = nil }
     }
 }
 
