@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Tells systemd (Type=notify) when the terminal is ready and that it is
 /// alive, through the datagram socket in $NOTIFY_SOCKET. Does nothing when
@@ -14,7 +11,7 @@ struct SystemdNotifier {
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0,
-           environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true {
+           environment["WATCHDOG_PID"].map({ Int32($0) == ProcessInfo.processInfo.processIdentifier }) ?? true {
             watchdogInterval = usec / 1_000_000 / 2
         } else {
             watchdogInterval = nil
@@ -28,16 +25,10 @@ struct SystemdNotifier {
     func stopping() { send("STOPPING=1") }
     func status(_ text: String) { send("STATUS=\(text)") }
 
-    /// Sends one notification; an abstract socket is written "@name".
+    /// Sends one notification; an abstract socket is written "@name". A
+    /// lost notification is not the terminal's failure, so none is reported.
     func send(_ message: String) {
         guard let socketPath else { return }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        guard let address = try? UnixSocketAddress(path: socketPath) else { return }
-        let bytes = Array(message.utf8)
-        _ = address.withSocketAddress { socketAddress, length in
-            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
-        }
+        try? UnixSocket.sendDatagram(Array(message.utf8), to: socketPath)
     }
 }

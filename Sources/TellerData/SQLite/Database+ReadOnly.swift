@@ -47,19 +47,20 @@ extension Database {
 
     /// Checks what can be checked without SQLite and returns the file's size.
     private static func vetFile(_ path: String) throws(DatabaseRefusal) -> Int {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
+        let info: stat
+        do {
+            info = try Syscall.fileStatus(path)
+        } catch {
             let directory = (path as NSString).deletingLastPathComponent
-            var directoryInfo = stat()
-            switch code {
+            switch error.errno {
             case ENOENT, ENOTDIR:
-                let directoryExists = stat(directory.isEmpty ? "." : directory, &directoryInfo) == 0 && directoryInfo.st_mode & S_IFMT == S_IFDIR
+                let directoryInfo = try? Syscall.fileStatus(directory.isEmpty ? "." : directory)
+                let directoryExists = directoryInfo.map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
                 throw DatabaseRefusal(path: path, reason: .missing(directoryExists: directoryExists))
             case EACCES:
-                throw DatabaseRefusal(path: path, reason: .unreadable("permission denied on \(directory) for uid \(getuid()); run as the service user (teller) or root"))
+                throw DatabaseRefusal(path: path, reason: .unreadable("permission denied on \(directory) for uid \(Syscall.userID); run as the service user (teller) or root"))
             default:
-                throw DatabaseRefusal(path: path, reason: .unreadable(String(cString: strerror(code))))
+                throw DatabaseRefusal(path: path, reason: .unreadable(error.reason))
             }
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -67,24 +68,22 @@ extension Database {
         }
         let size = Int(info.st_size)
         guard size > 0 else { throw DatabaseRefusal(path: path, reason: .empty) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            guard code == EACCES else { throw DatabaseRefusal(path: path, reason: .unreadable(String(cString: strerror(code)))) }
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_RDONLY)
+        } catch {
+            guard error.errno == EACCES else { throw DatabaseRefusal(path: path, reason: .unreadable(error.reason)) }
             throw DatabaseRefusal(path: path, reason: .unreadable(
-                "permission denied for uid \(getuid()) (the file belongs to uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); run as the service user (teller) or root"))
+                "permission denied for uid \(Syscall.userID) (the file belongs to uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); run as the service user (teller) or root"))
         }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 100)
-        var count = 0
-        while count < header.count {
-            let result = header.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if result < 0, errno == EINTR { continue }
-            if result < 0 { throw DatabaseRefusal(path: path, reason: .damaged("reading its header failed: \(String(cString: strerror(errno)))")) }
-            if result == 0 { break }
-            count += result
+        defer { try? Syscall.close(fd) }
+        let header: [UInt8]
+        do {
+            header = try Syscall.read(fd, upTo: 100)
+        } catch {
+            throw DatabaseRefusal(path: path, reason: .damaged("reading its header failed: \(error.reason)"))
         }
-        guard count == header.count, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw DatabaseRefusal(path: path, reason: .damaged("it is not a SQLite database (\(size) bytes without the SQLite header)"))
         }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
@@ -97,7 +96,7 @@ extension Database {
         // is only trusted when no -wal exists.
         func bigEndian(_ offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         let pages = bigEndian(28)
-        if bigEndian(24) == bigEndian(92), pages > 0, access(path + "-wal", F_OK) != 0, size < pages * pageSize {
+        if bigEndian(24) == bigEndian(92), pages > 0, !Syscall.exists(path + "-wal"), size < pages * pageSize {
             throw DatabaseRefusal(path: path, reason: .damaged("it is cut short: its header counts \(pages) pages of \(pageSize) bytes, the file holds \(size) bytes"))
         }
         return size
@@ -105,17 +104,15 @@ extension Database {
 
     /// Whether a `-wal` holds frames that must be read through the `-shm`.
     private static func hasLiveLog(_ path: String, size: Int, creatingSharedMemory: Bool) throws(DatabaseRefusal) -> Bool {
-        var wal = stat()
         // A WAL header is 32 bytes; a log without frames adds nothing to the file.
-        guard stat(path + "-wal", &wal) == 0, wal.st_size > 32 else {
+        guard let wal = try? Syscall.fileStatus(path + "-wal"), wal.st_size > 32 else {
             // A hot rollback journal needs a rollback (a write) before the file reads consistently.
-            var journal = stat()
-            if stat(path + "-journal", &journal) == 0, journal.st_size > 0 {
+            if let journal = try? Syscall.fileStatus(path + "-journal"), journal.st_size > 0 {
                 throw DatabaseRefusal(path: path, reason: .unreadable("\(path)-journal holds an unfinished transaction; reading it needs a rollback, which only a writer does"))
             }
             return false
         }
-        if !creatingSharedMemory, access(path + "-shm", F_OK) != 0 {
+        if !creatingSharedMemory, !Syscall.exists(path + "-shm") {
             throw DatabaseRefusal(path: path, reason: .unreadable(
                 "\(path)-wal holds \(wal.st_size) bytes of log but \(path)-shm is missing, and reading the log would create it; start the terminal (teller run recovers the log) or copy all files to another directory and read the copy"))
         }

@@ -39,8 +39,7 @@ public final class Database {
     ///   (the file stays as it was, for forensics), ``SQLiteError`` when
     ///   SQLite cannot open or configure it.
     public convenience init(path: String, vetting: (Database) throws -> Void = { _ in }) throws {
-        var existing = stat()
-        let existed = lstat(path, &existing) == 0
+        let existed = (try? Syscall.linkStatus(path)) != nil
         if existed {
             // A crashed writer may have left a -wal without its -shm; the
             // writer is about to recover it, so vetting may create the -shm.

@@ -38,15 +38,17 @@ extension StorageFailure {
             }
         }
         let path = directory + "/.teller-storage-probe"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return kind(errno) }
-        defer {
-            close(descriptor)
-            unlink(path)
+        do {
+            let descriptor = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            defer {
+                try? Syscall.close(descriptor)
+                try? Syscall.unlink(path)
+            }
+            try Syscall.writeAll(descriptor, Data([0]))
+            try Syscall.fsync(descriptor)
+            return nil
+        } catch {
+            return kind(error.errno)
         }
-        var byte: UInt8 = 0
-        guard write(descriptor, &byte, 1) == 1 else { return kind(errno) }
-        guard fsync(descriptor) == 0 else { return kind(errno) }
-        return nil
     }
 }

@@ -9,29 +9,31 @@ import Glibc
 enum DurableFile {
     static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(DurableFileError) {
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .system("create \(temporary)", errno) }
+        let fd = try step("create \(temporary)") { () throws(SystemCallError) in try Syscall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode) }
         var closed = false
-        defer { if !closed { close(fd) } }
+        defer { if !closed { try? Syscall.close(fd) } }
         // The mode given to open() is reduced by the umask; secrets need exactly 0600.
-        guard fchmod(fd, mode) == 0 else { throw .system("chmod \(temporary)", errno) }
-        var written = 0
-        while written < data.count {
-            let result = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, data.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .system("write \(temporary)", errno)
-            }
-            written += result
-        }
-        guard fsync(fd) == 0 else { throw .system("fsync \(temporary)", errno) }
+        try step("chmod \(temporary)") { () throws(SystemCallError) in try Syscall.changeMode(fd, mode) }
+        try step("write \(temporary)") { () throws(SystemCallError) in try Syscall.writeAll(fd, data) }
+        try step("fsync \(temporary)") { () throws(SystemCallError) in try Syscall.fsync(fd) }
         closed = true
-        guard close(fd) == 0 else { throw .system("close \(temporary)", errno) }
-        guard rename(temporary, path) == 0 else { throw .system("rename \(temporary) to \(path)", errno) }
-        let directory = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
+        try step("close \(temporary)") { () throws(SystemCallError) in try Syscall.close(fd) }
+        try step("rename \(temporary) to \(path)") { () throws(SystemCallError) in try Syscall.rename(temporary, to: path) }
+        // The new content is in place; syncing the directory makes the rename
+        // itself survive a power cut, where the file system allows it.
+        let directory = (path as NSString).deletingLastPathComponent
+        if let directoryFD = try? Syscall.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY) {
+            try? Syscall.fsync(directoryFD)
+            try? Syscall.close(directoryFD)
+        }
+    }
+
+    /// Runs one step, naming it in the error callers already know.
+    private static func step<T>(_ operation: String, _ body: () throws(SystemCallError) -> T) throws(DurableFileError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .system(operation, error.errno)
         }
     }
 }

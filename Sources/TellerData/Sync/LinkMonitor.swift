@@ -8,48 +8,69 @@ import Glibc
 /// added, so the sync engine drains as soon as connectivity returns instead
 /// of at its next timer.
 public final class LinkMonitor: Sendable {
-    private let fd: Int32
-    private let onChange: @Sendable (String) -> Void
+    /// The write end of a pipe the reader thread also waits on: closing it
+    /// ends the thread, which then closes the netlink socket itself. (A
+    /// netlink socket refuses shutdown, and closing a descriptor another
+    /// thread still reads could hand its number to someone else.)
+    private let stopWriter: Int32
+    private let callback: ChangeCallback
 
     /// Opens a NETLINK_ROUTE socket subscribed to link and address changes.
     /// - Throws: ``LinkMonitorError`` when the kernel refuses the socket.
     public init(onChange: @escaping @Sendable (String) -> Void) throws(LinkMonitorError) {
-        let fd = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), NETLINK_ROUTE)
-        guard fd >= 0 else { throw .system("socket(AF_NETLINK)", errno) }
+        let fd: Int32
+        do {
+            fd = try Syscall.socket(AF_NETLINK, Int32(SOCK_RAW.rawValue), NETLINK_ROUTE)
+        } catch {
+            throw .system("socket(AF_NETLINK)", error.errno)
+        }
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
         address.nl_groups = UInt32(RTMGRP_LINK) | UInt32(RTMGRP_IPV4_IFADDR) | UInt32(RTMGRP_IPV6_IFADDR)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+        do {
+            try Syscall.bind(fd, to: address)
+        } catch {
+            try? Syscall.close(fd)
+            throw .system("bind(RTMGRP_LINK)", error.errno)
         }
-        guard bound == 0 else {
-            let code = errno
-            close(fd)
-            throw .system("bind(RTMGRP_LINK)", code)
+        let stop: (reader: Int32, writer: Int32)
+        do {
+            stop = try Syscall.pipe()
+        } catch {
+            try? Syscall.close(fd)
+            throw .system("pipe", error.errno)
         }
-        self.fd = fd
-        self.onChange = onChange
-        let thread = Thread { [fd, onChange] in LinkMonitor.readLoop(fd: fd, onChange: onChange) }
+        stopWriter = stop.writer
+        let callback = ChangeCallback(onChange)
+        self.callback = callback
+        let thread = Thread { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
         thread.name = "teller-link-monitor"
         thread.start()
     }
 
     deinit {
-        // Shutting the socket down ends the reader thread's recv.
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        callback.release()
+        try? Syscall.close(stopWriter)
     }
 
-    private static func readLoop(fd: Int32, onChange: @Sendable (String) -> Void) {
+    private static func readLoop(fd: Int32, stop: Int32, onChange: ChangeCallback) {
+        defer {
+            try? Syscall.close(fd)
+            try? Syscall.close(stop)
+        }
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR || errno == ENOBUFS { continue }
+            do {
+                guard try Syscall.waitReadable(fd, unless: stop) else { return }
+                let count = try Syscall.receive(fd, into: &buffer)
+                if count == 0 { return }
+                if let reason = interestingChange(in: buffer[..<count]) { onChange(reason) }
+            } catch where error.errno == ENOBUFS {
+                // The kernel dropped messages the socket had no room for; later ones still come.
+                continue
+            } catch {
                 return
             }
-            if count == 0 { return }
-            if let reason = interestingChange(in: buffer[..<count]) { onChange(reason) }
         }
     }
 
@@ -74,6 +95,27 @@ public final class LinkMonitor: Sendable {
             offset += (length + 3) & ~3
         }
         return nil
+    }
+}
+
+/// The monitor's callback, which the reader thread calls and the monitor
+/// releases in its `deinit`: what the callback holds (the sync engine, and
+/// through it the store) then goes with the monitor, on the thread that
+/// releases the monitor, not whenever the reader thread notices the stop.
+private final class ChangeCallback: @unchecked Sendable {
+    private let lock = NSLock()
+    private var body: (@Sendable (String) -> Void)?
+
+    init(_ body: @escaping @Sendable (String) -> Void) {
+        self.body = body
+    }
+
+    func callAsFunction(_ reason: String) {
+        lock.withLock { body }?(reason)
+    }
+
+    func release() {
+        lock.withLock { body = nil }
     }
 }
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `teller ctl COMMAND…`: sends one command to a running terminal's
 /// control socket and prints the answer.
@@ -65,29 +62,25 @@ enum ControlClient {
         }
     }
 
-    /// One round trip on the control socket.
+    /// One round trip on the control socket: the answer, which the
+    /// terminal writes once the command has run, within `timeout` seconds.
     static func send(_ line: String, to path: String, timeout: Int = 30) throws -> Data {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlError.system("socket", errno) }
-        defer { close(fd) }
-        let connected = try UnixSocketAddress(path: path).withSocketAddress { connect(fd, $0, $1) }
-        guard connected == 0 else {
-            let code = errno
-            throw ControlError.failed("cannot reach the terminal at \(path): \(String(cString: strerror(code))) (is teller running? is TELLER_CONTROL_SOCKET right?)")
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        let socket: UnixSocket
+        do {
+            socket = try UnixSocket.connect(to: path)
+        } catch {
+            throw ControlError.failed("cannot reach the terminal at \(path): \(error.reason) (is teller running? is TELLER_CONTROL_SOCKET right?)")
         }
-        var time = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        let payload = Array((line + "\n").utf8)
-        _ = payload.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        var answer = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            answer.append(contentsOf: buffer[..<count])
+        let answer: [UInt8]
+        do {
+            // A terminal that refuses this peer answers and hangs up without reading; its answer says why.
+            do { try socket.writeAll(Array((line + "\n").utf8), until: deadline) } catch .system {}
+            answer = try socket.readToEnd(until: deadline)
+        } catch .timedOut {
+            throw ControlError.failed("the terminal at \(path) did not answer within \(timeout) s")
         }
         guard !answer.isEmpty else { throw ControlError.failed("the terminal closed the connection without an answer") }
-        return answer
+        return Data(answer)
     }
 }

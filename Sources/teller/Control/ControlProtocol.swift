@@ -77,12 +77,10 @@ enum ControlCommand: Equatable {
 enum ControlError: Error, CustomStringConvertible, Equatable {
     case badCommand(String)
     case failed(String)
-    case system(String, Int32)
 
     var description: String {
         switch self {
         case .badCommand(let message), .failed(let message): message
-        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
         }
     }
 }

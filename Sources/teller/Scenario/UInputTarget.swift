@@ -2,9 +2,6 @@ import Device
 import Foundation
 import Graphics
 import Widgets
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A terminal running in this machine (the virtual device), touched
 /// through a uinput touchscreen and keyboard: every step goes through the

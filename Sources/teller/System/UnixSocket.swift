@@ -1,0 +1,262 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A unix-domain socket: the one place the teller executable makes socket
+/// and descriptor system calls, for the control socket (``ControlServer``),
+/// `teller ctl` (``ControlClient``) and systemd's notify socket
+/// (``SystemdNotifier``).
+///
+/// Each call retries EINTR here, and throws ``UnixSocketError`` for what the
+/// environment can cause (no socket at a path, a refused or vanished peer, a
+/// deadline). A bad descriptor can only be a bug in teller, so it stops the
+/// process with a precondition instead.
+///
+/// Owns its descriptor and closes it in `deinit` or at ``close()``.
+/// Not thread-safe: one queue uses a socket at a time.
+final class UnixSocket {
+    /// The descriptor, for dispatch sources; -1 once closed.
+    private(set) var descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    private convenience init(_ type: __socket_type, nonBlocking: Bool) throws(UnixSocketError) {
+        let flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        let fd = socket(AF_UNIX, flags, 0)
+        guard fd >= 0 else { throw .system(call: "socket(AF_UNIX)", errno: errno) }
+        self.init(descriptor: fd)
+    }
+
+    deinit { close() }
+
+    /// Closes the descriptor; later calls do nothing. A socket that a
+    /// dispatch source watches is closed from the source's cancel handler,
+    /// once dispatch has let go of the descriptor.
+    func close() {
+        guard descriptor >= 0 else { return }
+        // Linux releases the descriptor even when close reports EINTR, so it is never retried.
+        let result = Glibc.close(descriptor)
+        precondition(result == 0 || errno != EBADF, "close: bad file descriptor (a bug in teller)")
+        descriptor = -1
+    }
+
+    // MARK: Listening (the control socket)
+
+    /// A stream socket listening at `path`, replacing a stale socket file a
+    /// crash left there. Non-blocking, so ``accept()`` can take every
+    /// waiting peer and stop when none is left.
+    ///
+    /// The file is created private and then opened to `mode`, so there is no
+    /// window in which others can connect.
+    static func listen(at path: String, mode: mode_t, backlog: Int32) throws(UnixSocketError) -> UnixSocket {
+        let address = try UnixSocketAddress(path: path)
+        removeFile(at: path)
+        let socket = try UnixSocket(SOCK_STREAM, nonBlocking: true)
+        let previous = umask(0o177)
+        let bound = address.withSocketAddress { bind(socket.descriptor, $0, $1) }
+        let code = errno
+        umask(previous)
+        guard bound == 0 else { throw .system(call: "bind \(path)", errno: code) }
+        guard chmod(path, mode) == 0 else { throw .system(call: "chmod \(path)", errno: errno) }
+        guard Glibc.listen(socket.descriptor, backlog) == 0 else { throw .system(call: "listen \(path)", errno: errno) }
+        return socket
+    }
+
+    /// Removes a socket's file (a missing one is fine): a stale socket
+    /// would refuse connections that belong to the next terminal.
+    static func removeFile(at path: String) {
+        unlink(path)
+    }
+
+    /// The next peer waiting on a listening socket; nil when none waits.
+    func accept() throws(UnixSocketError) -> UnixSocket? {
+        guard let fd = try retrying("accept", { Int(Glibc.accept($0, nil, nil)) }) else { return nil }
+        // Glibc does not export accept4, so close-on-exec follows; the teller
+        // executable starts no child processes that could inherit it in between.
+        _ = fcntl(Int32(fd), F_SETFD, FD_CLOEXEC)
+        return UnixSocket(descriptor: Int32(fd))
+    }
+
+    /// Whether the connected peer is root, this process's effective user or
+    /// a member of its effective group (SO_PEERCRED); false when the kernel
+    /// cannot say.
+    var peerIsRootOrOwnUserOrGroup: Bool {
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return false }
+        return credentials.uid == 0 || credentials.uid == geteuid() || credentials.gid == getegid()
+    }
+
+    // MARK: Reading and writing without waiting (the control socket's queue)
+
+    /// Appends to `bytes` what has arrived, at most `limit` bytes, without waiting.
+    /// - Returns: false once the peer has closed its side.
+    func receiveAvailable(appendingTo bytes: inout [UInt8], limit: Int) throws(UnixSocketError) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var room = limit
+        while room > 0 {
+            let wanted = min(room, buffer.count)
+            guard let count = try retrying("recv", { fd in
+                buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, wanted, Int32(MSG_DONTWAIT)) }
+            }) else { return true }
+            if count == 0 { return false }
+            bytes += buffer[..<count]
+            room -= count
+        }
+        return true
+    }
+
+    /// Writes what fits without waiting.
+    ///
+    /// MSG_NOSIGNAL: a peer that hung up is an error here, not a SIGPIPE
+    /// that ends the terminal.
+    /// - Returns: how many bytes went; 0 when the socket's buffer is full.
+    func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(UnixSocketError) -> Int {
+        try retrying("send", { fd in
+            bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        }) ?? 0
+    }
+
+    // MARK: Connecting, with deadlines (`teller ctl`)
+
+    /// A stream socket connected to the socket at `path`. Its reads and
+    /// writes never block: they wait in poll(2), up to a deadline.
+    static func connect(to path: String) throws(UnixSocketError) -> UnixSocket {
+        let address = try UnixSocketAddress(path: path)
+        let socket = try UnixSocket(SOCK_STREAM, nonBlocking: false)
+        let connected = address.withSocketAddress { Glibc.connect(socket.descriptor, $0, $1) }
+        guard connected == 0 else { throw .system(call: "connect \(path)", errno: errno) }
+        return socket
+    }
+
+    /// Writes all of `bytes`, waiting for room until `deadline`.
+    func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) {
+        var unsent = bytes[...]
+        while !unsent.isEmpty {
+            let sent = try sendAvailable(unsent)
+            if sent == 0, try !wait(for: POLLOUT, until: deadline) { throw .timedOut("write") }
+            unsent = unsent.dropFirst(sent)
+        }
+    }
+
+    /// Reads until the peer closes its side, waiting until `deadline`.
+    func readToEnd(until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> [UInt8] {
+        var received: [UInt8] = []
+        while try receiveAvailable(appendingTo: &received, limit: Int.max) {
+            guard try wait(for: POLLIN, until: deadline) else { throw .timedOut("read") }
+        }
+        return received
+    }
+
+    /// poll(2) until the socket is ready for `events`; false once `deadline` has passed.
+    private func wait(for events: Int32, until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> Bool {
+        while true {
+            let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+            guard seconds > 0 || attoseconds > 0 else { return false }
+            // Rounded up, so a wait never ends just short of the deadline and spins.
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var entry = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+            guard let ready = try retrying("poll", { _ in Int(poll(&entry, 1, milliseconds)) }) else { continue }
+            if ready > 0 { return true }
+        }
+    }
+
+    // MARK: Datagrams (systemd's notify socket)
+
+    /// Sends one datagram to the socket at `path`, from a socket of its own.
+    static func sendDatagram(_ bytes: [UInt8], to path: String) throws(UnixSocketError) {
+        let address = try UnixSocketAddress(path: path)
+        let socket = try UnixSocket(SOCK_DGRAM, nonBlocking: false)
+        _ = try socket.retrying("sendto \(path)") { fd in
+            address.withSocketAddress { target, length in
+                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
+            }
+        }
+    }
+
+    /// Runs `call` on the descriptor until it does not fail with EINTR.
+    /// - Returns: its result, or nil when a non-blocking socket would have to wait.
+    @inline(__always)
+    private func retrying(_ name: @autoclosure () -> String, _ call: (Int32) -> Int) throws(UnixSocketError) -> Int? {
+        precondition(descriptor >= 0, "\(name()) on a closed socket (a bug in teller)")
+        while true {
+            let result = call(descriptor)
+            if result >= 0 { return result }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN: return nil
+            case EBADF: preconditionFailure("\(name()): bad file descriptor (a bug in teller)")
+            default: throw .system(call: name(), errno: code)
+            }
+        }
+    }
+}
+
+/// Why a unix socket could not be set up or used.
+enum UnixSocketError: Error, Equatable, CustomStringConvertible {
+    /// A path that does not fit `sun_path` (108 bytes on Linux), or none.
+    case unusablePath(String, capacity: Int)
+    /// A system call failed for a reason the environment can cause.
+    case system(call: String, errno: Int32)
+    /// The peer did not read or write before the deadline.
+    case timedOut(String)
+
+    /// The C library's words for a failed call, e.g. "Connection refused".
+    var reason: String {
+        switch self {
+        case .unusablePath(_, let capacity): "the path is empty or longer than \(capacity - 1) bytes"
+        case .system(_, let code): String(cString: strerror(code))
+        case .timedOut: "no progress before the deadline"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .unusablePath(let path, _): "socket path '\(path)': \(reason)"
+        case .system(let call, _), .timedOut(let call): "\(call): \(reason)"
+        }
+    }
+}
+
+/// A `sockaddr_un`: the one place that knows `sun_path`'s size, the
+/// abstract namespace ("@name") and the length the kernel expects.
+private struct UnixSocketAddress {
+    private var storage = sockaddr_un()
+    private let length: socklen_t
+
+    /// - Parameter path: a file system path, or "@name" for the abstract namespace.
+    /// - Throws: ``UnixSocketError/unusablePath(_:capacity:)`` when the path
+    ///   does not fit `sun_path`; a path is never cut short, which would
+    ///   address another socket.
+    init(path: String) throws(UnixSocketError) {
+        storage.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        let abstract = bytes.first == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: storage.sun_path)
+        // A file system path needs its terminating NUL inside sun_path.
+        guard !bytes.isEmpty, bytes.count + (abstract ? 0 : 1) <= capacity else {
+            throw .unusablePath(path, capacity: capacity)
+        }
+        withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: bytes) }
+        length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
+    }
+
+    /// Calls `body` with the address as `bind`, `connect` and `sendto` take it.
+    func withSocketAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        withUnsafePointer(to: storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+        }
+    }
+}
+
+/// `struct ucred` from <sys/socket.h>, which Swift's Glibc module hides
+/// behind _GNU_SOURCE: what SO_PEERCRED fills in.
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}
