@@ -3,7 +3,9 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let exitCode: Int32
-if let command = arguments.first, let help = commandUsage[command], arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+// After "--" a word is a value (`teller config set branch -- -h`), not a request for help.
+if let command = arguments.first, let help = commandUsage[command],
+   arguments.dropFirst().prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
     print(help)
     exit(0)
 }
@@ -16,6 +18,8 @@ case "drain":
     exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
 case "check-config":
     exitCode = CheckConfigCommand.run(Array(arguments.dropFirst()))
+case "config":
+    exitCode = ConfigCommand.run(Array(arguments.dropFirst()))
 case "hash-pin":
     exitCode = HashPINCommand.run(Array(arguments.dropFirst()))
 case "scenario":

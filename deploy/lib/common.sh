@@ -101,36 +101,26 @@ teller_installed() {
     [ -x "$(in_root "$TELLER_BIN")" ]
 }
 
-# The value of KEY in teller.conf (last assignment, quotes removed), or $2.
-conf_get() {
-    local key=$1 default=${2:-} file value
-    file=$(in_root "$TELLER_CONF")
-    value=$(sed -n -E "s/^[[:space:]]*${key}[[:space:]]*=[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/p" "$file" 2>/dev/null | tail -n 1)
-    value=${value#\"}
-    value=${value%\"}
-    printf '%s\n' "${value:-$default}"
+# `teller config ARGS...` on the terminal's teller.conf ($TELLER_CONF) by the
+# installed teller (through chroot with --root). Scripts never read or edit
+# teller.conf themselves: teller's own parser reads each line as the terminal
+# does (an inline '# comment' is not part of the value), and set writes only
+# what the terminal would accept (docs/configuration.md).
+teller_config() {
+    on_terminal "$TELLER_BIN" config --config "$TELLER_CONF" "$@"
 }
 
-# Sets KEY = VALUE in teller.conf, keeping every other line and comment.
-conf_set() {
-    local key=$1 value=$2 file tmp
-    file=$(in_root "$TELLER_CONF")
-    # A '#' would start a comment and edge spaces would be trimmed: quote.
-    if [[ $value == *'#'* || $value == ' '* || $value == *' ' ]]; then value="\"$value\""; fi
-    tmp=$(mktemp "$file.XXXXXX")
-    awk -v key="$key" -v line="$key = $value" '
-        BEGIN { done = 0 }
-        {
-            probe = $0
-            sub(/^[ \t]+/, "", probe)
-            if (!done && probe !~ /^#/ && probe ~ ("^" key "[ \t]*=")) { print line; done = 1; next }
-            print
-        }
-        END { if (!done) print line }
-    ' "$file" > "$tmp"
-    chmod --reference="$file" "$tmp"
-    chown --reference="$file" "$tmp"
-    if cmp -s "$tmp" "$file"; then rm -f "$tmp"; else mv -f "$tmp" "$file"; fi
+# The value of KEY as the terminal reads it, or $2 when teller.conf does not
+# set it (teller config get exits 1). Fails with teller's exit code, its
+# message naming the file and line on stderr, when the file cannot be read.
+teller_config_get() {
+    local value rc=0
+    value=$(teller_config get "$1") || rc=$?
+    case $rc in
+        0) printf '%s\n' "$value" ;;
+        1) printf '%s\n' "${2:-}" ;;
+        *) return "$rc" ;;
+    esac
 }
 
 # Copies $1 to the terminal path $2 with owner $3 and mode $4, only when
@@ -151,10 +141,9 @@ install_file() {
 }
 
 # The outbox summary as JSON (teller status), run as the service user.
-# Empty output when the data directory has no database yet.
+# Empty output when the data directory $1 has no database yet.
 teller_status_json() {
-    local data_dir
-    data_dir=$(conf_get data_dir /var/lib/teller)
+    local data_dir=$1
     [ -e "$(in_root "$data_dir/teller.db")" ] || return 0
     as_teller "$TELLER_BIN" status --config "$TELLER_CONF"
 }
@@ -205,12 +194,14 @@ sqlite_read_only_uri() {
 # foreign, newer, damaged, unreadable): nothing then touches the file.
 # $1 says what the technician was about to do.
 refuse_unless_queue_empty() {
-    local action=$1 json pending rejected review rc=0 problem
+    local action=$1 data_dir json pending rejected review rc=0 problem
     teller_installed || return 0
-    json=$(teller_status_json) || rc=$?
+    data_dir=$(teller_config_get data_dir /var/lib/teller) \
+        || die "cannot tell where the queue is: teller config cannot read $TELLER_CONF (its message is above); fix the line it names"
+    json=$(teller_status_json "$data_dir") || rc=$?
     if [ "$rc" -ne 0 ]; then
         if problem=$(database_refusal "$rc"); then
-            say "refusing to $action: $problem: $(conf_get data_dir /var/lib/teller)/teller.db (teller status exit $rc, its message is above)."
+            say "refusing to $action: $problem: $data_dir/teller.db (teller status exit $rc, its message is above)."
             say "  Nothing was written to it. See docs/deploy.md, 'When the database is refused'."
             say "  --force goes ahead without reading the queue; the file is kept, never deleted."
             exit "$EXIT_DATABASE_REFUSED"

@@ -3,22 +3,41 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes small secret files so that a power cut leaves either the old or
-/// the new content, never a torn file: write a temporary file with mode
-/// 0600, fsync it, rename it over the target, fsync the directory.
-enum DurableFile {
-    static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws(DurableFileError) {
-        let temporary = path + ".tmp"
-        let fd = try step("create \(temporary)") { () throws(SystemCallError) in try Syscall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode) }
+/// Writes small files (the refresh token, teller.conf) so that a power cut
+/// leaves either the old or the new content, never a torn file: write a
+/// temporary file with `mode` (0600 by default), fsync it, rename it over the
+/// target, fsync the directory.
+public enum DurableFile {
+    /// - Parameter owner: given to the temporary file before the rename, so
+    ///   that root rewriting a file the service owns leaves it the service's.
+    ///   The service itself rewriting its own file needs no chown.
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600, owner: (user: uid_t, group: gid_t)? = nil) throws(DurableFileError) {
+        // A new name each time, created exclusively (O_EXCL follows no
+        // symlink): in a folder another user writes (the service, in
+        // teller.conf's /etc/teller) a fixed name could be a symlink planted
+        // there, and root would write through it.
+        let temporary = path + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let fd = try step("create \(temporary)") { () throws(SystemCallError) in try Syscall.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600) }
         var closed = false
+        var renamed = false
         defer { if !closed { try? Syscall.close(fd) } }
+        defer { if !renamed { try? Syscall.unlink(temporary) } }
         // The mode given to open() is reduced by the umask; secrets need exactly 0600.
         try step("chmod \(temporary)") { () throws(SystemCallError) in try Syscall.changeMode(fd, mode) }
+        if let owner {
+            // Only when it differs: teller.service forbids the chown calls
+            // (SystemCallFilter ~@privileged) even for a file it already owns.
+            let created = try step("stat \(temporary)") { () throws(SystemCallError) in try Syscall.fileStatus(fd) }
+            if created.st_uid != owner.user || created.st_gid != owner.group {
+                try step("chown \(temporary)") { () throws(SystemCallError) in try Syscall.changeOwner(fd, user: owner.user, group: owner.group) }
+            }
+        }
         try step("write \(temporary)") { () throws(SystemCallError) in try Syscall.writeAll(fd, data) }
         try step("fsync \(temporary)") { () throws(SystemCallError) in try Syscall.fsync(fd) }
         closed = true
         try step("close \(temporary)") { () throws(SystemCallError) in try Syscall.close(fd) }
         try step("rename \(temporary) to \(path)") { () throws(SystemCallError) in try Syscall.rename(temporary, to: path) }
+        renamed = true
         // The new content is in place; syncing the directory makes the rename
         // itself survive a power cut, where the file system allows it.
         let directory = (path as NSString).deletingLastPathComponent

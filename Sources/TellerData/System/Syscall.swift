@@ -59,6 +59,17 @@ enum Syscall {
         _ = try retrying("fchmod") { fchmod(fd, mode) }
     }
 
+    static func changeOwner(_ fd: Int32, user: uid_t, group: gid_t) throws(SystemCallError) {
+        _ = try retrying("fchown") { fchown(fd, user, group) }
+    }
+
+    /// fstat(2): the open file itself.
+    static func fileStatus(_ fd: Int32) throws(SystemCallError) -> stat {
+        var info = stat()
+        _ = try retrying("fstat") { fstat(fd, &info) }
+        return info
+    }
+
     /// Writes all of `data`, however many calls the kernel takes.
     static func writeAll(_ fd: Int32, _ data: Data) throws(SystemCallError) {
         var written = 0

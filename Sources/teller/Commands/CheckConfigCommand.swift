@@ -11,17 +11,7 @@ enum CheckConfigCommand {
         }
         let path = arguments.first ?? Configuration.defaultPath
         let (configuration, problems) = Configuration.load(path: path, required: true)
-        var all = problems
-        if configuration.hostURL != nil && configuration.terminalID == nil {
-            all.append(ConfigurationProblem(file: path, line: 0, message: "host_url is set but terminal_id is not"))
-        }
-        if let url = configuration.hostURL {
-            do {
-                _ = try configuration.hostConfiguration(url)
-            } catch {
-                all.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
-            }
-        }
+        var all = problems + configuration.startProblems(file: path)
         if let secret = configuration.secretFile, configuration.hostURL != nil,
            ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] == nil, !FileManager.default.fileExists(atPath: secret) {
             all.append(ConfigurationProblem(file: path, line: 0, message: "secret_file \(secret) does not exist"))

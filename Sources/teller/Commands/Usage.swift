@@ -6,6 +6,8 @@ let usage = """
       status [--data-dir DIR]   print the outbox state as one JSON object
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
       check-config [FILE]       report every problem in the configuration, with line numbers
+      config get KEY            print one setting of teller.conf as the terminal reads it
+      config set KEY VALUE...   change settings of teller.conf, checked, keeping comments
       hash-pin                  print the Argon2id hash of a technician PIN read from stdin
       scenario FILE...          run QA scenarios in-process, or through uinput with --drive uinput (docs/qa.md)
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
@@ -44,6 +46,22 @@ let commandUsage: [String: String] = [
         usage: teller check-config [FILE]
         reads FILE (default /etc/teller/teller.conf) and reports every problem with its
         line; exit 0 when there is none.
+        """,
+    "config": """
+        usage: teller config [--config FILE] get KEY
+               teller config [--config FILE] set [--] KEY VALUE [KEY VALUE]...
+        reads or changes teller.conf (default /etc/teller/teller.conf) with the terminal's
+        own parser; scripts and technicians use it instead of sed or an editor.
+        get prints KEY's value as the terminal reads it: comment dropped, quotes removed.
+        set changes every pair in one write, only when the terminal would accept the
+        whole file (each value's rule and the rules between keys); other lines, comments,
+        owner and mode are kept, and the write is atomic and survives a power cut. The
+        terminal reads the file when it starts. After --, a VALUE may start with -.
+        exit codes: 0 done (get: value printed), 1 get: KEY is not set, nothing printed
+        (the terminal uses its default), 2 bad usage or unknown KEY, 3 the file cannot be
+        read or has a broken line (get: also KEY set twice or to a refused value),
+        4 set: the terminal would refuse the result, nothing written, 5 set: the write
+        failed, the old file is intact. every problem names the file and line.
         """,
     "hash-pin": """
         usage: teller hash-pin < pin

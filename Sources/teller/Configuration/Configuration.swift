@@ -82,42 +82,19 @@ extension Configuration {
     /// Reads `path` over the defaults. A missing file is an error only when
     /// `required` (an explicit --config).
     /// - Returns: the configuration and every problem found, each with its line.
-    /// Far above any real teller.conf (a few hundred bytes), far below what could stall a start.
-    static let maximumFileBytes = 64 * 1024
-
     static func load(path: String, required: Bool) -> (Configuration, [ConfigurationProblem]) {
+        switch ConfigurationFile.read(path, required: required) {
+        case .failure(let problem): (Configuration(), [problem])
+        case .success(let text): load(text: text ?? "", file: path)
+        }
+    }
+
+    /// Reads `text`, the contents of `file`, over the defaults: every key's
+    /// own rule, then the rules between keys (decimals per currency, the
+    /// order of the limits).
+    /// - Returns: the configuration and every problem found, each with its line.
+    static func load(text: String, file path: String) -> (Configuration, [ConfigurationProblem]) {
         var configuration = Configuration()
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                return (configuration, [ConfigurationProblem(file: path, line: 0, message: "is a directory, not a configuration file")])
-            }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
-                let kind: String
-                switch type {
-                case .typeCharacterSpecial: kind = "a character device"
-                case .typeBlockSpecial: kind = "a block device"
-                case .typeSocket: kind = "a socket"
-                case .typeSymbolicLink: kind = "a dangling symbolic link"
-                default: kind = "a pipe or special file"
-                }
-                return (configuration, [ConfigurationProblem(file: path, line: 0, message: "is not a regular file: it is \(kind); a configuration is a text file")])
-            }
-            if let size = attributes?[.size] as? Int, size > Self.maximumFileBytes {
-                return (configuration, [ConfigurationProblem(file: path, line: 0, message: "is \(size) bytes; a configuration is at most \(Self.maximumFileBytes) bytes")])
-            }
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            if required || exists {
-                return (configuration, [ConfigurationProblem(file: path, line: 0, message: exists ? "cannot read the file (permissions?)" : "no such file")])
-            }
-            return (configuration, [])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return (configuration, [ConfigurationProblem(file: path, line: 0, message: "the file is not UTF-8 text")])
-        }
         let (entries, syntax) = ConfigurationFile.parse(text, file: path)
         var problems = syntax
         var seen: [String: Int] = [:]
@@ -153,7 +130,26 @@ extension Configuration {
         return (configuration, problems)
     }
 
-    private static func suggestion(for key: String) -> String {
+    /// What `teller run` refuses when it builds the host connection
+    /// (LiveData), beyond the keys' own rules: a host without a terminal id,
+    /// and a URL or pin the connection refuses. check-config and
+    /// `teller config set` report these with the file's own problems.
+    func startProblems(file path: String) -> [ConfigurationProblem] {
+        guard let url = hostURL else { return [] }
+        var problems: [ConfigurationProblem] = []
+        if terminalID == nil {
+            problems.append(ConfigurationProblem(file: path, line: 0, message: "host_url is set but terminal_id is not"))
+        }
+        do {
+            _ = try hostConfiguration(url)
+        } catch {
+            problems.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
+        }
+        return problems
+    }
+
+    /// " (did you mean …?)" with known keys that start like `key`, or nothing.
+    static func suggestion(for key: String) -> String {
         let close = keys.keys.filter { $0.hasPrefix(String(key.prefix(4))) }.sorted()
         return close.isEmpty ? "" : " (did you mean \(close.prefix(3).joined(separator: ", "))?)"
     }

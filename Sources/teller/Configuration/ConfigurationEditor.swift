@@ -1,23 +1,115 @@
 import Foundation
+import TellerData
 
-/// Changes one key of teller.conf in place, keeping every other line and
-/// comment, and writes the file atomically: the calibration the
-/// diagnostics screen saves. (deploy/provision edits teller.conf itself.)
+/// The one writer of teller.conf: `teller config set` (which the deploy
+/// scripts call) and the diagnostics screen's touch calibration.
+///
+/// It changes keys in place, keeping every other line and comment; it finds
+/// a key's line with the terminal's own parser (``ConfigurationFile``), so
+/// what it replaces is what the terminal would have read; and it writes the
+/// result only when the terminal would accept it, durably (``DurableFile``),
+/// with the old file's owner and mode: root setting a key leaves the file
+/// the service's.
 enum ConfigurationEditor {
-    static func set(_ key: String, to value: String, in path: String) throws {
-        let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        let newLine = "\(key) = \(value)"
-        if let index = lines.firstIndex(where: { line in
-            let trimmed = line.trimmingWhitespace()
-            guard let equals = trimmed.firstIndex(of: "="), !trimmed.hasPrefix("#") else { return false }
-            return String(trimmed[..<equals]).trimmingWhitespace() == key
-        }) {
-            lines[index] = newLine
-        } else {
-            lines.append(newLine)
+    /// Sets each key to its value, in order, in one write.
+    /// - Parameters:
+    ///   - changes: keys and their values as the terminal reads them
+    ///     (no quotes or comments); a key given twice takes the last value.
+    ///   - path: the file; created (mode 0640) when missing only if `createIfMissing`.
+    /// - Returns: false when the file already said all this (nothing was written).
+    /// - Throws: ``ConfigurationEditError``; the file is then as it was.
+    @discardableResult
+    static func set(_ changes: [(key: String, value: String)], in path: String, createIfMissing: Bool = false) throws(ConfigurationEditError) -> Bool {
+        let old: String
+        switch ConfigurationFile.read(path, required: !createIfMissing) {
+        case .failure(let problem): throw .unreadable([problem])
+        case .success(let text): old = text ?? ""
         }
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // A line the parser cannot read may be the key meant to be set;
+        // editing around it would guess.
+        let syntax = ConfigurationFile.parse(old, file: path).problems
+        guard syntax.isEmpty else { throw .unreadable(syntax) }
+
+        var text = old
+        for (key, value) in changes {
+            guard let line = line(key, value) else {
+                throw .refused([ConfigurationProblem(file: path, line: 0, message: "\(key): the value cannot be written on one line of \(path) as it is (a line break, or both '\"' and ' #')")])
+            }
+            text = replacing(key, value: value, with: line, in: text, file: path)
+        }
+        // The rules `teller run` applies at start, to the whole result: a
+        // value it would refuse never reaches the file.
+        let (configuration, problems) = Configuration.load(text: text, file: path)
+        let all = problems + configuration.startProblems(file: path)
+        guard all.isEmpty else { throw .refused(all) }
+        guard text != old else { return false }
+
+        let existing = try? FileManager.default.attributesOfItem(atPath: path)
+        let mode = (existing?[.posixPermissions] as? NSNumber).map { mode_t($0.uint16Value) } ?? 0o640
+        let owner = (existing?[.ownerAccountID] as? NSNumber).flatMap { user in
+            (existing?[.groupOwnerAccountID] as? NSNumber).map { (user: uid_t(user.uint32Value), group: gid_t($0.uint32Value)) }
+        }
+        do {
+            try DurableFile.write(Data(text.utf8), to: path, mode: mode, owner: owner)
+        } catch {
+            throw .unwritable(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
+        }
+        return true
     }
+
+    /// One key, for the diagnostics screen's calibration. The file is
+    /// created when the terminal runs on the defaults, without one.
+    static func set(_ key: String, to value: String, in path: String) throws(ConfigurationEditError) {
+        try set([(key, value)], in: path, createIfMissing: true)
+    }
+
+    /// `key = value`, quoted only when the parser would otherwise read
+    /// another value (a ` #`, edge spaces, surrounding quotes); nil when no
+    /// line reads back as exactly this value.
+    static func line(_ key: String, _ value: String) -> String? {
+        for candidate in ["\(key) = \(value)", "\(key) = \"\(value)\""] {
+            let (entries, problems) = ConfigurationFile.parse(candidate, file: "")
+            if problems.isEmpty, entries.count == 1, entries[0].key == key, entries[0].value == value { return candidate }
+        }
+        return nil
+    }
+
+    /// `text` with the line that sets `key` replaced by `line`, or with `line`
+    /// appended when no line sets it. A line that already says `value` is
+    /// kept as it is, with its spacing and comment.
+    private static func replacing(_ key: String, value: String, with line: String, in text: String, file: String) -> String {
+        // The parser's own split, so its line numbers index these lines.
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let entry = ConfigurationFile.parse(text, file: file).entries.first(where: { $0.key == key }) {
+            guard entry.value != value else { return text }
+            lines[entry.line - 1] = line
+        } else {
+            if lines.last == "" { lines.removeLast() }
+            lines.append(line)
+        }
+        if lines.last != "" { lines.append("") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Why teller.conf was not changed. Each case carries the problems, with
+/// the file and line, that a technician reads.
+enum ConfigurationEditError: LocalizedError, CustomStringConvertible {
+    /// The file cannot be read, or has a line that is not `key = value`.
+    case unreadable([ConfigurationProblem])
+    /// The result would be refused by the terminal (an invalid value, a rule
+    /// between keys, a problem the file already had).
+    case refused([ConfigurationProblem])
+    /// Writing failed (disk full, permissions); the old file is intact.
+    case unwritable(ConfigurationProblem)
+
+    var problems: [ConfigurationProblem] {
+        switch self {
+        case .unreadable(let problems), .refused(let problems): problems
+        case .unwritable(let problem): [problem]
+        }
+    }
+
+    var description: String { problems.map(\.description).joined(separator: "\n") }
+    var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One `key = value` line of teller.conf, with where it came from.
 struct ConfigurationEntry {
     let key: String
@@ -76,6 +78,51 @@ enum ConfigurationFile {
             previous = character
         }
         return line
+    }
+}
+
+extension ConfigurationFile {
+    /// Far above any real teller.conf (a few hundred bytes), far below what could stall a start.
+    static let maximumBytes = 64 * 1024
+
+    /// The text of the file at `path`: the terminal, check-config and
+    /// `teller config` all read teller.conf through here.
+    /// - Returns: the text; nil when the file does not exist and is not
+    ///   `required` (the terminal then runs on the defaults); or the problem
+    ///   (a folder, a device, too large, unreadable, not UTF-8) naming the file.
+    static func read(_ path: String, required: Bool) -> Result<String?, ConfigurationProblem> {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                return .failure(ConfigurationProblem(file: path, line: 0, message: "is a directory, not a configuration file"))
+            }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+                let kind: String
+                switch type {
+                case .typeCharacterSpecial: kind = "a character device"
+                case .typeBlockSpecial: kind = "a block device"
+                case .typeSocket: kind = "a socket"
+                case .typeSymbolicLink: kind = "a dangling symbolic link"
+                default: kind = "a pipe or special file"
+                }
+                return .failure(ConfigurationProblem(file: path, line: 0, message: "is not a regular file: it is \(kind); a configuration is a text file"))
+            }
+            if let size = attributes?[.size] as? Int, size > maximumBytes {
+                return .failure(ConfigurationProblem(file: path, line: 0, message: "is \(size) bytes; a configuration is at most \(maximumBytes) bytes"))
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            if required || exists {
+                return .failure(ConfigurationProblem(file: path, line: 0, message: exists ? "cannot read the file (permissions?)" : "no such file"))
+            }
+            return .success(nil)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(ConfigurationProblem(file: path, line: 0, message: "the file is not UTF-8 text"))
+        }
+        return .success(text)
     }
 }
 

@@ -30,7 +30,8 @@ extension HostIntegrationTests {
             // Rotated: a new refresh token, written with the same mode.
             #expect(try Data(contentsOf: URL(fileURLWithPath: tokenFile)) != storedBefore)
             #expect(try permissions(tokenFile) == 0o600)
-            #expect(!FileManager.default.fileExists(atPath: tokenFile + ".tmp"))
+            // DurableFile's temporary (refresh-token.XXXXXX) was renamed, not left beside it.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("refresh-token.") } == [])
             await host.stop()
         }
 
