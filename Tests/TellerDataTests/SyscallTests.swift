@@ -64,13 +64,16 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == Data("two".utf8))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o620)
-        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        // No temporary file is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["refresh-token"])
     }
 
-    @Test func aDurableFileErrorNamesTheStepAndTheReason() {
+    @Test func aDurableFileErrorNamesTheStepAndTheReason() throws {
         let path = TemporaryDirectory("teller-durable").file("missing/refresh-token")
-        #expect(throws: DurableFileError.system("create \(path).tmp", ENOENT)) {
-            try DurableFile.write(Data("x".utf8), to: path)
+        // The temporary name is random (created exclusively); the step and the reason are named.
+        let thrown = try #require(#expect(throws: DurableFileError.self) { try DurableFile.write(Data("x".utf8), to: path) })
+        switch thrown {
+        case .system(let operation, let code): #expect(operation.hasPrefix("create \(path).") && code == ENOENT, "\(operation) \(code)")
         }
         let error = DurableFileError.system("create \(path).tmp", ENOENT)
         #expect(error.description == "cannot create \(path).tmp: No such file or directory")
