@@ -6,6 +6,19 @@ import Testing
 @Suite struct DatabaseTests {
     let directory = TemporaryDirectory()
 
+    /// A new database is made under another name and renamed into place, so
+    /// a kill while it is created never leaves an empty file at its path
+    /// (which the next start refuses); a leftover from such a kill is replaced.
+    @Test func aNewDatabaseAppearsWholeAndALeftoverIsReplaced() throws {
+        let path = directory.file("new.db")
+        try Data("half".utf8).write(to: URL(fileURLWithPath: path + ".creating"))
+        let db = try Database(path: path)
+        try db.execute("CREATE TABLE t (x)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size >= 4096, "the header is on disk before the file has its name")
+        #expect(!FileManager.default.fileExists(atPath: path + ".creating"))
+    }
+
     @Test func openingSetsDurabilityPragmas() throws {
         let db = try Database(path: directory.file("a.db"))
         #expect(try db.queryText("PRAGMA journal_mode") == "wal")

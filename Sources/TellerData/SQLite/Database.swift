@@ -39,17 +39,41 @@ public final class Database {
     ///   (the file stays as it was, for forensics), ``SQLiteError`` when
     ///   SQLite cannot open or configure it.
     public convenience init(path: String, vetting: (Database) throws -> Void = { _ in }) throws {
-        let existed = (try? Syscall.linkStatus(path)) != nil
-        if existed {
-            // A crashed writer may have left a -wal without its -shm; the
-            // writer is about to recover it, so vetting may create the -shm.
-            let reader = try Database(readingOnly: path, creatingSharedMemory: true)
-            try vetting(reader)
-        }
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if !existed { flags |= SQLITE_OPEN_CREATE }
+        if (try? Syscall.linkStatus(path)) == nil { try Database.create(path) }
+        // A crashed writer may have left a -wal without its -shm; the
+        // writer is about to recover it, so vetting may create the -shm.
+        let reader = try Database(readingOnly: path, creatingSharedMemory: true)
+        try vetting(reader)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         self.init(handle: try Database.connect(path, path: path, flags: flags), path: path)
         try configureDurability()
+    }
+
+    /// Makes a new, empty database that appears whole or not at all: built
+    /// under a temporary name (switching to WAL writes its header, so it is
+    /// never 0 bytes), synced, and renamed into place. Created in place, a
+    /// kill while SQLite made the file could leave an empty `teller.db`,
+    /// which the next start must refuse as a failed copy or restore.
+    private static func create(_ path: String) throws {
+        let temporary = path + ".creating"
+        for leftover in [temporary, temporary + "-wal", temporary + "-shm"] { try? Syscall.unlink(leftover) }
+        func build() throws {
+            let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+            let fresh = Database(handle: try connect(temporary, path: temporary, flags: flags), path: temporary)
+            try fresh.configureDurability()
+        }
+        // The connection closes when build() returns; its -wal goes with it.
+        try build()
+        let problem = { (error: SystemCallError) in SQLiteError(code: .ioError, message: "cannot create \(path): \(error)", path: path) }
+        do {
+            let fd = try Syscall.open(temporary, O_RDONLY)
+            defer { try? Syscall.close(fd) }
+            try Syscall.fsync(fd)
+            try Syscall.rename(temporary, to: path)
+        } catch {
+            throw problem(error)
+        }
+        Syscall.syncDirectory(containing: path)
     }
 
     /// Opens `name` (a path, or a `file:` URI with `SQLITE_OPEN_URI`) with `flags`.

@@ -40,11 +40,7 @@ public enum DurableFile {
         renamed = true
         // The new content is in place; syncing the directory makes the rename
         // itself survive a power cut, where the file system allows it.
-        let directory = (path as NSString).deletingLastPathComponent
-        if let directoryFD = try? Syscall.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY) {
-            try? Syscall.fsync(directoryFD)
-            try? Syscall.close(directoryFD)
-        }
+        Syscall.syncDirectory(containing: path)
     }
 
     /// Runs one step, naming it in the error callers already know.

@@ -98,6 +98,16 @@ enum Syscall {
         _ = try retrying("rename \(source) to \(target)") { Glibc.rename(source, target) }
     }
 
+    /// fsyncs the directory holding `path`, so that a rename into it
+    /// survives a power cut where the file system allows it (best effort:
+    /// some file systems refuse to sync a directory).
+    static func syncDirectory(containing path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard let fd = try? open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY) else { return }
+        try? fsync(fd)
+        try? close(fd)
+    }
+
     static func unlink(_ path: String) throws(SystemCallError) {
         _ = try retrying("unlink \(path)") { Glibc.unlink(path) }
     }
