@@ -15,12 +15,12 @@ import Glibc
         defer { terminal.child?.killNow() }
         let silent = try ControlPeer(terminal.socket)
         let half = try ControlPeer(terminal.socket)
-        half.send("tap sign-in.pin.1")
+        try half.send("tap sign-in.pin.1")
 
         // `status` is answered on the main actor (it names the screen), so
         // its answer also shows the main queue is free.
         let asker = try ControlPeer(terminal.socket)
-        asker.send("status\n")
+        try asker.send("status\n")
         let status = try #require(await asker.answer(timeout: .seconds(30)))
         #expect(status["ok"] as? Bool == true, "\(status)")
         // Ordering, not a stopwatch: had the server waited on either peer, it
@@ -43,7 +43,7 @@ import Glibc
         defer { terminal.child?.killNow() }
         do {
             let impatient = try ControlPeer(terminal.socket)
-            impatient.send("status\n")
+            try impatient.send("status\n")
         }
         // Two answers after the hang-up: the impatient peer's was written first.
         // A write to a closed peer raises SIGPIPE unless the socket refuses it.
@@ -79,13 +79,15 @@ final class ControlPeer {
 
     deinit { close(fd) }
 
-    func send(_ text: String) {
+    /// Writes all of `text`; throws when the terminal will not take it, so a
+    /// test never goes on believing a peer sent what it did not.
+    func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
+            guard written > 0 else { throw ChildProcessError.failed("send to the control socket", errno, "") }
             offset += written
         }
     }

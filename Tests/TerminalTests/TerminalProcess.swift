@@ -91,13 +91,15 @@ final class TerminalProcess: @unchecked Sendable {
     /// Every label and value on screen, from the accessibility tree.
     func texts() async throws -> [String] {
         var found: [String] = []
-        func walk(_ node: Any) {
-            guard let node = node as? [String: Any] else { return }
+        func walk(_ node: [String: Any]) {
             if let label = node["label"] as? String { found.append(label) }
             if let value = node["value"] as? String { found.append(value) }
-            for child in node["children"] as? [Any] ?? [] { walk(child) }
+            for child in node["children"] as? [[String: Any]] ?? [] { walk(child) }
         }
-        walk(try await ctl("ui"))
+        // A tree that is not one would read as an empty screen, and a check
+        // that something is absent would pass on it.
+        guard let root = try await ctl("ui") as? [String: Any] else { throw TerminalError.ctlFailed("ui", "the answer is not an accessibility tree") }
+        walk(root)
         return found
     }
 
