@@ -166,17 +166,63 @@ public actor SyncEngine: SyncStatusPort {
         waiter.continuation.resume()
     }
 
+    /// A row whose final outcome (posted or rejected) arrived and passed the
+    /// echo check, and is not recorded yet.
+    private struct Answered {
+        let entry: OutboxEntry
+        let outcome: SubmissionOutcome
+    }
+
+    /// What one attempt left to do.
+    private enum Attempt {
+        /// A final outcome that passed the echo check; the caller records it.
+        case answered(SubmissionOutcome)
+        /// Whatever the host said is recorded; go on with the next row.
+        case recorded
+        /// Stop: the row (or the store) wants this many seconds.
+        case wait(TimeInterval)
+    }
+
     /// Sends queued rows in order until the queue is empty or a row has to
     /// wait. Returns seconds until the waiting row is due, or nil when the
     /// queue is empty.
+    ///
+    /// Pipelined, in order: once row N's answer has arrived and passed the
+    /// echo check with a final outcome (posted or rejected), row N+1 is
+    /// marked sending and sent while N's outcome commits. What it keeps:
+    /// - N+1 leaves only after N's answer arrived and was checked, so the
+    ///   host meets one row at a time, in queue order, each under its key
+    ///   with its frozen bytes.
+    /// - Nothing is recorded as confirmed that was not checked: the echo
+    ///   check runs before an outcome exists.
+    /// - Any other answer for N (a failure to retry, a mismatch, a refusal
+    ///   for review, a cancellation) is committed before N+1 is marked
+    ///   sending; only a checked final outcome overlaps the next send.
+    /// - Outcomes commit in queue order: N+1's answer is recorded only
+    ///   after N's commit succeeded. When it failed, both rows go back to
+    ///   the queue and the pass ends; the next pass sends them again under
+    ///   their keys and the host replays its answers.
+    /// - N+1 is marked sending before N's outcome commits, so a crash in
+    ///   between leaves both `sending`; the next open queues them again and
+    ///   the resends meet the host's stored answers.
+    /// - N's commit skips fsync only when N+1 follows it at once; the
+    ///   outcome that ends a run of rows is fsync'd, and with it (WAL
+    ///   commits are in order) every outcome before it.
     @discardableResult
     public func drainOnce() async -> TimeInterval? {
         var retryUnreachableNow = connectivityMayHaveChanged
         connectivityMayHaveChanged = false
+        // The previous row's checked outcome: it commits while this row is
+        // sent, or on its own (fsync'd) before the engine does anything else.
+        var answered: Answered?
         while !Task.isCancelled {
             let next: (entry: OutboxEntry, payload: [UInt8])?
-            do { next = try await store.nextToSend() } catch { return policy.idleInterval }
+            do { next = try await store.nextToSend() } catch {
+                await settle(&answered)
+                return policy.idleInterval
+            }
             guard let (entry, payload) = next else {
+                guard await settle(&answered) else { return policy.idleInterval }
                 if let wait = await recheckMismatches() { return wait }
                 // Rows that wait for the bank's own answer keep the engine awake until they are due.
                 if let due = try? await store.nextRecheckAt() { return max(due.timeIntervalSince(store.clock.now()), 0.001) }
@@ -185,6 +231,7 @@ public actor SyncEngine: SyncStatusPort {
             }
             let now = store.clock.now()
             if let due = entry.nextAttemptAt, due > now, !(retryUnreachableNow && waitingForConnectivity) {
+                guard await settle(&answered) else { return policy.idleInterval }
                 return due.timeIntervalSince(now)
             }
             retryUnreachableNow = false
@@ -192,43 +239,85 @@ public actor SyncEngine: SyncStatusPort {
             // arithmetic: a clock that jumps (a board booted at 1970, then set)
             // alone never moves a row to needs review.
             if entry.waited > policy.horizon {
+                guard await settle(&answered) else { return policy.idleInterval }
                 try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host", problem: entry.lastProblem)
                 publish(.needsReview(entry.key, reason: "retry horizon passed"))
                 continue
             }
-            if let wait = await send(entry, payload) { return wait }
+            let previous = answered
+            answered = nil
+            switch await send(entry, payload, after: previous) {
+            case .answered(let outcome): answered = Answered(entry: entry, outcome: outcome)
+            case .recorded: continue
+            case .wait(let seconds): return seconds
+            }
         }
+        await settle(&answered)
         return nil
     }
 
-    /// One attempt. Returns nil to go on with the next row, or how long to
-    /// wait before this row is tried again.
-    private func send(_ entry: OutboxEntry, _ payload: [UInt8]) async -> TimeInterval? {
+    /// One attempt, while `previous`'s outcome commits.
+    private func send(_ entry: OutboxEntry, _ payload: [UInt8], after previous: Answered?) async -> Attempt {
         do {
             try await store.markSending(entry.id)
         } catch {
-            return policy.idleInterval
+            var previous = previous
+            await settle(&previous)
+            return .wait(policy.idleInterval)
         }
         publish(.sending(entry.key))
-        let outcome: SubmissionOutcome
+        // Started after this row is marked sending, so a crash before it
+        // commits leaves both rows `sending`. Not fsync'd: this row follows it.
+        let recording = previous.map { previous in Task { await self.commit(previous, durable: false) } }
+        let result: Result<SubmissionOutcome, HostError>
         do throws(HostError) {
-            outcome = try await host.submit(payload, key: entry.key)
+            result = .success(try await host.submit(payload, key: entry.key))
         } catch {
-            return await handle(error, for: entry)
+            result = .failure(error)
         }
-        return await record(outcome, for: entry) ? nil : policy.idleInterval
+        if let recording, await !recording.value {
+            // Outcomes commit in queue order: this answer is dropped too, and
+            // the host replays it when the row is sent again.
+            try? await store.returnToQueue(entry.id)
+            return .wait(policy.idleInterval)
+        }
+        switch result {
+        case .success(let outcome):
+            return .answered(outcome)
+        case .failure(let error):
+            return await handle(error, for: entry).map(Attempt.wait) ?? .recorded
+        }
     }
 
-    /// Stores a final outcome; false when the store failed (a retry replays it).
-    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry) async -> Bool {
+    /// Records the outcome held in `answered`, fsync'd, and empties it.
+    /// Returns false when the store failed (the row is back in the queue).
+    @discardableResult
+    private func settle(_ answered: inout Answered?) async -> Bool {
+        guard let pending = answered else { return true }
+        answered = nil
+        return await commit(pending, durable: true)
+    }
+
+    /// Records a drained row's final outcome. When the store fails, the row
+    /// goes back to the queue, so its next attempt meets the host's replay
+    /// (if that write fails too, the next open queues it again).
+    private func commit(_ answered: Answered, durable: Bool) async -> Bool {
+        if await record(answered.outcome, for: answered.entry, durable: durable) { return true }
+        try? await store.returnToQueue(answered.entry.id)
+        return false
+    }
+
+    /// Stores a final outcome; false when the store failed.
+    /// - Parameter durable: false skips the fsync (see ``TellerStore/markConfirmed(_:reference:durable:)``).
+    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry, durable: Bool = true) async -> Bool {
         lastSyncAt = store.clock.now()
         do {
             switch outcome {
             case .posted(let reference, _):
-                try await store.markConfirmed(entry.id, reference: reference)
+                try await store.markConfirmed(entry.id, reference: reference, durable: durable)
                 publish(.confirmed(entry.key, reference: reference))
             case .rejected(let reason, let detail, _):
-                try await store.markRejected(entry.id, reason: reason, detail: detail)
+                try await store.markRejected(entry.id, reason: reason, detail: detail, durable: durable)
                 publish(.rejected(entry.key, reason: reason))
             }
             return true

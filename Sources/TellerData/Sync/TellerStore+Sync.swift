@@ -15,7 +15,7 @@ extension TellerStore {
     }
 
     /// Not fsync'd: a crash sends the row back to `queued` on the next open
-    /// whatever is on disk, so only the outcome's commit needs to wait for
+    /// whatever is on disk, so only a later fsync'd commit needs to wait for
     /// the disk (and it persists this one too, WAL being in order).
     func markSending(_ id: Int64) throws(TellerError) {
         try translating {
@@ -48,14 +48,37 @@ extension TellerStore {
     }
 
     /// The bank posted it. A needs-review row whose key the bank finally answered becomes final too.
-    func markConfirmed(_ id: Int64, reference: String) throws(TellerError) {
-        try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
-                     extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
+    /// - Parameter durable: false skips the fsync; see ``committingOutcome(durable:_:)`` for why that is safe.
+    func markConfirmed(_ id: Int64, reference: String, durable: Bool = true) throws(TellerError) {
+        try committingOutcome(durable: durable) { () throws(TellerError) in
+            try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
+                         extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
+        }
     }
 
-    func markRejected(_ id: Int64, reason: String, detail: String) throws(TellerError) {
-        try setState(id, .rejected, from: [.sending, .queued, .needsReview],
-                     extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
+    /// The bank refused it for good.
+    /// - Parameter durable: false skips the fsync; see ``committingOutcome(durable:_:)`` for why that is safe.
+    func markRejected(_ id: Int64, reason: String, detail: String, durable: Bool = true) throws(TellerError) {
+        try committingOutcome(durable: durable) { () throws(TellerError) in
+            try setState(id, .rejected, from: [.sending, .queued, .needsReview],
+                         extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
+        }
+    }
+
+    /// Commits the host's final outcome for a row, fsync'd only when `durable`.
+    ///
+    /// Skipping the fsync is safe because the host keeps that outcome under
+    /// the row's key (docs/host-api.md §7). If power fails before a later
+    /// fsync'd commit (the next enqueue, or the outcome that ends the drain)
+    /// carries this one to the disk, the row opens in `sending` or `queued`,
+    /// goes back to `queued`, is sent again under the same key with the same
+    /// frozen bytes, and the host replays the answer it stored: the same
+    /// reference, or the same reason. No money moves twice and the row ends
+    /// where it was. The sync engine skips it only while the next row
+    /// follows at once. An enqueue always waits for the disk.
+    private func committingOutcome(durable: Bool, _ body: () throws(TellerError) -> Void) throws(TellerError) {
+        guard !durable else { return try body() }
+        try translating { try database.withoutFsync { try body() } }
     }
 
     /// Stops the row for a person to look at. With `recheckAt` (a mismatch)
