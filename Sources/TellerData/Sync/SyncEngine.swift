@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TellerCore
 
 /// Drains the outbox to the host in queue order, each row under its own
@@ -168,9 +169,33 @@ public actor SyncEngine: SyncStatusPort {
 
     /// A row whose final outcome (posted or rejected) arrived and passed the
     /// echo check, and is not recorded yet.
-    private struct Answered {
+    private struct Answered: Sendable {
         let entry: OutboxEntry
         let outcome: SubmissionOutcome
+    }
+
+    /// The previous row's outcome commit, begun once: when the next row's
+    /// request is in the transport's hands, or when that attempt ended
+    /// before it got there (a token refused, a cancellation).
+    private final class PendingCommit: Sendable {
+        private let task = Mutex<Task<Bool, Never>?>(nil)
+        private let begin: @Sendable () -> Task<Bool, Never>
+
+        init(_ begin: @escaping @Sendable () -> Task<Bool, Never>) { self.begin = begin }
+
+        func start() { _ = started() }
+
+        /// Begins the commit if need be and waits for it: true when the outcome was recorded.
+        func recorded() async -> Bool { await started().value }
+
+        private func started() -> Task<Bool, Never> {
+            task.withLock { task in
+                if let task { return task }
+                let begun = begin()
+                task = begun
+                return begun
+            }
+        }
     }
 
     /// What one attempt left to do.
@@ -266,16 +291,19 @@ public actor SyncEngine: SyncStatusPort {
             return .wait(policy.idleInterval)
         }
         publish(.sending(entry.key))
-        // Started after this row is marked sending, so a crash before it
-        // commits leaves both rows `sending`. Not fsync'd: this row follows it.
-        let recording = previous.map { previous in Task { await self.commit(previous, durable: false) } }
+        // Begun after this row is marked sending, so a crash before it
+        // commits leaves both rows `sending`; and only once this row's
+        // request is in libcurl's hands, or the runtime may run it on this
+        // thread first and hold the request back. Not fsync'd: this row
+        // follows it at once.
+        let pending = previous.map { previous in PendingCommit { Task { await self.commit(previous, durable: false) } } }
         let result: Result<SubmissionOutcome, HostError>
         do throws(HostError) {
-            result = .success(try await host.submit(payload, key: entry.key))
+            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending?.start() }))
         } catch {
             result = .failure(error)
         }
-        if let recording, await !recording.value {
+        if let pending, await !pending.recorded() {
             // Outcomes commit in queue order: this answer is dropped too, and
             // the host replays it when the row is sent again.
             try? await store.returnToQueue(entry.id)
