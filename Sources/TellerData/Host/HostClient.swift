@@ -74,8 +74,8 @@ public final class HostClient: Sendable {
     /// `POST /v1/transactions` with the row's frozen bytes and its key.
     /// - Parameter handedOver: called once the request is in the
     ///   transport's hands, while the answer is awaited (again if a 401
-    ///   makes it go a second time): the sync engine commits the previous
-    ///   row's outcome then, so that work does not hold this request back.
+    ///   makes it go a second time): the sync engine begins the commit it
+    ///   makes meanwhile then, so that work does not hold this request back.
     /// - Throws: ``HostError/mismatch(_:)`` when the answer is for another
     ///   request, ``HostError/invalidResponse(_:)`` when it is not the
     ///   contract's; neither is ever a confirmation.

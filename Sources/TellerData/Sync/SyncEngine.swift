@@ -174,9 +174,9 @@ public actor SyncEngine: SyncStatusPort {
         let outcome: SubmissionOutcome
     }
 
-    /// The previous row's outcome commit, begun once: when the next row's
-    /// request is in the transport's hands, or when that attempt ended
-    /// before it got there (a token refused, a cancellation).
+    /// The commit made while a row's request is on the wire, begun once:
+    /// when the request is in the transport's hands, or when the attempt
+    /// ended before it got there (a token refused, a cancellation).
     private final class PendingCommit: Sendable {
         private let task = Mutex<Task<Bool, Never>?>(nil)
         private let begin: @Sendable () -> Task<Bool, Never>
@@ -185,8 +185,8 @@ public actor SyncEngine: SyncStatusPort {
 
         func start() { _ = started() }
 
-        /// Begins the commit if need be and waits for it: true when the outcome was recorded.
-        func recorded() async -> Bool { await started().value }
+        /// Begins the commit if need be and waits for it: true when it committed.
+        func committed() async -> Bool { await started().value }
 
         private func started() -> Task<Bool, Never> {
             task.withLock { task in
@@ -214,31 +214,33 @@ public actor SyncEngine: SyncStatusPort {
     ///
     /// Pipelined, in order: once row N's answer has arrived and passed the
     /// echo check with a final outcome (posted or rejected), row N+1 is
-    /// marked sending and sent while N's outcome commits. What it keeps:
+    /// sent, and while it is on the wire one commit records N's outcome and
+    /// moves N+1 to `sending`. What it keeps:
     /// - N+1 leaves only after N's answer arrived and was checked, so the
     ///   host meets one row at a time, in queue order, each under its key
     ///   with its frozen bytes.
     /// - Nothing is recorded as confirmed that was not checked: the echo
     ///   check runs before an outcome exists.
     /// - Any other answer for N (a failure to retry, a mismatch, a refusal
-    ///   for review, a cancellation) is committed before N+1 is marked
-    ///   sending; only a checked final outcome overlaps the next send.
+    ///   for review, a cancellation) is committed before N+1 leaves; only
+    ///   a checked final outcome overlaps the next send.
     /// - Outcomes commit in queue order: N+1's answer is recorded only
-    ///   after N's commit succeeded. When it failed, both rows go back to
-    ///   the queue and the pass ends; the next pass sends them again under
-    ///   their keys and the host replays its answers.
-    /// - N+1 is marked sending before N's outcome commits, so a crash in
-    ///   between leaves both `sending`; the next open queues them again and
-    ///   the resends meet the host's stored answers.
-    /// - N's commit skips fsync only when N+1 follows it at once; the
-    ///   outcome that ends a run of rows is fsync'd, and with it (WAL
-    ///   commits are in order) every outcome before it.
+    ///   after the commit made while it was on the wire succeeded. When
+    ///   that failed, N and N+1 go back to the queue and the pass ends; the
+    ///   next pass sends them again under their keys and the host replays.
+    /// - A crash before that commit leaves N `sending` and N+1 `queued`: the
+    ///   next open queues N again, and both resends meet the host's stored
+    ///   answers.
+    /// - That commit skips fsync (see ``TellerStore/markSending(_:recording:)``);
+    ///   the outcome that ends a run of rows is fsync'd on its own, and with
+    ///   it (WAL commits are in order) every commit before it.
     @discardableResult
     public func drainOnce() async -> TimeInterval? {
         var retryUnreachableNow = connectivityMayHaveChanged
         connectivityMayHaveChanged = false
-        // The previous row's checked outcome: it commits while this row is
-        // sent, or on its own (fsync'd) before the engine does anything else.
+        // The previous row's checked outcome: it commits while the next row
+        // is on the wire, or on its own (fsync'd) before the engine does
+        // anything else.
         var answered: Answered?
         while !Task.isCancelled {
             let next: (entry: OutboxEntry, payload: [UInt8])?
@@ -281,29 +283,19 @@ public actor SyncEngine: SyncStatusPort {
         return nil
     }
 
-    /// One attempt, while `previous`'s outcome commits.
+    /// One attempt; while its request is on the wire, `previous`'s outcome
+    /// and this row's move to `sending` commit.
     private func send(_ entry: OutboxEntry, _ payload: [UInt8], after previous: Answered?) async -> Attempt {
-        do {
-            try await store.markSending(entry.id)
-        } catch {
-            var previous = previous
-            await settle(&previous)
-            return .wait(policy.idleInterval)
-        }
-        publish(.sending(entry.key))
-        // Begun after this row is marked sending, so a crash before it
-        // commits leaves both rows `sending`; and only once this row's
-        // request is in libcurl's hands, or the runtime may run it on this
-        // thread first and hold the request back. Not fsync'd: this row
-        // follows it at once.
-        let pending = previous.map { previous in PendingCommit { Task { await self.commit(previous, durable: false) } } }
+        // Begun once the request is in libcurl's hands: begun earlier, the
+        // runtime may run it on this thread first and hold the request back.
+        let pending = PendingCommit { Task { await self.commitWhileSending(entry, after: previous) } }
         let result: Result<SubmissionOutcome, HostError>
         do throws(HostError) {
-            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending?.start() }))
+            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending.start() }))
         } catch {
             result = .failure(error)
         }
-        if let pending, await !pending.recorded() {
+        guard await pending.committed() else {
             // Outcomes commit in queue order: this answer is dropped too, and
             // the host replays it when the row is sent again.
             try? await store.returnToQueue(entry.id)
@@ -317,40 +309,52 @@ public actor SyncEngine: SyncStatusPort {
         }
     }
 
-    /// Records the outcome held in `answered`, fsync'd, and empties it.
-    /// Returns false when the store failed (the row is back in the queue).
+    /// Commits, while `entry`'s request is on the wire, `previous`'s outcome
+    /// and `entry`'s move to `sending`, then tells subscribers. False when
+    /// the store failed; `previous` then goes back to the queue, so its next
+    /// attempt meets the host's replay (if that write fails too, the next
+    /// open queues it again).
+    private func commitWhileSending(_ entry: OutboxEntry, after previous: Answered?) async -> Bool {
+        do {
+            try await store.markSending(entry.id, recording: previous.map { ($0.entry.id, $0.outcome) })
+        } catch {
+            if let previous { try? await store.returnToQueue(previous.entry.id) }
+            return false
+        }
+        if let previous { recorded(previous.outcome, for: previous.entry) }
+        publish(.sending(entry.key))
+        return true
+    }
+
+    /// Records the outcome held in `answered` on its own, fsync'd, and
+    /// empties it. Returns false when the store failed; the row then goes
+    /// back to the queue, so its next attempt meets the host's replay.
     @discardableResult
     private func settle(_ answered: inout Answered?) async -> Bool {
         guard let pending = answered else { return true }
         answered = nil
-        return await commit(pending, durable: true)
-    }
-
-    /// Records a drained row's final outcome. When the store fails, the row
-    /// goes back to the queue, so its next attempt meets the host's replay
-    /// (if that write fails too, the next open queues it again).
-    private func commit(_ answered: Answered, durable: Bool) async -> Bool {
-        if await record(answered.outcome, for: answered.entry, durable: durable) { return true }
-        try? await store.returnToQueue(answered.entry.id)
+        if await record(pending.outcome, for: pending.entry) { return true }
+        try? await store.returnToQueue(pending.entry.id)
         return false
     }
 
-    /// Stores a final outcome; false when the store failed.
-    /// - Parameter durable: false skips the fsync (see ``TellerStore/markConfirmed(_:reference:durable:)``).
-    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry, durable: Bool = true) async -> Bool {
-        lastSyncAt = store.clock.now()
+    /// Stores a final outcome, fsync'd; false when the store failed.
+    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry) async -> Bool {
         do {
-            switch outcome {
-            case .posted(let reference, _):
-                try await store.markConfirmed(entry.id, reference: reference, durable: durable)
-                publish(.confirmed(entry.key, reference: reference))
-            case .rejected(let reason, let detail, _):
-                try await store.markRejected(entry.id, reason: reason, detail: detail, durable: durable)
-                publish(.rejected(entry.key, reason: reason))
-            }
-            return true
+            try await store.record(outcome, for: entry.id)
         } catch {
             return false
+        }
+        recorded(outcome, for: entry)
+        return true
+    }
+
+    /// Tells subscribers of an outcome that has just been committed.
+    private func recorded(_ outcome: SubmissionOutcome, for entry: OutboxEntry) {
+        lastSyncAt = store.clock.now()
+        switch outcome {
+        case .posted(let reference, _): publish(.confirmed(entry.key, reference: reference))
+        case .rejected(let reason, _, _): publish(.rejected(entry.key, reason: reason))
         }
     }
 

@@ -14,12 +14,29 @@ extension TellerStore {
         }
     }
 
-    /// Not fsync'd: a crash sends the row back to `queued` on the next open
-    /// whatever is on disk, so only a later fsync'd commit needs to wait for
-    /// the disk (and it persists this one too, WAL being in order).
-    func markSending(_ id: Int64) throws(TellerError) {
+    /// Moves a row to `sending` while its request is on the wire and, in
+    /// the same commit, records the final outcome of the row before it
+    /// (answered and checked while this one was not yet sent).
+    ///
+    /// Not fsync'd. A crash sends a `sending` row back to `queued` on the
+    /// next open, whatever is on disk. And the host keeps every final
+    /// outcome under the row's key (docs/host-api.md §7): if power fails
+    /// before a later fsync'd commit (the next enqueue, or the outcome that
+    /// ends the drain) carries this one to the disk, the previous row opens
+    /// as `sending` or `queued`, goes back to `queued`, is sent again under
+    /// the same key with the same frozen bytes, and the host replays the
+    /// answer it stored: the same reference, or the same reason. No money
+    /// moves twice and the row ends where it was. An enqueue always waits
+    /// for the disk, and WAL commits reach it in order.
+    /// - Parameter previous: the row before, and the outcome the host gave it.
+    func markSending(_ id: Int64, recording previous: (id: Int64, outcome: SubmissionOutcome)? = nil) throws(TellerError) {
         try translating {
-            try database.withoutFsync { try setState(id, .sending, from: [.queued]) }
+            try database.withoutFsync {
+                try database.inTransaction {
+                    if let previous { try setOutcome(previous.outcome, of: previous.id) }
+                    try setState(id, .sending, from: [.queued])
+                }
+            }
         }
     }
 
@@ -47,38 +64,22 @@ extension TellerStore {
         }
     }
 
-    /// The bank posted it. A needs-review row whose key the bank finally answered becomes final too.
-    /// - Parameter durable: false skips the fsync; see ``committingOutcome(durable:_:)`` for why that is safe.
-    func markConfirmed(_ id: Int64, reference: String, durable: Bool = true) throws(TellerError) {
-        try committingOutcome(durable: durable) { () throws(TellerError) in
-            try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
-                         extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
-        }
+    /// Records the host's final outcome for a row, fsync'd. A needs-review
+    /// row whose key the bank finally answered becomes final too.
+    func record(_ outcome: SubmissionOutcome, for id: Int64) throws(TellerError) {
+        try setOutcome(outcome, of: id)
     }
 
-    /// The bank refused it for good.
-    /// - Parameter durable: false skips the fsync; see ``committingOutcome(durable:_:)`` for why that is safe.
-    func markRejected(_ id: Int64, reason: String, detail: String, durable: Bool = true) throws(TellerError) {
-        try committingOutcome(durable: durable) { () throws(TellerError) in
+    /// Confirmed with the bank's reference, or rejected with its reason.
+    private func setOutcome(_ outcome: SubmissionOutcome, of id: Int64) throws(TellerError) {
+        switch outcome {
+        case .posted(let reference, _):
+            try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
+                         extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
+        case .rejected(let reason, let detail, _):
             try setState(id, .rejected, from: [.sending, .queued, .needsReview],
                          extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
         }
-    }
-
-    /// Commits the host's final outcome for a row, fsync'd only when `durable`.
-    ///
-    /// Skipping the fsync is safe because the host keeps that outcome under
-    /// the row's key (docs/host-api.md §7). If power fails before a later
-    /// fsync'd commit (the next enqueue, or the outcome that ends the drain)
-    /// carries this one to the disk, the row opens in `sending` or `queued`,
-    /// goes back to `queued`, is sent again under the same key with the same
-    /// frozen bytes, and the host replays the answer it stored: the same
-    /// reference, or the same reason. No money moves twice and the row ends
-    /// where it was. The sync engine skips it only while the next row
-    /// follows at once. An enqueue always waits for the disk.
-    private func committingOutcome(durable: Bool, _ body: () throws(TellerError) -> Void) throws(TellerError) {
-        guard !durable else { return try body() }
-        try translating { try database.withoutFsync { try body() } }
     }
 
     /// Stops the row for a person to look at. With `recheckAt` (a mismatch)

@@ -1,5 +1,6 @@
 @testable import ProcessTestSupport
 import Foundation
+import TellerCore
 @testable import TellerData
 
 /// Triggers a test adds to a terminal's real database file, so that SQLite
@@ -42,21 +43,21 @@ enum OutboxWitness {
         }
     }
 
-    /// Makes the commit that confirms row `id` take seconds of CPU (a
-    /// cross join of 600³ rows inside the transaction), so that whatever the
-    /// drain does meanwhile really happens while that commit is in flight.
-    static func slowConfirm(of id: Int64, in database: Database) throws {
+    /// Makes the commit that moves row `id` into `state` take seconds of CPU
+    /// (a cross join of 600³ rows inside the transaction), so that whatever
+    /// the drain does meanwhile really happens while that commit is in flight.
+    static func slowDown(_ id: Int64, becoming state: OutboxState.Kind, in database: Database) throws {
         try database.execute("""
             CREATE TABLE test_burn (x INTEGER);
             WITH RECURSIVE n(x) AS (VALUES (1) UNION ALL SELECT x + 1 FROM n WHERE x < 600) INSERT INTO test_burn SELECT x FROM n;
-            CREATE TRIGGER test_slow_confirm AFTER UPDATE OF state ON outbox WHEN NEW.state = 'confirmed' AND NEW.id = \(id) BEGIN
+            CREATE TRIGGER test_slow_commit AFTER UPDATE OF state ON outbox WHEN NEW.id = \(id) AND NEW.state = '\(state.rawValue)' AND OLD.state != NEW.state BEGIN
                 SELECT count(*) FROM test_burn a, test_burn b, test_burn c;
             END;
             """)
     }
 
-    static func removeSlowConfirm(in database: Database) throws {
-        try database.execute("DROP TRIGGER test_slow_confirm")
+    static func removeSlowDown(in database: Database) throws {
+        try database.execute("DROP TRIGGER test_slow_commit")
     }
 
     /// Makes every commit that confirms row `id` fail, as a full or broken disk would.
