@@ -174,21 +174,33 @@ public actor SyncEngine: SyncStatusPort {
         let outcome: SubmissionOutcome
     }
 
+    /// A queued row and the frozen bytes every attempt sends.
+    typealias QueuedRow = (entry: OutboxEntry, payload: [UInt8])
+
+    /// What the commit made while a row was on the wire left behind.
+    private struct WhileSending: Sendable {
+        /// False when the store failed.
+        let committed: Bool
+        /// The queued row after the one on the wire, read then (see
+        /// ``TellerStore/markSending(_:recording:)``); nil when none was.
+        let following: QueuedRow?
+    }
+
     /// The commit made while a row's request is on the wire, begun once:
     /// when the request is in the transport's hands, or when the attempt
     /// ended before it got there (a token refused, a cancellation).
     private final class PendingCommit: Sendable {
-        private let task = Mutex<Task<Bool, Never>?>(nil)
-        private let begin: @Sendable () -> Task<Bool, Never>
+        private let task = Mutex<Task<WhileSending, Never>?>(nil)
+        private let begin: @Sendable () -> Task<WhileSending, Never>
 
-        init(_ begin: @escaping @Sendable () -> Task<Bool, Never>) { self.begin = begin }
+        init(_ begin: @escaping @Sendable () -> Task<WhileSending, Never>) { self.begin = begin }
 
         func start() { _ = started() }
 
-        /// Begins the commit if need be and waits for it: true when it committed.
-        func committed() async -> Bool { await started().value }
+        /// Begins the commit if need be and waits for it.
+        func finished() async -> WhileSending { await started().value }
 
-        private func started() -> Task<Bool, Never> {
+        private func started() -> Task<WhileSending, Never> {
             task.withLock { task in
                 if let task { return task }
                 let begun = begin()
@@ -200,8 +212,9 @@ public actor SyncEngine: SyncStatusPort {
 
     /// What one attempt left to do.
     private enum Attempt {
-        /// A final outcome that passed the echo check; the caller records it.
-        case answered(SubmissionOutcome)
+        /// A final outcome that passed the echo check; the caller records
+        /// it. `following` is the queued row after it, read meanwhile.
+        case answered(SubmissionOutcome, following: QueuedRow?)
         /// Whatever the host said is recorded; go on with the next row.
         case recorded
         /// Stop: the row (or the store) wants this many seconds.
@@ -242,11 +255,21 @@ public actor SyncEngine: SyncStatusPort {
         // is on the wire, or on its own (fsync'd) before the engine does
         // anything else.
         var answered: Answered?
+        // The queued row after the answered one, read while that was on the
+        // wire, so no query stands between an answer and the next request.
+        // Nothing but this loop moves a queued row (an enqueue only adds rows
+        // behind it), so it is still the head when it is used.
+        var following: QueuedRow?
         while !Task.isCancelled {
-            let next: (entry: OutboxEntry, payload: [UInt8])?
-            do { next = try await store.nextToSend() } catch {
-                await settle(&answered)
-                return policy.idleInterval
+            let next: QueuedRow?
+            if let prefetched = following {
+                next = prefetched
+                following = nil
+            } else {
+                do { next = try await store.nextToSend() } catch {
+                    await settle(&answered)
+                    return policy.idleInterval
+                }
             }
             guard let (entry, payload) = next else {
                 guard await settle(&answered) else { return policy.idleInterval }
@@ -274,7 +297,9 @@ public actor SyncEngine: SyncStatusPort {
             let previous = answered
             answered = nil
             switch await send(entry, payload, after: previous) {
-            case .answered(let outcome): answered = Answered(entry: entry, outcome: outcome)
+            case .answered(let outcome, let after):
+                answered = Answered(entry: entry, outcome: outcome)
+                following = after
             case .recorded: continue
             case .wait(let seconds): return seconds
             }
@@ -295,7 +320,8 @@ public actor SyncEngine: SyncStatusPort {
         } catch {
             result = .failure(error)
         }
-        guard await pending.committed() else {
+        let whileSending = await pending.finished()
+        guard whileSending.committed else {
             // Outcomes commit in queue order: this answer is dropped too, and
             // the host replays it when the row is sent again.
             try? await store.returnToQueue(entry.id)
@@ -303,27 +329,28 @@ public actor SyncEngine: SyncStatusPort {
         }
         switch result {
         case .success(let outcome):
-            return .answered(outcome)
+            return .answered(outcome, following: whileSending.following)
         case .failure(let error):
             return await handle(error, for: entry).map(Attempt.wait) ?? .recorded
         }
     }
 
     /// Commits, while `entry`'s request is on the wire, `previous`'s outcome
-    /// and `entry`'s move to `sending`, then tells subscribers. False when
-    /// the store failed; `previous` then goes back to the queue, so its next
-    /// attempt meets the host's replay (if that write fails too, the next
-    /// open queues it again).
-    private func commitWhileSending(_ entry: OutboxEntry, after previous: Answered?) async -> Bool {
+    /// and `entry`'s move to `sending`, then tells subscribers. When the
+    /// store failed, `previous` goes back to the queue, so its next attempt
+    /// meets the host's replay (if that write fails too, the next open
+    /// queues it again).
+    private func commitWhileSending(_ entry: OutboxEntry, after previous: Answered?) async -> WhileSending {
+        let following: QueuedRow?
         do {
-            try await store.markSending(entry.id, recording: previous.map { ($0.entry.id, $0.outcome) })
+            following = try await store.markSending(entry.id, recording: previous.map { ($0.entry.id, $0.outcome) })
         } catch {
             if let previous { try? await store.returnToQueue(previous.entry.id) }
-            return false
+            return WhileSending(committed: false, following: nil)
         }
         if let previous { recorded(previous.outcome, for: previous.entry) }
         publish(.sending(entry.key))
-        return true
+        return WhileSending(committed: true, following: following)
     }
 
     /// Records the outcome held in `answered` on its own, fsync'd, and

@@ -4,10 +4,12 @@ import TellerCore
 /// The outbox as the sync engine works it: oldest queued row first, and
 /// one state change per answer from the host.
 extension TellerStore {
-    /// The queued row with the lowest id and its frozen body, or nil when nothing is queued.
-    func nextToSend() throws(TellerError) -> (entry: OutboxEntry, payload: [UInt8])? {
+    /// The queued row with the lowest id (above `id`, when given) and its
+    /// frozen body, or nil when none is queued.
+    func nextToSend(after id: Int64 = 0) throws(TellerError) -> (entry: OutboxEntry, payload: [UInt8])? {
         try translating {
-            try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? ORDER BY id LIMIT 1", [.state(.queued)]) {
+            try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? AND id > ? ORDER BY id LIMIT 1",
+                                    [.state(.queued), .integer(id)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
                 (try OutboxColumns.entry(row), row.blob(18))
             }
@@ -29,7 +31,12 @@ extension TellerStore {
     /// moves twice and the row ends where it was. An enqueue always waits
     /// for the disk, and WAL commits reach it in order.
     /// - Parameter previous: the row before, and the outcome the host gave it.
-    func markSending(_ id: Int64, recording previous: (id: Int64, outcome: SubmissionOutcome)? = nil) throws(TellerError) {
+    /// - Returns: the queued row after this one, read in passing while the
+    ///   request is still on the wire (nil when none is, or it could not be
+    ///   read): what the engine sends next if this row ends in an outcome.
+    @discardableResult
+    func markSending(_ id: Int64, recording previous: (id: Int64, outcome: SubmissionOutcome)? = nil) throws(TellerError)
+        -> (entry: OutboxEntry, payload: [UInt8])? {
         try translating {
             try database.withoutFsync {
                 try database.inTransaction {
@@ -38,6 +45,7 @@ extension TellerStore {
                 }
             }
         }
+        return try? nextToSend(after: id)
     }
 
     /// A needs-review row whose last answer was for another request, due
