@@ -244,16 +244,14 @@ public actor SyncEngine: SyncStatusPort {
     /// - A crash before that commit leaves N `sending` and N+1 `queued`: the
     ///   next open queues N again, and both resends meet the host's stored
     ///   answers.
-    /// - That commit skips fsync (see ``TellerStore/markSending(_:recording:)``);
-    ///   the outcome that ends a run of rows is fsync'd on its own, and with
-    ///   it (WAL commits are in order) every commit before it.
+    /// - Outcome commits skip fsync, as the host replays what is lost
+    ///   (see ``TellerStore/record(_:for:)``).
     @discardableResult
     public func drainOnce() async -> TimeInterval? {
         var retryUnreachableNow = connectivityMayHaveChanged
         connectivityMayHaveChanged = false
         // The previous row's checked outcome: it commits while the next row
-        // is on the wire, or on its own (fsync'd) before the engine does
-        // anything else.
+        // is on the wire, or on its own before the engine does anything else.
         var answered: Answered?
         // The queued row after the answered one, read while that was on the
         // wire, so no query stands between an answer and the next request.
@@ -353,9 +351,9 @@ public actor SyncEngine: SyncStatusPort {
         return WhileSending(committed: true, following: following)
     }
 
-    /// Records the outcome held in `answered` on its own, fsync'd, and
-    /// empties it. Returns false when the store failed; the row then goes
-    /// back to the queue, so its next attempt meets the host's replay.
+    /// Records the outcome held in `answered` on its own and empties it.
+    /// Returns false when the store failed; the row then goes back to the
+    /// queue, so its next attempt meets the host's replay.
     @discardableResult
     private func settle(_ answered: inout Answered?) async -> Bool {
         guard let pending = answered else { return true }
@@ -365,7 +363,7 @@ public actor SyncEngine: SyncStatusPort {
         return false
     }
 
-    /// Stores a final outcome, fsync'd; false when the store failed.
+    /// Stores a final outcome; false when the store failed.
     private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry) async -> Bool {
         do {
             try await store.record(outcome, for: entry.id)

@@ -20,16 +20,9 @@ extension TellerStore {
     /// the same commit, records the final outcome of the row before it
     /// (answered and checked while this one was not yet sent).
     ///
-    /// Not fsync'd. A crash sends a `sending` row back to `queued` on the
-    /// next open, whatever is on disk. And the host keeps every final
-    /// outcome under the row's key (docs/host-api.md §7): if power fails
-    /// before a later fsync'd commit (the next enqueue, or the outcome that
-    /// ends the drain) carries this one to the disk, the previous row opens
-    /// as `sending` or `queued`, goes back to `queued`, is sent again under
-    /// the same key with the same frozen bytes, and the host replays the
-    /// answer it stored: the same reference, or the same reason. No money
-    /// moves twice and the row ends where it was. An enqueue always waits
-    /// for the disk, and WAL commits reach it in order.
+    /// Not fsync'd: a crash sends a `sending` row back to `queued` on the
+    /// next open whatever is on disk, and for the outcome see
+    /// ``record(_:for:)``.
     /// - Parameter previous: the row before, and the outcome the host gave it.
     /// - Returns: the queued row after this one, read in passing while the
     ///   request is still on the wire (nil when none is, or it could not be
@@ -72,10 +65,19 @@ extension TellerStore {
         }
     }
 
-    /// Records the host's final outcome for a row, fsync'd. A needs-review
-    /// row whose key the bank finally answered becomes final too.
+    /// Records the host's final outcome for a row. A needs-review row whose
+    /// key the bank finally answered becomes final too.
+    ///
+    /// Not fsync'd, because the host keeps every final outcome under the
+    /// row's key (docs/host-api.md §7). If power fails before a later
+    /// fsync'd commit (the next enqueue, or any other) carries this one to
+    /// the disk, the row opens as `sending`, `queued` or `needsReview`, is
+    /// sent again under the same key with the same frozen bytes, and the
+    /// host replays the answer it stored: the same reference, or the same
+    /// reason. No money moves twice and the row ends where it was. WAL
+    /// commits reach the disk in order, and an enqueue always waits for it.
     func record(_ outcome: SubmissionOutcome, for id: Int64) throws(TellerError) {
-        try setOutcome(outcome, of: id)
+        try translating { try database.withoutFsync { try setOutcome(outcome, of: id) } }
     }
 
     /// Confirmed with the bank's reference, or rejected with its reason.
