@@ -40,7 +40,11 @@ final class CurlDriver: @unchecked Sendable {
 
     /// Runs one request; returns when the answer is complete, a limit was
     /// hit, or the calling task was cancelled.
-    func perform(_ request: CurlTransfer.Request, limits: CurlTransfer.Limits) async -> Result<CurlTransfer.Answer, CurlTransfer.Failure> {
+    /// - Parameter handedOver: called once the request is queued for the
+    ///   driver's thread, before the caller suspends for the answer; not
+    ///   called when the request never got that far.
+    func perform(_ request: CurlTransfer.Request, limits: CurlTransfer.Limits,
+                 handedOver: (@Sendable () -> Void)? = nil) async -> Result<CurlTransfer.Answer, CurlTransfer.Failure> {
         let transfer: CurlTransfer
         do { transfer = try CurlTransfer(request, limits: limits) } catch { return .failure(error) }
         return await withTaskCancellationHandler {
@@ -51,7 +55,12 @@ final class CurlDriver: @unchecked Sendable {
                     inbox.added.append(transfer)
                     return true
                 }
-                if accepted { curl_multi_wakeup(multi) } else { transfer.complete(.failure(.cancelled)) }
+                if accepted {
+                    curl_multi_wakeup(multi)
+                    handedOver?()
+                } else {
+                    transfer.complete(.failure(.cancelled))
+                }
             }
         } onCancel: {
             transfer.cancelRequested.store(true, ordering: .releasing)

@@ -111,14 +111,18 @@ public final class HostConnection: Sendable {
     deinit { driver.stop() }
 
     /// Sends one request to the configured origin.
-    /// - Parameter path: an absolute path ("/v1/…"); nothing else can be addressed.
+    /// - Parameters:
+    ///   - path: an absolute path ("/v1/…"); nothing else can be addressed.
+    ///   - handedOver: called once the request is in libcurl's hands, while
+    ///     the answer is awaited (see ``CurlDriver/perform(_:limits:handedOver:)``).
     /// - Throws: ``HostError/offline(_:)``, ``HostError/timeout(_:)``,
     ///   ``HostError/cancelled``, ``HostError/tls(_:)``,
     ///   ``HostError/redirectRefused(status:location:)`` and
     ///   ``HostError/invalidResponse(_:)`` (wrong Content-Type, too large).
-    public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws(HostError) -> HostResponse {
+    public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:],
+                     handedOver: (@Sendable () -> Void)? = nil) async throws(HostError) -> HostResponse {
         do {
-            let response = try await exchange(method, path, body: body, headers: headers)
+            let response = try await exchange(method, path, body: body, headers: headers, handedOver: handedOver)
             reachability.received(date: response.header("Date").flatMap(TrustedClock.parseHTTPDate))
             if (200...299).contains(response.status) {
                 // Whoever reads the body says whether it was the bank's answer
@@ -138,7 +142,8 @@ public final class HostConnection: Sendable {
         }
     }
 
-    private func exchange(_ method: String, _ path: String, body: Data?, headers: [String: String]) async throws(HostError) -> HostResponse {
+    private func exchange(_ method: String, _ path: String, body: Data?, headers: [String: String],
+                          handedOver: (@Sendable () -> Void)?) async throws(HostError) -> HostResponse {
         guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("://") else {
             preconditionFailure("HostConnection.send takes a path on the configured origin, not '\(path)'")
         }
@@ -149,7 +154,7 @@ public final class HostConnection: Sendable {
         let limits = CurlTransfer.Limits(deadline: configuration.requestTimeout, maxBody: HostConfiguration.maxAnswerBytes,
                                          caFile: configuration.caFile, pinnedKey: configuration.pinnedKey)
         let answer: CurlTransfer.Answer
-        switch await driver.perform(request, limits: limits) {
+        switch await driver.perform(request, limits: limits, handedOver: handedOver) {
         case .success(let value): answer = value
         case .failure(let failure): throw translate(failure)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TellerCore
 
 /// Drains the outbox to the host in queue order, each row under its own
@@ -166,17 +167,110 @@ public actor SyncEngine: SyncStatusPort {
         waiter.continuation.resume()
     }
 
+    /// A row whose final outcome (posted or rejected) arrived and passed the
+    /// echo check, and is not recorded yet.
+    private struct Answered: Sendable {
+        let entry: OutboxEntry
+        let outcome: SubmissionOutcome
+    }
+
+    /// A queued row and the frozen bytes every attempt sends.
+    typealias QueuedRow = (entry: OutboxEntry, payload: [UInt8])
+
+    /// What the commit made while a row was on the wire left behind.
+    private struct WhileSending: Sendable {
+        /// False when the store failed.
+        let committed: Bool
+        /// The queued row after the one on the wire, read then (see
+        /// ``TellerStore/markSending(_:recording:)``); nil when none was.
+        let following: QueuedRow?
+    }
+
+    /// The commit made while a row's request is on the wire, begun once:
+    /// when the request is in the transport's hands, or when the attempt
+    /// ended before it got there (a token refused, a cancellation).
+    private final class PendingCommit: Sendable {
+        private let task = Mutex<Task<WhileSending, Never>?>(nil)
+        private let begin: @Sendable () -> Task<WhileSending, Never>
+
+        init(_ begin: @escaping @Sendable () -> Task<WhileSending, Never>) { self.begin = begin }
+
+        func start() { _ = started() }
+
+        /// Begins the commit if need be and waits for it.
+        func finished() async -> WhileSending { await started().value }
+
+        private func started() -> Task<WhileSending, Never> {
+            task.withLock { task in
+                if let task { return task }
+                let begun = begin()
+                task = begun
+                return begun
+            }
+        }
+    }
+
+    /// What one attempt left to do.
+    private enum Attempt {
+        /// A final outcome that passed the echo check; the caller records
+        /// it. `following` is the queued row after it, read meanwhile.
+        case answered(SubmissionOutcome, following: QueuedRow?)
+        /// Whatever the host said is recorded; go on with the next row.
+        case recorded
+        /// Stop: the row (or the store) wants this many seconds.
+        case wait(TimeInterval)
+    }
+
     /// Sends queued rows in order until the queue is empty or a row has to
     /// wait. Returns seconds until the waiting row is due, or nil when the
     /// queue is empty.
+    ///
+    /// Pipelined, in order: once row N's answer has arrived and passed the
+    /// echo check with a final outcome (posted or rejected), row N+1 is
+    /// sent, and while it is on the wire one commit records N's outcome and
+    /// moves N+1 to `sending`. What it keeps:
+    /// - N+1 leaves only after N's answer arrived and was checked, so the
+    ///   host meets one row at a time, in queue order, each under its key
+    ///   with its frozen bytes.
+    /// - Nothing is recorded as confirmed that was not checked: the echo
+    ///   check runs before an outcome exists.
+    /// - Any other answer for N (a failure to retry, a mismatch, a refusal
+    ///   for review, a cancellation) is committed before N+1 leaves; only
+    ///   a checked final outcome overlaps the next send.
+    /// - Outcomes commit in queue order: N+1's answer is recorded only
+    ///   after the commit made while it was on the wire succeeded. When
+    ///   that failed, N and N+1 go back to the queue and the pass ends; the
+    ///   next pass sends them again under their keys and the host replays.
+    /// - A crash before that commit leaves N `sending` and N+1 `queued`: the
+    ///   next open queues N again, and both resends meet the host's stored
+    ///   answers.
+    /// - Outcome commits skip fsync, as the host replays what is lost
+    ///   (see ``TellerStore/record(_:for:)``).
     @discardableResult
     public func drainOnce() async -> TimeInterval? {
         var retryUnreachableNow = connectivityMayHaveChanged
         connectivityMayHaveChanged = false
+        // The previous row's checked outcome: it commits while the next row
+        // is on the wire, or on its own before the engine does anything else.
+        var answered: Answered?
+        // The queued row after the answered one, read while that was on the
+        // wire, so no query stands between an answer and the next request.
+        // Nothing but this loop moves a queued row (an enqueue only adds rows
+        // behind it), so it is still the head when it is used.
+        var following: QueuedRow?
         while !Task.isCancelled {
-            let next: (entry: OutboxEntry, payload: [UInt8])?
-            do { next = try await store.nextToSend() } catch { return policy.idleInterval }
+            let next: QueuedRow?
+            if let prefetched = following {
+                next = prefetched
+                following = nil
+            } else {
+                do { next = try await store.nextToSend() } catch {
+                    await settle(&answered)
+                    return policy.idleInterval
+                }
+            }
             guard let (entry, payload) = next else {
+                guard await settle(&answered) else { return policy.idleInterval }
                 if let wait = await recheckMismatches() { return wait }
                 // Rows that wait for the bank's own answer keep the engine awake until they are due.
                 if let due = try? await store.nextRecheckAt() { return max(due.timeIntervalSince(store.clock.now()), 0.001) }
@@ -185,6 +279,7 @@ public actor SyncEngine: SyncStatusPort {
             }
             let now = store.clock.now()
             if let due = entry.nextAttemptAt, due > now, !(retryUnreachableNow && waitingForConnectivity) {
+                guard await settle(&answered) else { return policy.idleInterval }
                 return due.timeIntervalSince(now)
             }
             retryUnreachableNow = false
@@ -192,48 +287,99 @@ public actor SyncEngine: SyncStatusPort {
             // arithmetic: a clock that jumps (a board booted at 1970, then set)
             // alone never moves a row to needs review.
             if entry.waited > policy.horizon {
+                guard await settle(&answered) else { return policy.idleInterval }
                 try? await store.markNeedsReview(entry.id, reason: "not final after \(Int(policy.horizon / 86_400)) days; check its status with the host", problem: entry.lastProblem)
                 publish(.needsReview(entry.key, reason: "retry horizon passed"))
                 continue
             }
-            if let wait = await send(entry, payload) { return wait }
+            let previous = answered
+            answered = nil
+            switch await send(entry, payload, after: previous) {
+            case .answered(let outcome, let after):
+                answered = Answered(entry: entry, outcome: outcome)
+                following = after
+            case .recorded: continue
+            case .wait(let seconds): return seconds
+            }
         }
+        await settle(&answered)
         return nil
     }
 
-    /// One attempt. Returns nil to go on with the next row, or how long to
-    /// wait before this row is tried again.
-    private func send(_ entry: OutboxEntry, _ payload: [UInt8]) async -> TimeInterval? {
-        do {
-            try await store.markSending(entry.id)
-        } catch {
-            return policy.idleInterval
-        }
-        publish(.sending(entry.key))
-        let outcome: SubmissionOutcome
+    /// One attempt; while its request is on the wire, `previous`'s outcome
+    /// and this row's move to `sending` commit.
+    private func send(_ entry: OutboxEntry, _ payload: [UInt8], after previous: Answered?) async -> Attempt {
+        // Begun once the request is in libcurl's hands: begun earlier, the
+        // runtime may run it on this thread first and hold the request back.
+        let pending = PendingCommit { Task { await self.commitWhileSending(entry, after: previous) } }
+        let result: Result<SubmissionOutcome, HostError>
         do throws(HostError) {
-            outcome = try await host.submit(payload, key: entry.key)
+            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending.start() }))
         } catch {
-            return await handle(error, for: entry)
+            result = .failure(error)
         }
-        return await record(outcome, for: entry) ? nil : policy.idleInterval
+        let whileSending = await pending.finished()
+        guard whileSending.committed else {
+            // Outcomes commit in queue order: this answer is dropped too, and
+            // the host replays it when the row is sent again.
+            try? await store.returnToQueue(entry.id)
+            return .wait(policy.idleInterval)
+        }
+        switch result {
+        case .success(let outcome):
+            return .answered(outcome, following: whileSending.following)
+        case .failure(let error):
+            return await handle(error, for: entry).map(Attempt.wait) ?? .recorded
+        }
     }
 
-    /// Stores a final outcome; false when the store failed (a retry replays it).
-    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry) async -> Bool {
-        lastSyncAt = store.clock.now()
+    /// Commits, while `entry`'s request is on the wire, `previous`'s outcome
+    /// and `entry`'s move to `sending`, then tells subscribers. When the
+    /// store failed, `previous` goes back to the queue, so its next attempt
+    /// meets the host's replay (if that write fails too, the next open
+    /// queues it again).
+    private func commitWhileSending(_ entry: OutboxEntry, after previous: Answered?) async -> WhileSending {
+        let following: QueuedRow?
         do {
-            switch outcome {
-            case .posted(let reference, _):
-                try await store.markConfirmed(entry.id, reference: reference)
-                publish(.confirmed(entry.key, reference: reference))
-            case .rejected(let reason, let detail, _):
-                try await store.markRejected(entry.id, reason: reason, detail: detail)
-                publish(.rejected(entry.key, reason: reason))
-            }
-            return true
+            following = try await store.markSending(entry.id, recording: previous.map { ($0.entry.id, $0.outcome) })
+        } catch {
+            if let previous { try? await store.returnToQueue(previous.entry.id) }
+            return WhileSending(committed: false, following: nil)
+        }
+        if let previous { recorded(previous.outcome, for: previous.entry) }
+        publish(.sending(entry.key))
+        return WhileSending(committed: true, following: following)
+    }
+
+    /// Records the outcome held in `answered` on its own and empties it.
+    /// Returns false when the store failed; the row then goes back to the
+    /// queue, so its next attempt meets the host's replay.
+    @discardableResult
+    private func settle(_ answered: inout Answered?) async -> Bool {
+        guard let pending = answered else { return true }
+        answered = nil
+        if await record(pending.outcome, for: pending.entry) { return true }
+        try? await store.returnToQueue(pending.entry.id)
+        return false
+    }
+
+    /// Stores a final outcome; false when the store failed.
+    private func record(_ outcome: SubmissionOutcome, for entry: OutboxEntry) async -> Bool {
+        do {
+            try await store.record(outcome, for: entry.id)
         } catch {
             return false
+        }
+        recorded(outcome, for: entry)
+        return true
+    }
+
+    /// Tells subscribers of an outcome that has just been committed.
+    private func recorded(_ outcome: SubmissionOutcome, for entry: OutboxEntry) {
+        lastSyncAt = store.clock.now()
+        switch outcome {
+        case .posted(let reference, _): publish(.confirmed(entry.key, reference: reference))
+        case .rejected(let reason, _, _): publish(.rejected(entry.key, reason: reason))
         }
     }
 

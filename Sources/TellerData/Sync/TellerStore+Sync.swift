@@ -4,23 +4,41 @@ import TellerCore
 /// The outbox as the sync engine works it: oldest queued row first, and
 /// one state change per answer from the host.
 extension TellerStore {
-    /// The queued row with the lowest id and its frozen body, or nil when nothing is queued.
-    func nextToSend() throws(TellerError) -> (entry: OutboxEntry, payload: [UInt8])? {
+    /// The queued row with the lowest id (above `id`, when given) and its
+    /// frozen body, or nil when none is queued.
+    func nextToSend(after id: Int64 = 0) throws(TellerError) -> (entry: OutboxEntry, payload: [UInt8])? {
         try translating {
-            try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? ORDER BY id LIMIT 1", [.state(.queued)]) {
+            try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? AND id > ? ORDER BY id LIMIT 1",
+                                    [.state(.queued), .integer(id)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
                 (try OutboxColumns.entry(row), row.blob(18))
             }
         }
     }
 
-    /// Not fsync'd: a crash sends the row back to `queued` on the next open
-    /// whatever is on disk, so only the outcome's commit needs to wait for
-    /// the disk (and it persists this one too, WAL being in order).
-    func markSending(_ id: Int64) throws(TellerError) {
+    /// Moves a row to `sending` while its request is on the wire and, in
+    /// the same commit, records the final outcome of the row before it
+    /// (answered and checked while this one was not yet sent).
+    ///
+    /// Not fsync'd: a crash sends a `sending` row back to `queued` on the
+    /// next open whatever is on disk, and for the outcome see
+    /// ``record(_:for:)``.
+    /// - Parameter previous: the row before, and the outcome the host gave it.
+    /// - Returns: the queued row after this one, read in passing while the
+    ///   request is still on the wire (nil when none is, or it could not be
+    ///   read): what the engine sends next if this row ends in an outcome.
+    @discardableResult
+    func markSending(_ id: Int64, recording previous: (id: Int64, outcome: SubmissionOutcome)? = nil) throws(TellerError)
+        -> (entry: OutboxEntry, payload: [UInt8])? {
         try translating {
-            try database.withoutFsync { try setState(id, .sending, from: [.queued]) }
+            try database.withoutFsync {
+                try database.inTransaction {
+                    if let previous { try setOutcome(previous.outcome, of: previous.id) }
+                    try setState(id, .sending, from: [.queued])
+                }
+            }
         }
+        return try? nextToSend(after: id)
     }
 
     /// A needs-review row whose last answer was for another request, due
@@ -47,15 +65,31 @@ extension TellerStore {
         }
     }
 
-    /// The bank posted it. A needs-review row whose key the bank finally answered becomes final too.
-    func markConfirmed(_ id: Int64, reference: String) throws(TellerError) {
-        try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
-                     extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
+    /// Records the host's final outcome for a row. A needs-review row whose
+    /// key the bank finally answered becomes final too.
+    ///
+    /// Not fsync'd, because the host keeps every final outcome under the
+    /// row's key (docs/host-api.md §7). If power fails before a later
+    /// fsync'd commit (the next enqueue, or any other) carries this one to
+    /// the disk, the row opens as `sending`, `queued` or `needsReview`, is
+    /// sent again under the same key with the same frozen bytes, and the
+    /// host replays the answer it stored: the same reference, or the same
+    /// reason. No money moves twice and the row ends where it was. WAL
+    /// commits reach the disk in order, and an enqueue always waits for it.
+    func record(_ outcome: SubmissionOutcome, for id: Int64) throws(TellerError) {
+        try translating { try database.withoutFsync { try setOutcome(outcome, of: id) } }
     }
 
-    func markRejected(_ id: Int64, reason: String, detail: String) throws(TellerError) {
-        try setState(id, .rejected, from: [.sending, .queued, .needsReview],
-                     extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
+    /// Confirmed with the bank's reference, or rejected with its reason.
+    private func setOutcome(_ outcome: SubmissionOutcome, of id: Int64) throws(TellerError) {
+        switch outcome {
+        case .posted(let reference, _):
+            try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
+                         extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
+        case .rejected(let reason, let detail, _):
+            try setState(id, .rejected, from: [.sending, .queued, .needsReview],
+                         extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
+        }
     }
 
     /// Stops the row for a person to look at. With `recheckAt` (a mismatch)
