@@ -154,9 +154,24 @@ extension TellerStore: OutboxPort {
     }
 
     /// The terminal's calendar day of `date`, "YYYY-MM-DD": the daily limit's bucket.
+    ///
+    /// The day last named is kept with its bounds, so the calendar is asked
+    /// once a day rather than twice an enqueue; formatting is by hand, as
+    /// `String(format:)` cost about as much as the limit query itself.
     func localDay(_ date: Date) -> String {
+        if let day = namedDay, day.start <= date, date < day.end { return day.name }
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        var name: [UInt8] = []
+        name.appendDigits(Int64(parts.year ?? 0), width: 4)
+        name.append(UInt8(ascii: "-"))
+        name.appendDigits(Int64(parts.month ?? 0), width: 2)
+        name.append(UInt8(ascii: "-"))
+        name.appendDigits(Int64(parts.day ?? 0), width: 2)
+        let day = String(decoding: name, as: UTF8.self)
+        if let bounds = calendar.dateInterval(of: .day, for: date) {
+            namedDay = (bounds.start, bounds.end, day)
+        }
+        return day
     }
 
     private func cachedAvailable(_ account: IBAN) throws -> Money? {
