@@ -107,6 +107,25 @@ import TellerCore
         }
     }
 
+    /// With the bank's answer fresh, an amount within the offline limits is
+    /// written without asking the bank again; one over them asks it once,
+    /// and when it does not answer the offline limit stands.
+    @Test func theBankIsAskedAgainOnlyOverAnOfflineLimit() async throws {
+        let asked = LinkSwitch(online: true)
+        let store = try TellerStore(path: directory.file("asked.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc,
+                                    onlineEvidence: { true }, proveOnline: { [asked] in asked.proofsAsked += 1; return asked.online })
+        _ = try await store.enqueue(Fixtures.deposit(20_000))
+        #expect(asked.proofsAsked == 0)
+        _ = try await store.enqueue(Fixtures.deposit(20_001))
+        #expect(asked.proofsAsked == 1)
+        asked.online = false
+        await #expect(throws: TellerError.limit(.offlinePerTransaction(limit: Fixtures.eur(20_000)))) {
+            try await store.enqueue(Fixtures.deposit(20_001))
+        }
+        #expect(asked.proofsAsked == 2)
+        #expect(try await store.entries().map(\.request.amount) == [Fixtures.eur(20_001), Fixtures.eur(20_000)])
+    }
+
     @Test func offlineWithdrawalUsesLastKnownAvailableMinusPendingDebits() async throws {
         let store = try makeStore()
         link.online = false
@@ -225,5 +244,7 @@ import TellerCore
 /// A switch the test flips to stand for "the bank answered within the request timeout".
 final class LinkSwitch: @unchecked Sendable {
     var online: Bool
+    /// How often the store asked the bank to prove it answers.
+    var proofsAsked = 0
     init(online: Bool) { self.online = online }
 }
