@@ -29,13 +29,12 @@ extension TellerStore: OutboxPort {
     private func insert(_ request: TransactionRequest, online: Bool) throws(TellerError) -> OutboxEntry {
         try translating {
             try database.inTransaction(.immediate) {
-                let now = clock.now()
+                // A clock below the trusted floor: the row is stamped from the floor and says so.
+                let (now, verified) = (clock as? TrustedClock)?.stamp() ?? (clock.now(), true)
                 let context = try limitContext(kind: request.kind, account: request.account, isOnline: online, now: now)
                 try limits.check(request.amount, kind: request.kind, context: context)
                 let key = IdempotencyKey.random()
-                // A clock below the trusted floor: the row is stamped from the floor and says so.
-                let unverified = (clock as? TrustedClock)?.isVerified == false
-                let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: unverified).encoded()
+                let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: !verified).encoded()
                 try database.run("""
                     INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
                                         operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
