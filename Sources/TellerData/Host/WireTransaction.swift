@@ -162,12 +162,16 @@ private extension [UInt8] {
 }
 
 extension [UInt8] {
-    /// `value` (not negative) in decimal, zero-padded to `width` digits:
-    /// dates and times for the wire and the database, without `String(format:)`.
+    /// `value` (a date or time field, never negative) in decimal, zero-padded
+    /// to `width` digits, without `String(format:)` or an intermediate String.
     mutating func appendDigits(_ value: Int64, width: Int) {
-        let digits = String(value).utf8
-        append(contentsOf: repeatElement(UInt8(ascii: "0"), count: Swift.max(0, width - digits.count)))
-        append(contentsOf: digits)
+        let start = count
+        var rest = value.magnitude
+        repeat {
+            append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0 || count - start < width
+        self[start...].reverse()
     }
 }
 
