@@ -33,6 +33,26 @@ import Testing
         #expect(IdempotencyKey.random() != IdempotencyKey.random())
     }
 
+    /// Fresh keys are canonical version-4 UUIDs (the host contract's form),
+    /// never repeat, and every position that is not the version or the
+    /// variant takes many values: all 122 random bits reach the text.
+    @Test func randomKeysAreCanonicalVersion4UUIDs() {
+        let keys = (0..<2_000).map { _ in IdempotencyKey.random() }
+        #expect(Set(keys).count == keys.count)
+        var seen = Array(repeating: Set<Character>(), count: 36)
+        for key in keys {
+            #expect(IdempotencyKey(rawValue: key.rawValue) == key, "canonical: \(key)")
+            let text = Array(key.rawValue)
+            #expect(text.count == 36 && [8, 13, 18, 23].allSatisfy { text[$0] == "-" }, "8-4-4-4-12: \(key)")
+            #expect(text[14] == "4", "version 4: \(key)")
+            #expect("89ab".contains(text[19]), "RFC 4122 variant: \(key)")
+            for (position, character) in text.enumerated() { seen[position].insert(character) }
+        }
+        for position in 0..<36 where ![8, 13, 14, 18, 23].contains(position) {
+            #expect(seen[position].count == (position == 19 ? 4 : 16), "position \(position) took \(seen[position].sorted())")
+        }
+    }
+
     @Test func operatorIDsAreShortAndPlain() {
         #expect(OperatorID("") == nil)
         #expect(OperatorID("10 01") == nil)

@@ -36,6 +36,32 @@ import TellerCore
         #expect(try await reopened.entries() == [entry])
     }
 
+    /// The daily limit's bucket is the terminal's calendar day, remembered
+    /// with its bounds between enqueues: each instant here, across midnight
+    /// both ways and both of Berlin's 2026 clock changes (23- and 25-hour
+    /// days), must be named as the calendar names it.
+    @Test func localDayIsTheCalendarsDayAcrossMidnightsAndClockChanges() async throws {
+        var berlin = Calendar(identifier: .gregorian)
+        berlin.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: berlin)
+        // UTC instants; Berlin is UTC+1, and UTC+2 from 29 March to 25 October.
+        func utc(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, milliseconds: Int = 0) throws -> Date {
+            try #require(Fixtures.utc.date(from: DateComponents(year: 2026, month: month, day: day, hour: hour, minute: minute, second: second,
+                                                                nanosecond: milliseconds * 1_000_000)))
+        }
+        let instants: [(Date, String)] = [
+            (try utc(3, 28, 12, 0, 0), "2026-03-28"), (try utc(3, 28, 22, 59, 59, milliseconds: 999), "2026-03-28"),
+            (try utc(3, 28, 23, 0, 0), "2026-03-29"), (try utc(3, 29, 21, 59, 59, milliseconds: 999), "2026-03-29"), // 23 hours
+            (try utc(3, 29, 22, 0, 0), "2026-03-30"), (try utc(3, 28, 23, 0, 0), "2026-03-29"), // and back
+            (try utc(3, 28, 22, 59, 59), "2026-03-28"), (try utc(10, 24, 22, 0, 0), "2026-10-25"),
+            (try utc(10, 25, 22, 59, 59, milliseconds: 999), "2026-10-25"), (try utc(10, 25, 23, 0, 0), "2026-10-26"), // 25 hours
+            (try utc(10, 24, 21, 59, 59, milliseconds: 999), "2026-10-24"), (try utc(10, 25, 1, 30, 0), "2026-10-25"),
+        ]
+        for (instant, day) in instants {
+            #expect(await store.localDay(instant) == day, "\(instant)")
+        }
+    }
+
     @Test func limitsAreCheckedAgainstWhatIsStored() async throws {
         let store = try makeStore()
         for _ in 0..<3 { _ = try await store.enqueue(Fixtures.deposit(100_000)) }
@@ -79,6 +105,25 @@ import TellerCore
         await #expect(throws: TellerError.limit(.offlineQueueTooOld(maxAge: 72 * 3600))) {
             try await aged.enqueue(Fixtures.deposit(100))
         }
+    }
+
+    /// With the bank's answer fresh, an amount within the offline limits is
+    /// written without asking the bank again; one over them asks it once,
+    /// and when it does not answer the offline limit stands.
+    @Test func theBankIsAskedAgainOnlyOverAnOfflineLimit() async throws {
+        let asked = LinkSwitch(online: true)
+        let store = try TellerStore(path: directory.file("asked.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc,
+                                    onlineEvidence: { true }, proveOnline: { [asked] in asked.proofsAsked += 1; return asked.online })
+        _ = try await store.enqueue(Fixtures.deposit(20_000))
+        #expect(asked.proofsAsked == 0)
+        _ = try await store.enqueue(Fixtures.deposit(20_001))
+        #expect(asked.proofsAsked == 1)
+        asked.online = false
+        await #expect(throws: TellerError.limit(.offlinePerTransaction(limit: Fixtures.eur(20_000)))) {
+            try await store.enqueue(Fixtures.deposit(20_001))
+        }
+        #expect(asked.proofsAsked == 2)
+        #expect(try await store.entries().map(\.request.amount) == [Fixtures.eur(20_001), Fixtures.eur(20_000)])
     }
 
     @Test func offlineWithdrawalUsesLastKnownAvailableMinusPendingDebits() async throws {
@@ -199,5 +244,7 @@ import TellerCore
 /// A switch the test flips to stand for "the bank answered within the request timeout".
 final class LinkSwitch: @unchecked Sendable {
     var online: Bool
+    /// How often the store asked the bank to prove it answers.
+    var proofsAsked = 0
     init(online: Bool) { self.online = online }
 }

@@ -20,9 +20,12 @@ import TellerCore
         #expect(!clock.isVerified)
         let stamped = clock.now()
         #expect(stamped >= Self.floor && stamped.timeIntervalSince(Self.floor) < 5, "from the floor plus elapsed time: \(stamped)")
+        let stamp = clock.stamp()
+        #expect(!stamp.isVerified && stamp.date >= Self.floor, "a row's time and its clock_unverified flag agree: \(stamp)")
         system.date = Self.floor.addingTimeInterval(3600) // NTP sets it
         #expect(clock.isVerified)
         #expect(clock.now() == system.date)
+        #expect(clock.stamp() == (system.date, true))
     }
 
     @Test func aCommittedRowRaisesTheFloor() {

@@ -13,8 +13,34 @@ public struct IdempotencyKey: Hashable, Sendable, Codable, CustomStringConvertib
 
     public init(_ uuid: UUID) { rawValue = uuid.uuidString.lowercased() }
 
-    /// A fresh random (version 4) key.
-    public static func random() -> IdempotencyKey { IdempotencyKey(UUID()) }
+    /// A fresh random (version 4) key: 122 bits from the system's random
+    /// source (getrandom on Linux), spelled as ``init(_:)`` spells a UUID.
+    /// Not `UUID()`, which on Linux opens, reads and closes /dev/urandom for
+    /// every key: three system calls and a file descriptor per enqueue.
+    public static func random() -> IdempotencyKey {
+        var generator = SystemRandomNumberGenerator()
+        // Bytes 0-7 and 8-15, most significant first; version 4 is the high
+        // nibble of byte 6, the RFC 4122 variant the top two bits of byte 8.
+        let high = (generator.next() as UInt64) & ~0xF000 | 0x4000
+        let low = (generator.next() as UInt64) & ~(0b11 << 62) | (0b10 << 62)
+        let text = String(unsafeUninitializedCapacity: 36) { buffer in
+            var index = 0
+            for position in 0..<32 {
+                if position == 8 || position == 12 || position == 16 || position == 20 {
+                    buffer[index] = UInt8(ascii: "-")
+                    index += 1
+                }
+                let nibble = UInt8((position < 16 ? high : low) >> UInt64(60 - 4 * (position % 16)) & 0xF)
+                buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                index += 1
+            }
+            return index
+        }
+        return IdempotencyKey(canonical: text)
+    }
+
+    /// `rawValue` already in canonical form (lower-case 8-4-4-4-12 hex).
+    private init(canonical rawValue: String) { self.rawValue = rawValue }
 
     public var description: String { rawValue }
 

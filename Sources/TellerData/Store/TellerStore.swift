@@ -14,6 +14,8 @@ public actor TellerStore {
     let clock: any WallClock
     /// Decides where "today" starts for the daily terminal limit.
     let calendar: Calendar
+    /// The day ``localDay(_:)`` named last, from its first instant up to the next day's.
+    var namedDay: (start: Date, end: Date, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
     /// Whether the online limits may apply now (see
     /// ``HostReachability/bankAnswered(within:)``); without a host, never.

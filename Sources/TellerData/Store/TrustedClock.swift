@@ -37,29 +37,31 @@ public final class TrustedClock: WallClock, Sendable {
     }
 
     /// The reference at this instant: the bank's time carried forward when
-    /// it was heard in this run, otherwise the floor carried forward.
-    private var reference: Date {
+    /// it was heard in this run, otherwise the floor carried forward; and
+    /// whether it is the bank's.
+    private var reference: (date: Date, isBank: Bool) {
         state.withLock { state in
-            if let bank = state.bank { return bank.date.addingTimeInterval((ContinuousClock.now - bank.at).seconds) }
-            return state.floor.addingTimeInterval((ContinuousClock.now - state.floorAt).seconds)
+            if let bank = state.bank { return (bank.date.addingTimeInterval((ContinuousClock.now - bank.at).seconds), true) }
+            return (state.floor.addingTimeInterval((ContinuousClock.now - state.floorAt).seconds), false)
         }
     }
 
     /// The wall clock when it is plausible, else the reference.
-    public func now() -> Date {
-        let wall = system.now()
-        return isPlausible(wall) ? wall : reference
-    }
+    public func now() -> Date { stamp().date }
 
     /// False when the wall clock is behind the reference (or, once the bank
     /// has been heard, off from its time): "Clock not set".
-    public var isVerified: Bool { isPlausible(system.now()) }
+    public var isVerified: Bool { stamp().isVerified }
 
-    private func isPlausible(_ wall: Date) -> Bool {
+    /// ``now()`` and ``isVerified`` from one reading of both clocks, for a
+    /// row's time and its `clock_unverified` flag: asked one after the
+    /// other, they could fall on either side of a clock step and disagree.
+    public func stamp() -> (date: Date, isVerified: Bool) {
+        let wall = system.now()
         let reference = self.reference
-        let bankHeard = state.withLock { $0.bank != nil }
-        if bankHeard { return abs(wall.timeIntervalSince(reference)) <= Self.slack }
-        return wall.timeIntervalSince(reference) >= -Self.slack
+        let offset = wall.timeIntervalSince(reference.date)
+        let plausible = reference.isBank ? abs(offset) <= Self.slack : offset >= -Self.slack
+        return plausible ? (wall, true) : (reference.date, false)
     }
 
     /// A row was committed at `date` (as stamped by this clock): time has passed at least that far.

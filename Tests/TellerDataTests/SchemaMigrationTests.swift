@@ -1,0 +1,95 @@
+@testable import ProcessTestSupport
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerData
+
+/// Version 4 rebuilds the outbox (its CHECKs without IN lists). A terminal
+/// updated with rows in its queue must come out with every row, id, total
+/// and trigger as it had them, and ids must go on from where they stopped.
+@Suite struct SchemaMigrationTests {
+    let directory = TemporaryDirectory()
+    let clock = FixedClock(Fixtures.noon)
+
+    static let columns = [
+        "id", "idempotency_key", "kind", "account_iban", "counterparty_iban", "amount_minor", "currency", "operator_id",
+        "created_at_ms", "local_day", "payload", "state", "attempts", "next_attempt_at_ms", "last_error", "host_reference",
+        "reason", "acknowledged_at_ms", "acknowledged_by", "updated_at_ms", "last_error_class", "waited_ms",
+    ]
+
+    /// Every outbox row, every column as SQL quotes it (blobs as hex, NULL as NULL).
+    static func rows(_ database: Database) throws -> [String] {
+        try database.query("SELECT \(columns.map { "quote(\($0))" }.joined(separator: " || '|' || ")) FROM outbox ORDER BY id") { $0.text(0) }
+    }
+
+    static func totals(_ database: Database) throws -> [String] {
+        try database.query("SELECT bucket || ' ' || currency || ' ' || amount_minor FROM outbox_totals ORDER BY bucket, currency") { $0.text(0) }
+    }
+
+    /// Whether inserting an outbox row builds a temporary b-tree (what the IN lists cost).
+    static func insertBuildsATemporaryTable(_ database: Database) throws -> Bool {
+        try database.query("""
+            EXPLAIN INSERT INTO outbox (idempotency_key, kind, account_iban, amount_minor, currency, operator_id,
+                                        created_at_ms, local_day, payload, updated_at_ms)
+            VALUES ('k', 'deposit', 'DE89370400440532013000', 1, 'EUR', '1001', 0, '2026-11-30', x'', 0)
+            """) { $0.text(1) }.contains("OpenEphemeral")
+    }
+
+    @Test func aVersion3OutboxKeepsItsRowsTotalsAndIdsThroughVersion4() async throws {
+        let path = directory.file("teller.db")
+        let before: (rows: [String], totals: [String])
+        do {
+            // A terminal as version 3 left it: rows in every state, one row gone from the top.
+            let database = try Database(path: path)
+            try Migrator(Schema.migrator.migrations.filter { $0.version <= 3 }).migrate(database, now: clock.now())
+            #expect(try Self.insertBuildsATemporaryTable(database), "version 3's CHECKs build temporary tables; this test would prove nothing")
+            let kinds: [(String, String?)] = [("deposit", nil), ("withdrawal", nil), ("transfer", "GB29NWBK60161331926819")]
+            for index in 0..<7 {
+                let (kind, counterparty) = kinds[index % kinds.count]
+                try database.run("""
+                    INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
+                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
+                    VALUES (?, ?, 'DE89370400440532013000', ?, ?, 'EUR', '1001', ?, ?, ?, 'queued', ?)
+                    """, [.text(IdempotencyKey.random().rawValue), .text(kind), counterparty.map { .text($0) } ?? .null,
+                          .integer(Int64(100 * (index + 1))), .integer(1_795_000_000_000 + Int64(index)),
+                          .text(index < 4 ? "2026-11-18" : "2026-11-19"), .blob(Array("{\"n\":\(index)}".utf8)), .integer(1_795_000_000_000)])
+            }
+            try database.run("UPDATE outbox SET state = 'confirmed', host_reference = 'H-1', attempts = 1 WHERE id = 1")
+            try database.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked', acknowledged_at_ms = 5, acknowledged_by = '1001' WHERE id = 2")
+            try database.run("UPDATE outbox SET state = 'needsReview', reason = 'mismatch', last_error_class = 'mismatch', waited_ms = 42 WHERE id = 3")
+            try database.run("UPDATE outbox SET attempts = 2, next_attempt_at_ms = 9, last_error = 'timed out', last_error_class = 'timeout' WHERE id = 4")
+            try database.run("DELETE FROM outbox WHERE id = 7")
+            before = (try Self.rows(database), try Self.totals(database))
+        }
+
+        let store = try TellerStore(path: path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        try await store.withDatabase { (database: Database) throws in
+            #expect(try Migrator.currentVersion(of: database) == 4)
+            #expect(try Self.rows(database) == before.rows)
+            #expect(try Self.totals(database) == before.totals)
+            #expect(try !Self.insertBuildsATemporaryTable(database))
+            #expect(try database.query("SELECT name FROM sqlite_schema WHERE tbl_name = 'outbox' AND type IN ('index', 'trigger') ORDER BY name") { $0.text(0) }
+                    == ["outbox_by_state", "outbox_totals_on_insert", "outbox_totals_on_state", "sqlite_autoindex_outbox_1"])
+            #expect(try database.queryText("PRAGMA integrity_check") == "ok")
+            #expect(throws: SQLiteError.self) { try database.run("UPDATE outbox SET kind = 'loan' WHERE id = 5") }
+            #expect(throws: SQLiteError.self) { try database.run("UPDATE outbox SET state = 'archived' WHERE id = 5") }
+        }
+
+        // Ids go on after the row that is gone; the triggers keep the totals.
+        let entry = try await store.enqueue(Fixtures.deposit(1_000))
+        #expect(entry.id == 8)
+        try await store.withDatabase { (database: Database) throws in
+            let totals = try Self.totals(database)
+            try database.run("UPDATE outbox SET state = 'rejected' WHERE id = 8")
+            #expect(try Self.totals(database) != totals)
+            try database.run("UPDATE outbox SET state = 'queued' WHERE id = 8")
+            #expect(try Self.totals(database) == totals)
+        }
+        #expect(try await store.entries().map(\.id) == [8, 6, 5, 4, 3, 2, 1])
+    }
+
+    @Test func aNewDatabaseInsertsWithoutTemporaryTables() async throws {
+        let store = try TellerStore(path: directory.file("new.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        #expect(try await store.withDatabase { try Self.insertBuildsATemporaryTable($0) } == false)
+    }
+}
