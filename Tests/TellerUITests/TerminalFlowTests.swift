@@ -109,12 +109,30 @@ import Widgets
 
     @Test func lockedScreenUnlocksWithThePIN() async throws {
         let d = try await Scenario.locked.make()
-        await d.key("1111", on: LockedScreen.keypad)
+        await d.key("1111", on: LockedScreen.keypad, enter: false)
+        await d.tap(LockedScreen.unlock)
         #expect(d.coordinator.current.screenName == "locked")
         #expect(d.layout().node(withIdentifier: "locked.message") != nil)
         await d.key("1234", on: LockedScreen.keypad, enter: false)
         await d.tap(LockedScreen.unlock)
         #expect(d.coordinator.current.screenName == "home")
+    }
+
+    /// Each screen draws its primary action once, as the keypad's enter key
+    /// under the operator's thumb, and that key carries the action's identifier.
+    @Test(arguments: [
+        (Scenario.amount, "amount.review", "Review"),
+        (.amountTransferRecipient, "amount.review", "Review"),
+        (.findAccount, "find-account.open", "Open account"),
+        (.diagnostics, "diagnostics.open", "Open"),
+        (.locked, "locked.unlock", "Unlock"),
+    ])
+    func primaryActionIsDrawnOnce(_ scenario: Scenario, _ action: String, _ label: String) async throws {
+        let d = try await scenario.make()
+        let tree = d.layout()
+        #expect(tree.interactiveNodes.filter { $0.label == label }.count == 1, "\(scenario.rawValue): \(label) is drawn more than once")
+        let key = try #require(tree.node(withIdentifier: action), "\(scenario.rawValue): no \(action)")
+        #expect(key.role == .key, "\(scenario.rawValue): \(action) is a \(key.role), not the keypad's enter key")
     }
 
     @Test func tapsPostponeTheIdleLock() async throws {

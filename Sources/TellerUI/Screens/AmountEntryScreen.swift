@@ -27,8 +27,7 @@ public struct AmountEntryScreen: TerminalScreen {
     }
 
     private var topRow: any Widget {
-        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
-                           action: Button(model.continueTitle, identifier: Self.review))
+        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title)
     }
 
     private var amountField: any Widget {
@@ -66,7 +65,7 @@ public struct AmountEntryScreen: TerminalScreen {
             topRow,
             Flexible(1, HStack(spacing: 16, [
                 Flexible(6, VStack(spacing: 8, form)),
-                Flexible(5, Keypad(identifier: Self.keys, model.amountKeypad)),
+                Flexible(5, Keypad(identifier: Self.keys, model.amountKeypad, primaryAction: Self.review)),
             ])),
         ])
     }
@@ -81,7 +80,7 @@ public struct AmountEntryScreen: TerminalScreen {
             ]),
             Label(line, style: .body, color: model.refusal == nil ? .secondaryText : .danger,
                   identifier: model.refusal == nil ? "amount.recipient-validation" : "amount.refusal"),
-            Keypad(identifier: Self.keys, layout: .alphanumeric, model.recipientKeyboard),
+            Keypad(identifier: Self.keys, layout: .alphanumeric, model.recipientKeyboard, primaryAction: Self.review),
         ])
     }
 }
@@ -95,8 +94,7 @@ extension AmountEntryScreen {
             case .doubleZero: model.pressDoubleZero()
             case .letter(let c): model.type(c)
             case .backspace: model.backspace()
-            case .enter: review()
-            case .space: break
+            case .space, .enter: break
             }
             return true
         }

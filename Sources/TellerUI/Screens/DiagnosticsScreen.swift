@@ -51,10 +51,10 @@ public struct DiagnosticsScreen: TerminalScreen {
             form.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
         }
         form.append(Spacer())
-        form.append(Button(model.unlockTitle, identifier: Self.open, style: .secondary))
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
             Flexible(1, VStack(spacing: 10, form)),
-            Flexible(1, Keypad(identifier: Self.keypad, model.keypad)),
+            // Open is the keypad's enter key: one primary action, under the thumb.
+            Flexible(1, Keypad(identifier: Self.keypad, model.keypad, primaryAction: Self.open)),
         ])
     }
 

@@ -20,12 +20,13 @@ public struct FindAccountScreen: TerminalScreen {
 
     public func body() -> any Widget {
         VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4), [
-            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
-                               action: Button(model.openTitle, identifier: Self.open, isEnabled: model.isValid)),
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
             TextField(identifier: Self.field, label: model.prompt, value: model.fieldText, placeholder: model.prompt),
             Label(model.validationText, style: .body, color: model.isValid ? .success : .secondaryText,
                   identifier: "find-account.validation"),
-            Keypad(identifier: Self.keyboard, layout: .alphanumeric, model.keyboard),
+            // Open is the keyboard's enter key, under the thumb; it greys out until the IBAN is valid.
+            Keypad(identifier: Self.keyboard, layout: .alphanumeric, model.keyboard,
+                   primaryAction: Self.open, isActionEnabled: model.isValid),
         ])
     }
 }
@@ -35,8 +36,7 @@ extension FindAccountScreen {
         if let key = KeypadKey(tapIdentifier: identifier, keypadIdentifier: Self.keyboard) {
             switch key {
             case .backspace: model.backspace()
-            case .enter: model.open()
-            case .space: break
+            case .space, .enter: break
             default: key.text.map { $0.forEach(model.type) }
             }
             return true

@@ -1,7 +1,7 @@
 import TellerFeatures
 import Widgets
 
-/// The lock screen: the operator's PIN on a keypad, Unlock and Sign out.
+/// The lock screen: the operator's PIN on a keypad whose enter key unlocks, and Sign out.
 @MainActor
 public struct LockedScreen: TerminalScreen {
     public static let keypad = "locked.pin"
@@ -28,13 +28,12 @@ public struct LockedScreen: TerminalScreen {
             form.append(ScreenParts.message(message, isError: model.state != .verifying, identifier: "locked.message"))
         }
         form.append(Spacer())
-        // One above the other, so large text never cuts "Sign out".
-        // The keypad's own Unlock key is the main action; this one is for QA and habit, so it does not compete.
-        form.append(Button(model.unlockTitle, identifier: Self.unlock, style: .secondary))
+        // Unlock is the keypad's enter key, under the thumb; Sign out stays apart, on the other side.
         form.append(Button(model.signOutTitle, identifier: Self.signOut, style: .destructive))
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
             Flexible(1, VStack(spacing: 10, form)),
-            Flexible(1, Keypad(identifier: Self.keypad, model.keypad, isEnabled: model.state != .verifying)),
+            Flexible(1, Keypad(identifier: Self.keypad, model.keypad, isEnabled: model.state != .verifying,
+                                      primaryAction: Self.unlock)),
         ])
     }
 }

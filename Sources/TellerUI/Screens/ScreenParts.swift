@@ -48,8 +48,12 @@ enum ScreenParts {
 
 extension Keypad {
     /// A keypad with a view model's words.
-    init(identifier: String, layout: KeypadLayout = .numeric, _ text: KeypadText, isEnabled: Bool = true) {
+    /// `primaryAction` names the enter key after the screen's one primary
+    /// action, drawn where the operator's thumb already is.
+    init(identifier: String, layout: KeypadLayout = .numeric, _ text: KeypadText, isEnabled: Bool = true,
+         primaryAction: String? = nil, isActionEnabled: Bool = true) {
         self.init(identifier: identifier, layout: layout, name: text.name, enterTitle: text.enterTitle, enterName: text.enter,
-                  backspaceName: text.backspace, spaceName: text.space, isEnabled: isEnabled)
+                  backspaceName: text.backspace, spaceName: text.space, isEnabled: isEnabled,
+                  enterIdentifier: primaryAction, isEnterEnabled: isActionEnabled)
     }
 }

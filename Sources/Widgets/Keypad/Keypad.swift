@@ -4,7 +4,10 @@ import Graphics
 ///
 /// Every key is its own accessible element with identifier
 /// `"<identifier>.<key>"` (`sign-in.pin.7`, `search.keys.backspace`);
-/// ``KeypadKey/init(tapIdentifier:keypadIdentifier:)`` decodes a tap. The
+/// ``KeypadKey/init(tapIdentifier:keypadIdentifier:)`` decodes a tap. When
+/// the enter key is the screen's one primary action it may carry that
+/// action's own identifier instead (`amount.review`), so scripts that tap
+/// the action keep working wherever the button is drawn. The
 /// keypad fills the frame it is given up to a comfortable key size and
 /// centres itself; keys never get smaller than the frame allows, and the
 /// screen is expected to give at least 48 dp per key.
@@ -20,11 +23,18 @@ public struct Keypad: Widget {
     public var backspaceName: String
     public var spaceName: String
     public var isEnabled: Bool
+    /// The enter key's identifier when it is the screen's primary action;
+    /// nil gives it `"<identifier>.enter"` like every other key.
+    public var enterIdentifier: String?
+    /// The enter key alone greys out while the action is not yet possible
+    /// (an IBAN still incomplete); the other keys stay live.
+    public var isEnterEnabled: Bool
 
     /// Every word comes from the caller: the view models own the strings
     /// (TellerFeatures' `KeypadText`), so the widget has none of its own.
     public init(identifier: String, layout: KeypadLayout = .numeric, name: String, enterTitle: String, enterName: String? = nil,
-                backspaceName: String, spaceName: String, isEnabled: Bool = true) {
+                backspaceName: String, spaceName: String, isEnabled: Bool = true,
+                enterIdentifier: String? = nil, isEnterEnabled: Bool = true) {
         self.identifier = identifier
         self.layout = layout
         self.name = name
@@ -33,10 +43,15 @@ public struct Keypad: Widget {
         self.backspaceName = backspaceName
         self.spaceName = spaceName
         self.isEnabled = isEnabled
+        self.enterIdentifier = enterIdentifier
+        self.isEnterEnabled = isEnterEnabled
     }
 
     /// The identifier of `key` on this keypad.
-    public func identifier(of key: KeypadKey) -> String { identifier + "." + key.identifierSuffix }
+    public func identifier(of key: KeypadKey) -> String {
+        if key == .enter, let enterIdentifier { return enterIdentifier }
+        return identifier + "." + key.identifierSuffix
+    }
 
     public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { measure(available, context) }
 
@@ -80,8 +95,9 @@ public struct Keypad: Widget {
     private func layoutKey(_ key: KeypadKey, in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let theme = context.theme
         let id = identifier(of: key)
-        let pressed = isEnabled && context.state.pressed == id
         let isEnter = key == .enter
+        let isEnabled = self.isEnabled && (!isEnter || isEnterEnabled)
+        let pressed = isEnabled && context.state.pressed == id
         let fill = !isEnabled ? theme.disabled : isEnter ? (pressed ? theme.accentPressed : theme.accent)
             : (pressed ? theme.keyPressed : theme.key)
         let textColor = !isEnabled ? theme.onDisabled : isEnter ? theme.onAccent : theme.onKey
