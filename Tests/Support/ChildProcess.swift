@@ -1,26 +1,32 @@
-import Foundation
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import Synchronization
 
 /// A child process whose stdout and stderr are collected as they arrive, so
-/// a test can wait for a line without blocking Swift's cooperative threads.
+/// a test (or teller-bench) can wait for a line without blocking Swift's
+/// cooperative threads.
 ///
 /// Spawned with `posix_spawn` and an empty signal mask: Foundation's
 /// `Process` passes on the mask of the thread that starts it, and the
 /// dispatch threads tests run on block SIGTERM, which would make "exits
 /// cleanly on SIGTERM" untestable.
-final class ChildProcess: @unchecked Sendable {
-    let command: String
-    let pid: pid_t
-    private let lock = NSLock()
-    private var stdoutData = Data()
-    private var stderrData = Data()
-    private var streamsEnded = 0
-    private var exitStatus: Int32?
+public final class ChildProcess: Sendable {
+    /// The two output streams collected.
+    public enum Stream: Sendable { case stdout, stderr }
+
+    public let command: String
+    public let pid: pid_t
+    private let state = Mutex(State())
+
+    private struct State {
+        var stdout = Data()
+        var stderr = Data()
+        var streamsEnded = 0
+        var exitStatus: Int32?
+    }
 
     /// Starts `executable` with `arguments`; `stdin` is written and closed.
-    init(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws {
         command = ([executable] + arguments).joined(separator: " ")
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
@@ -59,8 +65,8 @@ final class ChildProcess: @unchecked Sendable {
             throw ChildProcessError.failed(command, code, String(cString: strerror(code)))
         }
         pid = child
-        startReading(output[0]) { [weak self] chunk in self?.stdoutData.append(chunk) }
-        startReading(errors[0]) { [weak self] chunk in self?.stderrData.append(chunk) }
+        startReading(output[0], into: .stdout)
+        startReading(errors[0], into: .stderr)
         if let stdin {
             stdin.withUnsafeBytes { buffer in
                 var offset = 0
@@ -75,55 +81,74 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// A reader thread per pipe: blocking reads until the child closes its end.
-    private func startReading(_ fd: Int32, into append: @escaping @Sendable (Data) -> Void) {
-        let lock = lock
-        let thread = Thread { [weak self] in
+    private func startReading(_ fd: Int32, into stream: Stream) {
+        startThread { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
-                lock.withLock { append(Data(buffer[..<count])) }
+                self?.state.withLock {
+                    switch stream {
+                    case .stdout: $0.stdout.append(contentsOf: buffer[..<count])
+                    case .stderr: $0.stderr.append(contentsOf: buffer[..<count])
+                    }
+                }
             }
             close(fd)
-            lock.withLock { self?.streamsEnded += 1 }
+            self?.state.withLock { $0.streamsEnded += 1 }
         }
-        thread.start()
     }
 
     /// True until the child has exited (and has been reaped here).
-    var isRunning: Bool { lock.withLock { reap() == nil } }
+    public var isRunning: Bool { state.withLock { reap(&$0) == nil } }
     /// The exit code, or 128 + the signal number that ended it; nil while running.
-    var terminationStatus: Int32? { lock.withLock { reap() } }
-    var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+    public var terminationStatus: Int32? { state.withLock { reap(&$0) } }
+    public var stdout: String { state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    public var stderr: String { state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
-    /// Called with the lock held.
-    private func reap() -> Int32? {
-        if let exitStatus { return exitStatus }
+    private func reap(_ state: inout State) -> Int32? {
+        if let exitStatus = state.exitStatus { return exitStatus }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+        state.exitStatus = Self.exitStatus(status)
+        return state.exitStatus
+    }
+
+    /// The exit code, or 128 + the signal: WIFEXITED / WEXITSTATUS / WTERMSIG
+    /// are macros Swift cannot import.
+    private static func exitStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7f
-        exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-        return exitStatus
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// The first line of `stream` that contains `text`, checked every
+    /// `interval`; nil if the process ended or `timeout` passed first.
+    public func firstLine(containing text: String, in stream: Stream, timeout: Duration, interval: Duration = .milliseconds(20)) async -> String? {
+        var line: String?
+        _ = await eventually(timeout: timeout, interval: interval) {
+            let output = stream == .stdout ? self.stdout : self.stderr
+            line = output.split(separator: "\n").first { $0.contains(text) }.map(String.init)
+            return line != nil || !self.isRunning
+        }
+        return line
     }
 
     /// Polls until the process has ended or `timeout` passed; true if it ended.
     @discardableResult
-    func waitForExit(timeout: Duration) async -> Bool {
+    public func waitForExit(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
         guard !isRunning else { return false }
         // What the process wrote last may still be in the pipes: wait for both to end.
-        _ = await eventually(timeout: .seconds(1), interval: .milliseconds(5)) { lock.withLock { streamsEnded >= 2 } }
+        _ = await eventually(timeout: .seconds(1), interval: .milliseconds(5)) { state.withLock { $0.streamsEnded >= 2 } }
         return true
     }
 
     /// Sends `signal` and waits for the exit (SIGKILL after 5 s if needed).
-    func stop(_ signal: Int32 = SIGTERM) async {
+    public func stop(_ signal: Int32 = SIGTERM) async {
         if isRunning {
             kill(-pid, signal)
             if await waitForExit(timeout: .seconds(5)) { return }
@@ -133,18 +158,17 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Blocks until the child has exited; for `defer` and `deinit`, where nothing can be awaited.
-    func waitBlocking() {
-        lock.withLock {
-            guard exitStatus == nil else { return }
+    public func waitBlocking() {
+        state.withLock {
+            guard $0.exitStatus == nil else { return }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            let signal = status & 0x7f
-            exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            $0.exitStatus = Self.exitStatus(status)
         }
     }
 
     /// Kills without waiting: for `defer` and `deinit`, where nothing can be awaited.
-    func killNow() {
+    public func killNow() {
         if isRunning {
             kill(-pid, SIGKILL)
             waitBlocking()
@@ -154,7 +178,7 @@ final class ChildProcess: @unchecked Sendable {
     deinit { killNow() }
 
     /// Runs a short command to its end and returns its status and output.
-    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(20)) async throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(20)) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable, arguments, stdin: stdin)
         guard await child.waitForExit(timeout: timeout) else {
             await child.stop(SIGKILL)
@@ -164,27 +188,27 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The full path of a program on `PATH` (or the usual sbin places).
-    static func locate(_ name: String) -> String? {
+    public static func locate(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let directories = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
-        return directories.map { ($0 as NSString).appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }
 
 extension ChildProcess {
     /// iproute2's `ip`, for network namespaces.
-    static func ip() throws -> String {
+    public static func ip() throws -> String {
         guard let path = locate("ip") else { throw ChildProcessError.missing("ip (iproute2)") }
         return path
     }
 }
 
-enum ChildProcessError: Error, CustomStringConvertible {
+public enum ChildProcessError: Error, CustomStringConvertible {
     case timedOut(String)
     case failed(String, Int32, String)
     case missing(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .timedOut(let command): "'\(command)' did not finish in time"
         case .failed(let command, let status, let stderr): "'\(command)' exited \(status): \(stderr)"
@@ -195,7 +219,7 @@ enum ChildProcessError: Error, CustomStringConvertible {
 
 /// Waits until `condition` holds, checking every `interval`, for at most
 /// `timeout`. Returns whether it held.
-func eventually(timeout: Duration, interval: Duration = .milliseconds(50), _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func eventually(timeout: Duration, interval: Duration = .milliseconds(50), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {
         if try await condition() { return true }
@@ -205,7 +229,7 @@ func eventually(timeout: Duration, interval: Duration = .milliseconds(50), _ con
 }
 
 /// A TCP port on 127.0.0.1 that nothing listened on a moment ago.
-func freeLoopbackPort() throws -> Int {
+public func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw ChildProcessError.failed("socket", errno, "") }
     defer { close(fd) }
@@ -221,4 +245,18 @@ func freeLoopbackPort() throws -> Int {
     }
     guard bound else { throw ChildProcessError.failed("bind 127.0.0.1:0", errno, "") }
     return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Runs `body` on a thread of its own, detached: a blocking read there
+/// holds none of Swift's cooperative threads.
+private func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Body { let run: @Sendable () -> Void; init(_ run: @escaping @Sendable () -> Void) { self.run = run } }
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    var thread = pthread_t()
+    let code = pthread_create(&thread, nil, { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+    }, context)
+    precondition(code == 0, "pthread_create: \(String(cString: strerror(code)))")
+    pthread_detach(thread)
 }

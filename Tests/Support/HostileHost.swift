@@ -1,7 +1,4 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import FoundationEssentials
 
 /// deploy/reference-host/teller-hostile-host as a real subprocess: a bank
 /// that answers wrongly in one way (its `--mode`), for tests of what the

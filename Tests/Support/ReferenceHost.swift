@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// deploy/reference-host/teller-host as a real subprocess with its own
 /// SQLite file and the demo seed, plus its admin API (faults, counters,
@@ -7,7 +8,9 @@ import Foundation
 /// In a network namespace it is started with `ip netns exec`, and admin
 /// calls go through `ip netns exec` to 127.0.0.1 there, because the admin
 /// API answers loopback peers only.
-final class ReferenceHost: @unchecked Sendable {
+///
+/// teller-bench starts it too, from the script in the repository it runs in.
+public final class ReferenceHost: @unchecked Sendable {
     /// The repository this test file lives in.
     static let repositoryRoot: String = {
         // Tests/Support/ReferenceHost.swift → the repository.
@@ -15,13 +18,15 @@ final class ReferenceHost: @unchecked Sendable {
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
-    static let script = repositoryRoot + "/deploy/reference-host/teller-host"
+    /// The host of the repository this file was built from.
+    public static let script = repositoryRoot + "/deploy/reference-host/teller-host"
     static let terminalID = "T-0001"
     static let terminalSecret = "demo-secret-T-0001"
 
     /// Kept alive with the host: its data file lives there.
     let directory: TemporaryDirectory
     let dataFile: String
+    private let script: String
     let namespace: String?
     private let requestedPort: Int
     private let bind: String
@@ -35,8 +40,10 @@ final class ReferenceHost: @unchecked Sendable {
     ///   - port: 0 lets the host pick a free port.
     ///   - bind: the listen address; `0.0.0.0` in a namespace.
     ///   - namespace: the network namespace to run in, or nil.
-    init(directory: TemporaryDirectory, port: Int = 0, bind: String = "127.0.0.1", namespace: String? = nil, arguments: [String] = []) {
+    ///   - script: the teller-host to run.
+    public init(directory: TemporaryDirectory, port: Int = 0, bind: String = "127.0.0.1", namespace: String? = nil, arguments: [String] = [], script: String = ReferenceHost.script) {
         self.directory = directory
+        self.script = script
         dataFile = directory.file("host.db")
         requestedPort = port
         self.bind = bind
@@ -52,12 +59,12 @@ final class ReferenceHost: @unchecked Sendable {
     private(set) var scheme = "http"
 
     /// The base URL a terminal on this machine uses.
-    var url: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
+    public var url: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
 
     /// Starts the host and waits for its "listening on" line.
     @discardableResult
-    func start() async throws -> ReferenceHost {
-        var command = [Self.script, "--port", String(port == 0 ? requestedPort : port), "--bind", bind, "--data", dataFile, "--seed", "demo"] + arguments
+    public func start() async throws -> ReferenceHost {
+        var command = [script, "--port", String(port == 0 ? requestedPort : port), "--bind", bind, "--data", dataFile, "--seed", "demo"] + arguments
         if let namespace {
             command = ["netns", "exec", namespace] + command
         }
@@ -69,7 +76,7 @@ final class ReferenceHost: @unchecked Sendable {
     }
 
     /// Stops the host (SIGTERM, then SIGKILL if it lingers). Its data stays.
-    func stop() async {
+    public func stop() async {
         await child?.stop()
         child = nil
     }
@@ -206,12 +213,8 @@ extension ChildProcess {
     /// - Throws: ``ReferenceHostError/didNotStart(stdout:stderr:)`` when it
     ///   exits or says nothing within 15 s; the child is killed.
     func listeningAddress() async throws -> (scheme: String, port: Int) {
-        var line: Substring?
-        let started = await eventually(timeout: .seconds(15), interval: .milliseconds(20)) {
-            line = self.stdout.split(separator: "\n").first { $0.contains("listening on http") }
-            return line != nil || !self.isRunning
-        }
-        guard started, let line, let portText = line.split(separator: ":").last, let port = Int(portText.trimmingCharacters(in: .whitespaces)) else {
+        let line = await firstLine(containing: "listening on http", in: .stdout, timeout: .seconds(15))
+        guard let line, let portText = line.split(separator: ":").last, let port = Int(portText.filter { !$0.isWhitespace }) else {
             await stop(SIGKILL)
             throw ReferenceHostError.didNotStart(stdout: stdout, stderr: stderr)
         }

@@ -1,15 +1,29 @@
-import Foundation
+import FoundationEssentials
 
 /// A fresh directory under the system temp dir, removed when released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let path: String
+public final class TemporaryDirectory: Sendable {
+    public let path: String
 
-    init(_ label: String = "teller") {
-        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(label)-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    /// The system's directory for temporary files: `TMPDIR`, else /tmp.
+    public static var systemPath: String {
+        var path = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty ? "/tmp" : path
     }
 
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    /// Creates `<parent>/<label>-<UUID>`.
+    /// - Throws: what creating the directory throws (a `parent` that cannot be written).
+    public init(_ label: String, in parent: String) throws {
+        path = "\(parent)/\(label)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Creates `<label>-<UUID>` in ``systemPath``; a temp dir that cannot be written stops the test.
+    public convenience init(_ label: String = "teller") {
+        try! self.init(label, in: Self.systemPath)
+    }
+
+    public func file(_ name: String) -> String { "\(path)/\(name)" }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
