@@ -4,12 +4,27 @@
 // "<id> <idempotency-key> <payload-hex>" for each row only after enqueue has
 // returned, i.e. after the commit reached the disk. The test SIGKILLs it at
 // random moments and checks that every printed row survived intact.
-import Foundation
+import Glibc
 import TellerCore
 import TellerData
 
+/// Writes `text` straight to descriptor `fd`, unbuffered: a line the test
+/// reads must be one whose commit already returned, and none may wait in a
+/// buffer when the kill comes. (C's `stdout` and `stderr` are globals Swift 6
+/// refuses to touch.)
+func writeAll(_ text: String, to fd: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        // The test has gone away: nobody will read what follows.
+        if written <= 0 { exit(1) }
+        bytes = bytes.dropFirst(written)
+    }
+}
+
 guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: outbox-crash-writer DATA_DIR\n".utf8))
+    writeAll("usage: outbox-crash-writer DATA_DIR\n", to: 2)
     exit(2)
 }
 let eur = Currency.eur
@@ -23,7 +38,6 @@ while true {
     let request = try TransactionRequest(kind: .deposit, account: account, amount: Money(minorUnits: amount, currency: eur), operatorID: operatorID)
     let entry = try await store.enqueue(request)
     let payload = try await store.frozenPayload(for: entry.key) ?? []
-    let line = "\(entry.id) \(entry.key.rawValue) \(payload.map { String(format: "%02x", $0) }.joined())\n"
-    FileHandle.standardOutput.write(Data(line.utf8))
+    writeAll("\(entry.id) \(entry.key.rawValue) \(payload.map { $0.zeroPadded(2, radix: 16) }.joined())\n", to: 1)
     amount += 1
 }
