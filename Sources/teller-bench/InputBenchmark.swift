@@ -1,6 +1,7 @@
 import Device
-import Foundation
+import Glibc
 import Graphics
+import TellerCore
 
 /// Input latency inside the process at 1280x800: raw kernel events are read
 /// from a pipe (standing in for /dev/input/eventN), decoded by TouchDecoder,
@@ -19,7 +20,7 @@ let inputBenchmark = Benchmark(name: "input", summary: "event read -> decode -> 
     try display.presentAll()
 
     var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+    guard pipe(&fds) == 0 else { throw BenchmarkError.failed("pipe: \(String(cString: strerror(errno)))") }
     defer { close(fds[0]); close(fds[1]) }
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * InputEvent.kernelSize, alignment: 16)
     defer { readBuffer.deallocate() }
@@ -41,7 +42,7 @@ let inputBenchmark = Benchmark(name: "input", summary: "event read -> decode -> 
         let bytes = frame.flatMap(\.kernelBytes)
         _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
 
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = ContinuousClock.now
         let count = read(fds[0], readBuffer.baseAddress, readBuffer.count)
         let events = InputEvent.decodeKernelEvents(UnsafeRawBufferPointer(rebasing: readBuffer[0..<max(0, count)]))
         var damage = Rect.zero
@@ -55,13 +56,12 @@ let inputBenchmark = Benchmark(name: "input", summary: "event read -> decode -> 
             }
         }
         try display.present(damage: damage)
-        let end = DispatchTime.now().uptimeNanoseconds
-        samples.append(Double(end - start) / 1_000_000)
+        samples.append((ContinuousClock.now - start).milliseconds)
     }
     samples.sort()
     let median = samples[samples.count / 2]
     let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
-    print("input_to_frame_median_ms: \(String(format: "%.4f", median))")
-    print("input_to_frame_p99_ms: \(String(format: "%.4f", p99))")
+    print("input_to_frame_median_ms: \(median.fixed(decimals: 4))")
+    print("input_to_frame_p99_ms: \(p99.fixed(decimals: 4))")
     print("input_to_frame_samples: \(samples.count)")
 }

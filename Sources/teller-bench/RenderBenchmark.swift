@@ -1,5 +1,5 @@
-import Foundation
 import Graphics
+import TellerCore
 import Widgets
 
 /// Renders the account screen (status bar, header, 10 activity rows, amount
@@ -48,16 +48,13 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         print("memset_\(name)_ms: \(format(percentile(memset, 0.5)))")
         print("layout_\(name)_median_ms: \(format(percentile(layout, 0.5)))")
     }
-    print("glyph_cache_hit_rate: \(String(format: "%.4f", steadyState.hitRate))")
+    print("glyph_cache_hit_rate: \(steadyState.hitRate.fixed(decimals: 4))")
 }
 
 /// Milliseconds of each of `count` runs of `body`.
 private func measure(_ count: Int, _ body: () -> Void) -> [Double] {
     let clock = ContinuousClock()
-    return (0..<count).map { _ in
-        let elapsed = clock.measure(body)
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
+    return (0..<count).map { _ in clock.measure(body).milliseconds }
 }
 
 private func percentile(_ samples: [Double], _ p: Double) -> Double {
@@ -65,4 +62,4 @@ private func percentile(_ samples: [Double], _ p: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
 }
 
-private func format(_ ms: Double) -> String { String(format: "%.3f", ms) }
+private func format(_ ms: Double) -> String { ms.fixed(decimals: 3) }

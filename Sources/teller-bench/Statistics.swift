@@ -1,20 +1,21 @@
-import Foundation
+import Glibc
+import TellerCore
 
 /// Wall-clock samples in milliseconds.
 struct Samples {
     private(set) var values: [Double] = []
 
     mutating func measure<T>(_ body: () throws -> T) rethrows -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = ContinuousClock.now
         let result = try body()
-        values.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        values.append((ContinuousClock.now - start).milliseconds)
         return result
     }
 
     mutating func measure<T>(_ body: () async throws -> T) async rethrows -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = ContinuousClock.now
         let result = try await body()
-        values.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        values.append((ContinuousClock.now - start).milliseconds)
         return result
     }
 
@@ -32,7 +33,26 @@ struct Samples {
     var p99: Double { percentile(0.99) }
 }
 
+extension Duration {
+    /// The duration in milliseconds, to the attosecond the clock gives.
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}
+
 /// Prints one `key: value` result line.
 func report(_ key: String, _ value: Double) {
-    print("\(key): \(String(format: "%.3f", value))")
+    print("\(key): \(value.fixed(decimals: 3))")
+}
+
+/// Writes `message` to stderr unbuffered, as it comes: C's `stderr` is a
+/// global Swift 6 refuses to touch, so this writes to descriptor 2.
+func printError(_ message: String) {
+    var bytes = Array(message.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+    }
 }

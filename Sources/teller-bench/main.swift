@@ -1,7 +1,7 @@
 // teller-bench: measures Teller's speed and memory targets as ratios against
 // a baseline taken in the same run, so a noisy machine moves both sides.
 // Each benchmark lives in its own file and registers itself in `benchmarks`.
-import Foundation
+import Glibc
 
 /// A named benchmark: `run` prints `key: value` lines to stdout.
 struct Benchmark: Sendable {
@@ -23,9 +23,12 @@ let benchmarks: [Benchmark] = [
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let benchmark = benchmarks.first(where: { $0.name == name }) else {
     var usage = "usage: teller-bench <benchmark> [options]\n\nbenchmarks:\n"
-    for b in benchmarks { usage += "  \(b.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(b.summary)\n" }
+    for b in benchmarks {
+        let column = b.name + String(repeating: " ", count: max(0, 10 - b.name.count))
+        usage += "  \(column) \(b.summary)\n"
+    }
     usage += "\n`teller-bench <benchmark> --help` says more where the benchmark documents its figures and options.\n"
-    FileHandle.standardError.write(Data(usage.utf8))
+    printError(usage)
     exit(2)
 }
 if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -36,6 +39,6 @@ if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
 do {
     try await benchmark.run(Array(arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("teller-bench \(name): \(error)\n".utf8))
+    printError("teller-bench \(name): \(error)\n")
     exit(1)
 }
