@@ -65,7 +65,7 @@ let package = Package(
             dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "Widgets", "Graphics", "Device"]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets"]),
+            dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "ProcessTestSupport"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",
@@ -74,7 +74,8 @@ let package = Package(
         .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
 
         // MARK: Tests
-        /// Child processes, the reference host and temp dirs for tests that run real processes.
+        /// Child processes, the reference host and temp dirs for tests that run
+        /// real processes, and for teller-bench, which runs the same ones.
         .target(name: "ProcessTestSupport", path: "Tests/Support"),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport"]),

@@ -1,7 +1,5 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import FoundationEssentials
+import ProcessTestSupport
 import TellerCore
 import TellerData
 
@@ -15,7 +13,7 @@ import TellerData
 let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the reference host vs the host's own ceiling") { arguments in
     var rows = 500
     var hostScript = FileManager.default.currentDirectoryPath + "/deploy/reference-host/teller-host"
-    var parent = NSTemporaryDirectory()
+    var parent = TemporaryDirectory.systemPath
     var rest = arguments[...]
     while let flag = rest.popFirst() {
         switch flag {
@@ -25,21 +23,18 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
         default: throw BenchmarkError.unknownOption(flag)
         }
     }
-    let ceilingClient = ((hostScript as NSString).deletingLastPathComponent as NSString).appendingPathComponent("ceiling-client")
+    let ceilingClient = hostScript.lastIndex(of: "/").map { String(hostScript[...$0]) + "ceiling-client" } ?? "ceiling-client"
     for tool in [hostScript, ceilingClient] where !FileManager.default.isExecutableFile(atPath: tool) {
         throw BenchmarkError.failed("\(tool) not found: run from the repository root or pass --host-script")
     }
-    let directory = (parent as NSString).appendingPathComponent("teller-bench-drain-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-
-    let host = try BenchHost(script: hostScript, dataFile: (directory as NSString).appendingPathComponent("host.db"))
-    defer { host.kill() }
+    // The host keeps it (its data file lives there) until the host is released.
+    let directory = try TemporaryDirectory("teller-bench-drain", in: parent)
+    let host = try await ReferenceHost(directory: directory, script: hostScript).start()
 
     let eur = Currency.eur
     let huge = Money(minorUnits: 1 << 60, currency: eur)
     let limits = try Limits(currency: eur, perTransaction: huge, dailyPerTerminal: huge, perOfflineTransaction: huge, offlineQueuedTotal: huge, maxOfflineAge: 1e9)
-    let terminalDirectory = (directory as NSString).appendingPathComponent("terminal")
+    let terminalDirectory = directory.file("terminal")
     let store = try TellerStore(dataDirectory: terminalDirectory, limits: limits)
     let connection = HostConnection(configuration: try HostConfiguration(baseURL: host.url))
     let vault = TokenVault(connection: connection, credentials: TerminalCredentials(terminalID: "T-0001", secret: "demo-secret-T-0001"), dataDirectory: terminalDirectory)
@@ -67,9 +62,9 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
     for round in 0..<rounds {
         let count = rows / rounds + (round < rows % rounds ? 1 : 0)
         let keys = try await enqueue(count)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = ContinuousClock.now
         await engine.drainOnce()
-        drainSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        drainSeconds += (ContinuousClock.now - start).milliseconds / 1000
         done += count
         let confirmed = try await store.summary().countsByState[.confirmed] ?? 0
         guard confirmed == done + 20 else { throw BenchmarkError.failed("the drain confirmed \(confirmed - 20) of \(done) rows") }
@@ -80,7 +75,10 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
             bodies.append(contentsOf: payload)
             bodies.append(0x0A)
         }
-        let output = try BenchHost.run(ceilingClient, ["--url", host.url.absoluteString, "--count", String(count), "--warmup", "5", "--bodies", "-"], stdin: bodies)
+        let ceilingRun = try await ChildProcess.run(ceilingClient, ["--url", host.url.absoluteString, "--count", String(count), "--warmup", "5", "--bodies", "-"],
+                                                    stdin: bodies, timeout: .seconds(600))
+        guard ceilingRun.status == 0 else { throw BenchmarkError.failed("\(ceilingClient) exited \(ceilingRun.status): \(ceilingRun.stderr)") }
+        let output = ceilingRun.stdout
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("host_ceiling_tx_per_s: ") }),
               let rate = Double(line.dropFirst("host_ceiling_tx_per_s: ".count)), rate > 0 else {
             throw BenchmarkError.failed("ceiling-client printed no rate: \(output)")
@@ -92,56 +90,5 @@ let drainBenchmark = Benchmark(name: "drain", summary: "outbox drain to the refe
     report("drain_tx_per_s", drainRate)
     report("host_ceiling_tx_per_s", ceiling)
     report("drain_vs_ceiling", drainRate / ceiling)
-}
-
-/// The reference host as a child process on a free loopback port.
-final class BenchHost: @unchecked Sendable {
-    let process = Process()
-    let url: URL
-
-    init(script: String, dataFile: String) throws {
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = ["--port", "0", "--data", dataFile, "--seed", "demo"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        // The host prints one line, "teller-host: listening on http://127.0.0.1:PORT", once it accepts.
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: "listening on "), let url = URL(string: String(text[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw BenchmarkError.failed("teller-host did not start: \(text)")
-        }
-        self.url = url
-    }
-
-    /// SIGKILL: its data file is thrown away with the run.
-    func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Runs a tool to its end with `stdin` and returns its stdout.
-    static func run(_ tool: String, _ arguments: [String], stdin: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(stdin)
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchmarkError.failed("\(tool) exited \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
-    }
+    await host.stop()
 }

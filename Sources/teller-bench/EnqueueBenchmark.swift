@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ProcessTestSupport
 import TellerCore
 import TellerData
 
@@ -16,7 +17,7 @@ import TellerData
 let enqueueBenchmark = Benchmark(name: "enqueue", summary: "durable outbox enqueue vs raw commit") { arguments in
     var rows = 1000
     var round = 1
-    var parent = NSTemporaryDirectory()
+    var parent = TemporaryDirectory.systemPath
     var rest = arguments[...]
     while let flag = rest.popFirst() {
         switch flag {
@@ -26,16 +27,17 @@ let enqueueBenchmark = Benchmark(name: "enqueue", summary: "durable outbox enque
         default: throw BenchmarkError.unknownOption(flag)
         }
     }
-    let directory = (parent as NSString).appendingPathComponent("teller-bench-enqueue-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let directory = try TemporaryDirectory("teller-bench-enqueue", in: parent)
+    // Removed when the run ends, not after its last mention below.
+    defer { withExtendedLifetime(directory) {} }
 
     let eur = Currency.eur
     let huge = Money(minorUnits: 1 << 60, currency: eur)
     let limits = try Limits(currency: eur, perTransaction: huge, dailyPerTerminal: huge, perOfflineTransaction: huge, offlineQueuedTotal: huge, maxOfflineAge: 1e9)
     // As LiveData: a floor below the wall clock, which therefore stamps the rows.
     let clock = TrustedClock(floor: Date(timeIntervalSinceNow: -86_400))
-    let store = try TellerStore(dataDirectory: directory, limits: limits, clock: clock)
-    let raw = try Database(path: (directory as NSString).appendingPathComponent("raw.db"))
+    let store = try TellerStore(dataDirectory: directory.path, limits: limits, clock: clock)
+    let raw = try Database(path: directory.file("raw.db"))
     try raw.execute("CREATE TABLE raw (id INTEGER PRIMARY KEY AUTOINCREMENT, k TEXT NOT NULL UNIQUE, amount INTEGER NOT NULL, payload BLOB NOT NULL)")
     let request = try TransactionRequest(kind: .deposit, account: try IBAN("DE89370400440532013000"), amount: Money(minorUnits: 12_345, currency: eur), operatorID: OperatorID("1001")!)
     let payload = [UInt8](repeating: 0x7B, count: 220)

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessTestSupport
 
 /// `teller-bench startup`: the footprint and start-up of the terminal as
 /// deploy/ ships it. See `startupUsage` for what it prints and where it
@@ -19,59 +21,59 @@ let startupBenchmark = Benchmark(name: "startup", summary: "the shipped static b
         throw BenchmarkError.failed("no \(packageDeb) here: run from the repository root")
     }
     let binary = try teller ?? shippedTeller()
-    let work = NSTemporaryDirectory() + "teller-bench-startup-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: work) }
+    let work = try TemporaryDirectory("teller-bench-startup", in: TemporaryDirectory.systemPath)
+    // Removed when the run ends, not after its last mention below.
+    defer { withExtendedLifetime(work) {} }
     // An empty configuration: the flags below say everything, /etc is not read.
-    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-    let config = "\(work)/teller.conf"
+    let config = work.file("teller.conf")
     try Data("# teller-bench startup\n".utf8).write(to: URL(fileURLWithPath: config))
 
     var starts = Samples()
     for run in 0..<runs {
-        let directory = "\(work)/cold-\(run)"
-        let terminal = try BenchProcess(binary, ["run", "--config", config, "--display", "offscreen", "--offscreen-size", "1280x800",
+        let directory = work.file("cold-\(run)")
+        let spawnedAt = ContinuousClock.now
+        let terminal = try ChildProcess(binary, ["run", "--config", config, "--display", "offscreen", "--offscreen-size", "1280x800",
                                                  "--data-dir", directory + "/data", "--runtime-dir", directory + "/run"])
-        defer { terminal.terminate() }
         // "ready:" is logged once the first frame has been presented (TerminalApp.framePresented).
-        let readyAt = try terminal.waitForStderr(containing: "ready:", timeout: 20)
-        starts.append(Double(readyAt.uptimeNanoseconds - terminal.startedAt.uptimeNanoseconds) / 1e6)
+        try await terminal.waitForStderr(containing: "ready:", interval: .milliseconds(1))
+        starts.append((ContinuousClock.now - spawnedAt).milliseconds)
         if run == 0, try terminal.linksSwiftRuntime() {
             // Shared Swift libraries are pages the static build carries in its binary: the figures would not be deploy's.
             guard teller != nil else {
                 throw BenchmarkError.failed("\(binary) links the Swift runtime dynamically, so it is not the build deploy/ ships. \(buildHint)")
             }
-            FileHandle.standardError.write(Data("teller-bench startup: \(binary) links the Swift runtime dynamically; these are not the shipped build's figures\n".utf8))
+            printError("teller-bench startup: \(binary) links the Swift runtime dynamically; these are not the shipped build's figures\n")
         }
+        await terminal.stop()
     }
 
     report("binary_size_mb", try fileMegabytes(binary))
-    report("deb_size_mb", try debMegabytes(of: binary, in: "\(work)/deb"))
+    report("deb_size_mb", try await debMegabytes(of: binary, in: work.file("deb")))
     report("first_frame_presented_ms", starts.median)
 
     // The deposit flow against the reference host, then the terminal's memory.
-    let host = try BenchProcess("deploy/reference-host/teller-host", ["--port", "0", "--data", "\(work)/host.db", "--seed", "demo"])
-    defer { host.terminate() }
-    let line = try host.waitForStdout(containing: "listening on", timeout: 20)
-    guard let url = line.split(separator: " ").last.map(String.init) else { throw BenchmarkError.failed("reference host did not say where it listens") }
-    try FileManager.default.createDirectory(atPath: "\(work)/flow", withIntermediateDirectories: true)
-    try Data("demo-secret-T-0001\n".utf8).write(to: URL(fileURLWithPath: "\(work)/flow/secret"))
-    chmod("\(work)/flow/secret", 0o600)
-    let socket = "\(work)/flow/run/control.sock"
-    let terminal = try BenchProcess(binary, ["run", "--config", config, "--display", "offscreen", "--offscreen-size", "1280x800",
-                                             "--data-dir", "\(work)/flow/data", "--runtime-dir", "\(work)/flow/run",
-                                             "--terminal-id", "T-0001", "--host-url", url, "--secret-file", "\(work)/flow/secret"])
-    defer { terminal.terminate() }
-    _ = try terminal.waitForStderr(containing: "ready:", timeout: 20)
+    let host = try await ReferenceHost(directory: work, script: "deploy/reference-host/teller-host").start()
+    let flow = work.file("flow")
+    try FileManager.default.createDirectory(atPath: flow, withIntermediateDirectories: true)
+    try Data("demo-secret-T-0001\n".utf8).write(to: URL(fileURLWithPath: "\(flow)/secret"))
+    chmod("\(flow)/secret", 0o600)
+    let socket = "\(flow)/run/control.sock"
+    let terminal = try ChildProcess(binary, ["run", "--config", config, "--display", "offscreen", "--offscreen-size", "1280x800",
+                                             "--data-dir", "\(flow)/data", "--runtime-dir", "\(flow)/run",
+                                             "--terminal-id", "T-0001", "--host-url", host.url.absoluteString, "--secret-file", "\(flow)/secret"])
+    try await terminal.waitForStderr(containing: "ready:")
     let steps = ["tap sign-in.pin.1", "tap sign-in.pin.0", "tap sign-in.pin.0", "tap sign-in.pin.1", "tap sign-in.pin.enter",
                  "tap sign-in.pin.1", "tap sign-in.pin.2", "tap sign-in.pin.3", "tap sign-in.pin.4", "tap sign-in.pin.enter",
                  "tap home.find-account", "type DE54500105170426397158\n", "tap account.deposit",
                  "tap amount.keys.2", "tap amount.keys.5", "tap amount.keys.00", "tap amount.review", "tap review.confirm"]
     for step in steps {
-        let result = try BenchProcess.run(binary, ["ctl", "--socket", socket] + step.split(separator: " ", maxSplits: 1).map(String.init))
-        guard result == 0 else { throw BenchmarkError.failed("teller ctl \(step) failed") }
+        let result = try await ChildProcess.run(binary, ["ctl", "--socket", socket] + step.split(separator: " ", maxSplits: 1).map(String.init))
+        guard result.status == 0 else { throw BenchmarkError.failed("teller ctl \(step) failed: \(result.stderr)") }
     }
     report("rss_after_flow_mb", try terminal.statusMegabytes("VmRSS"))
     report("vmhwm_after_flow_mb", try terminal.statusMegabytes("VmHWM"))
+    await terminal.stop()
+    await host.stop()
 }
 
 private let startupUsage = """
@@ -115,17 +117,15 @@ private func shippedTeller() throws -> String {
 
 /// The size of the file `path` names, after symbolic links (.build/release is one).
 private func fileMegabytes(_ path: String) throws -> Double {
-    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    let size = try FileManager.default.attributesOfItem(atPath: target)[.size] as? NSNumber
-    guard let size else { throw BenchmarkError.failed("no size for \(path)") }
-    return size.doubleValue / 1_048_576
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw BenchmarkError.failed("no size for \(path): \(String(cString: strerror(errno)))") }
+    return Double(info.st_size) / 1_048_576
 }
 
 /// Packages `binary` with deploy/package-deb, so the .deb is the one a field update downloads.
-private func debMegabytes(of binary: String, in directory: String) throws -> Double {
-    let packager = try BenchProcess(packageDeb, ["--binary", binary, "--output", directory])
-    packager.process.waitUntilExit()
-    guard packager.process.terminationStatus == 0 else {
+private func debMegabytes(of binary: String, in directory: String) async throws -> Double {
+    let packager = try await ChildProcess.run(packageDeb, ["--binary", binary, "--output", directory], timeout: .seconds(600))
+    guard packager.status == 0 else {
         throw BenchmarkError.failed("\(packageDeb) failed: \(packager.stderr)")
     }
     let debs = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".deb") }
@@ -133,59 +133,16 @@ private func debMegabytes(of binary: String, in directory: String) throws -> Dou
     return try fileMegabytes("\(directory)/\(deb)")
 }
 
-/// A child process for the benchmark. Its output goes to files that are
-/// polled, so nothing depends on which queue delivers pipe callbacks.
-final class BenchProcess {
-    let process = Process()
-    /// Just before the spawn, on the monotonic clock.
-    private(set) var startedAt = DispatchTime.now()
-    private let stdoutPath: String
-    private let stderrPath: String
-
-    init(_ executable: String, _ arguments: [String]) throws {
-        let base = NSTemporaryDirectory() + "teller-bench-\(UUID().uuidString)"
-        stdoutPath = base + ".out"
-        stderrPath = base + ".err"
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        startedAt = DispatchTime.now()
-        try process.run()
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: stdoutPath)
-        try? FileManager.default.removeItem(atPath: stderrPath)
-    }
-
-    /// When a line containing `text` first appeared on stderr (polled every millisecond).
-    func waitForStderr(containing text: String, timeout: TimeInterval) throws -> DispatchTime {
-        _ = try wait(for: text, in: stderrPath, timeout: timeout)
-        return DispatchTime.now()
-    }
-
-    /// Everything written to stderr so far.
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-
-    /// The first stdout line containing `text`.
-    func waitForStdout(containing text: String, timeout: TimeInterval) throws -> String {
-        try wait(for: text, in: stdoutPath, timeout: timeout)
-    }
-
-    private func wait(for text: String, in path: String, timeout: TimeInterval) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            if let line = contents.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            if !process.isRunning {
-                throw BenchmarkError.failed("\(process.executableURL!.lastPathComponent) exited before '\(text)': \(stderr)")
-            }
-            usleep(1_000)
+/// What the benchmark reads of a running terminal.
+private extension ChildProcess {
+    /// Returns once a line containing `text` is on stderr, checked every `interval`.
+    /// - Throws: ``BenchmarkError/failed(_:)`` if the process exits first or 20 s pass.
+    func waitForStderr(containing text: String, interval: Duration = .milliseconds(20)) async throws {
+        guard await firstLine(containing: text, in: .stderr, timeout: .seconds(20), interval: interval) == nil else { return }
+        guard isRunning else {
+            throw BenchmarkError.failed("\(command.split(separator: " ").first ?? "") exited before '\(text)': \(stderr)")
         }
-        throw BenchmarkError.failed("no '\(text)' within \(Int(timeout)) s")
+        throw BenchmarkError.failed("no '\(text)' within 20 s")
     }
 
     /// A kB line of /proc/PID/status (`VmRSS`, `VmHWM`), in MiB.
@@ -193,7 +150,7 @@ final class BenchProcess {
         let status = try procFile("status")
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else {
-            throw BenchmarkError.failed("no \(field) for pid \(process.processIdentifier)")
+            throw BenchmarkError.failed("no \(field) for pid \(pid)")
         }
         return kilobytes / 1024
     }
@@ -205,31 +162,21 @@ final class BenchProcess {
     }
 
     /// A /proc file of the child, read to its end: /proc reports a size of 0,
-    /// and `String(contentsOfFile:)` then stops after the first 4 KiB.
+    /// so a reader that trusts the size stops early.
     private func procFile(_ name: String) throws -> String {
-        let path = "/proc/\(process.processIdentifier)/\(name)"
-        guard let file = FileHandle(forReadingAtPath: path) else { throw BenchmarkError.failed("cannot read \(path)") }
-        defer { try? file.close() }
-        return String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    /// SIGTERM, then SIGKILL after 3 s: a child spawned by Foundation
-    /// inherits this thread's blocked SIGTERM, which Python never unblocks.
-    func terminate() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = arguments
-        child.standardOutput = FileHandle.nullDevice
-        try child.run()
-        child.waitUntilExit()
-        return child.terminationStatus
+        let path = "/proc/\(pid)/\(name)"
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BenchmarkError.failed("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var contents: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw BenchmarkError.failed("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            contents += buffer[..<count]
+        }
+        return String(decoding: contents, as: UTF8.self)
     }
 }
