@@ -1,5 +1,6 @@
 @testable import ProcessTestSupport
 import Foundation
+import Glibc
 import Testing
 import TellerCore
 @testable import TellerData
@@ -12,7 +13,7 @@ import TellerCore
     let link = LinkSwitch(online: true)
 
     func makeStore() throws -> TellerStore {
-        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc,
+        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc,
                         onlineEvidence: { [link] in link.online }, proveOnline: { [link] in link.online })
     }
 
@@ -36,29 +37,47 @@ import TellerCore
         #expect(try await reopened.entries() == [entry])
     }
 
-    /// The daily limit's bucket is the terminal's calendar day, remembered
-    /// with its bounds between enqueues: each instant here, across midnight
-    /// both ways and both of Berlin's 2026 clock changes (23- and 25-hour
-    /// days), must be named as the calendar names it.
-    @Test func localDayIsTheCalendarsDayAcrossMidnightsAndClockChanges() async throws {
-        var berlin = Calendar(identifier: .gregorian)
-        berlin.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
-        let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, calendar: berlin)
-        // UTC instants; Berlin is UTC+1, and UTC+2 from 29 March to 25 October.
-        func utc(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, milliseconds: Int = 0) throws -> Date {
-            try #require(Fixtures.utc.date(from: DateComponents(year: 2026, month: month, day: day, hour: hour, minute: minute, second: second,
-                                                                nanosecond: milliseconds * 1_000_000)))
+    /// The daily limit's bucket is the day on the terminal's wall clock,
+    /// the system zone's (`TZ`), remembered between enqueues: each instant
+    /// here, across midnight both ways and both of Berlin's 2026 clock
+    /// changes (23- and 25-hour days), must be named as Berlin's wall clock
+    /// names it. `TZ` belongs to the whole process, so the store lives in a
+    /// child process of its own (an exit test), as in LocalTimeTests.
+    @Test func localDayIsTheSystemZonesDayAcrossMidnightsAndClockChanges() async {
+        await #expect(processExitsWith: .success) {
+            useSystemZone("Europe/Berlin")
+            let directory = TemporaryDirectory()
+            let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: FixedClock(Fixtures.noon))
+            // UTC instants; Berlin is UTC+1, and UTC+2 from 29 March to 25 October.
+            let days: [(String, String)] = [
+                ("2026-03-28T12:00:00Z", "2026-03-28"), ("2026-03-28T22:59:59.999Z", "2026-03-28"),
+                ("2026-03-28T23:00:00Z", "2026-03-29"), ("2026-03-29T21:59:59.999Z", "2026-03-29"), // 23 hours
+                ("2026-03-29T22:00:00Z", "2026-03-30"), ("2026-03-28T23:00:00Z", "2026-03-29"), // and back
+                ("2026-03-28T22:59:59Z", "2026-03-28"), ("2026-10-24T22:00:00Z", "2026-10-25"),
+                ("2026-10-25T22:59:59.999Z", "2026-10-25"), ("2026-10-25T23:00:00Z", "2026-10-26"), // 25 hours
+                ("2026-10-24T21:59:59.999Z", "2026-10-24"), ("2026-10-25T01:30:00Z", "2026-10-25"),
+            ]
+            for (instant, day) in days {
+                #expect(await store.localDay(utc(instant)) == day, "\(instant)")
+            }
         }
-        let instants: [(Date, String)] = [
-            (try utc(3, 28, 12, 0, 0), "2026-03-28"), (try utc(3, 28, 22, 59, 59, milliseconds: 999), "2026-03-28"),
-            (try utc(3, 28, 23, 0, 0), "2026-03-29"), (try utc(3, 29, 21, 59, 59, milliseconds: 999), "2026-03-29"), // 23 hours
-            (try utc(3, 29, 22, 0, 0), "2026-03-30"), (try utc(3, 28, 23, 0, 0), "2026-03-29"), // and back
-            (try utc(3, 28, 22, 59, 59), "2026-03-28"), (try utc(10, 24, 22, 0, 0), "2026-10-25"),
-            (try utc(10, 25, 22, 59, 59, milliseconds: 999), "2026-10-25"), (try utc(10, 25, 23, 0, 0), "2026-10-26"), // 25 hours
-            (try utc(10, 24, 21, 59, 59, milliseconds: 999), "2026-10-24"), (try utc(10, 25, 1, 30, 0), "2026-10-25"),
-        ]
-        for (instant, day) in instants {
-            #expect(await store.localDay(instant) == day, "\(instant)")
+    }
+
+    /// The day is remembered for a minute of UTC at most, which must not
+    /// blur a midnight off the hour: Kathmandu's (UTC+5:45) is at 18:15 UTC.
+    @Test func localDayTurnsAtAQuarterHourMidnight() async {
+        await #expect(processExitsWith: .success) {
+            useSystemZone("Asia/Kathmandu")
+            let directory = TemporaryDirectory()
+            let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: FixedClock(Fixtures.noon))
+            let days: [(String, String)] = [
+                ("2026-02-28T18:00:00Z", "2026-02-28"), ("2026-02-28T18:14:59.999Z", "2026-02-28"),
+                ("2026-02-28T18:15:00Z", "2026-03-01"), ("2026-02-28T18:15:59Z", "2026-03-01"),
+                ("2026-02-28T18:14:30Z", "2026-02-28"),
+            ]
+            for (instant, day) in days {
+                #expect(await store.localDay(utc(instant)) == day, "\(instant)")
+            }
         }
     }
 
@@ -97,7 +116,7 @@ import TellerCore
         link.online = true
         _ = try await store.enqueue(Fixtures.deposit(50_000))
 
-        let aged = try TellerStore(path: directory.file("aged.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        let aged = try TellerStore(path: directory.file("aged.db"), limits: Fixtures.limits, clock: clock, zone: .utc)
         _ = try await aged.enqueue(Fixtures.deposit(100))
         clock.advance(72 * 3600)
         _ = try await aged.enqueue(Fixtures.deposit(100))
@@ -112,7 +131,7 @@ import TellerCore
     /// and when it does not answer the offline limit stands.
     @Test func theBankIsAskedAgainOnlyOverAnOfflineLimit() async throws {
         let asked = LinkSwitch(online: true)
-        let store = try TellerStore(path: directory.file("asked.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc,
+        let store = try TellerStore(path: directory.file("asked.db"), limits: Fixtures.limits, clock: clock, zone: .utc,
                                     onlineEvidence: { true }, proveOnline: { [asked] in asked.proofsAsked += 1; return asked.online })
         _ = try await store.enqueue(Fixtures.deposit(20_000))
         #expect(asked.proofsAsked == 0)
@@ -247,4 +266,15 @@ final class LinkSwitch: @unchecked Sendable {
     /// How often the store asked the bank to prove it answers.
     var proofsAsked = 0
     init(online: Bool) { self.online = online }
+}
+
+/// Points the C library at `zone`, as a terminal's TZ would. Exit tests only.
+private func useSystemZone(_ zone: String) {
+    setenv("TZ", zone, 1)
+    tzset()
+}
+
+/// An instant written in ISO 8601 UTC, with or without milliseconds.
+private func utc(_ text: String) -> Date {
+    try! Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains(".")))
 }

@@ -62,7 +62,7 @@ import TellerCore
             before = (try Self.rows(database), try Self.totals(database))
         }
 
-        let store = try TellerStore(path: path, limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        let store = try TellerStore(path: path, limits: Fixtures.limits, clock: clock, zone: .utc)
         try await store.withDatabase { (database: Database) throws in
             #expect(try Migrator.currentVersion(of: database) == 4)
             #expect(try Self.rows(database) == before.rows)
@@ -89,7 +89,7 @@ import TellerCore
     }
 
     @Test func aNewDatabaseInsertsWithoutTemporaryTables() async throws {
-        let store = try TellerStore(path: directory.file("new.db"), limits: Fixtures.limits, clock: clock, calendar: Fixtures.utc)
+        let store = try TellerStore(path: directory.file("new.db"), limits: Fixtures.limits, clock: clock, zone: .utc)
         #expect(try await store.withDatabase { try Self.insertBuildsATemporaryTable($0) } == false)
     }
 }

@@ -23,7 +23,8 @@ public struct LocalTime: Hashable, Sendable {
     /// Whose wall clock.
     public enum Zone: Hashable, Sendable {
         /// The terminal's own zone as the system configures it (`TZ`,
-        /// /etc/localtime). What the running terminal shows.
+        /// /etc/localtime). What the running terminal shows, and the day
+        /// its daily limit counts.
         case system
         /// A fixed offset east of UTC without daylight saving: UTC for the
         /// technician's instants, and tests that must not depend on the

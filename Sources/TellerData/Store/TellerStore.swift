@@ -12,10 +12,10 @@ public actor TellerStore {
     public nonisolated let path: String
     public let limits: Limits
     let clock: any WallClock
-    /// Decides where "today" starts for the daily terminal limit.
-    let calendar: Calendar
-    /// The day ``localDay(_:)`` named last, from its first instant up to the next day's.
-    var namedDay: (start: Date, end: Date, name: String)?
+    /// Whose wall clock says which day it is, for the daily terminal limit.
+    let zone: LocalTime.Zone
+    /// The day ``localDay(_:)`` named last, and the minute (since 1970, UTC) it named it for.
+    var namedDay: (minute: Int64, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
     /// Whether the online limits may apply now (see
     /// ``HostReachability/bankAnswered(within:)``); without a host, never.
@@ -38,7 +38,7 @@ public actor TellerStore {
     ///   damaged, unreadable, another application's or from a newer Teller,
     ///   decided before anything is written: the file is left untouched.
     ///   ``SQLiteError`` when SQLite fails otherwise.
-    public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
+    public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
                 onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
@@ -49,7 +49,7 @@ public actor TellerStore {
         if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
             trusted.committed(at: Date(millisecondsSince1970: newest))
         }
-        self.init(database: database, limits: limits, clock: clock, calendar: calendar, onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
+        self.init(database: database, limits: limits, clock: clock, zone: zone, onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
     }
 
     /// Opens the store at `<directory>/teller.db` for reading only, for
@@ -62,28 +62,28 @@ public actor TellerStore {
     public init(readingOnly dataDirectory: String, limits: Limits) throws {
         let database = try Database(readingOnly: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName))
         try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
-        self.init(database: database, limits: limits, clock: SystemClock(), calendar: .current, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
+        self.init(database: database, limits: limits, clock: SystemClock(), zone: .system, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
     }
 
-    private init(database: Database, limits: Limits, clock: any WallClock, calendar: Calendar,
+    private init(database: Database, limits: Limits, clock: any WallClock, zone: LocalTime.Zone,
                  onlineEvidence: @escaping @Sendable () -> Bool, proveOnline: @escaping @Sendable () async -> Bool,
                  believedOnline: @escaping @Sendable () -> Bool) {
         self.database = database
         self.path = database.path
         self.limits = limits
         self.clock = clock
-        self.calendar = calendar
+        self.zone = zone
         self.onlineEvidence = onlineEvidence
         self.proveOnline = proveOnline
         self.believedOnline = believedOnline
     }
 
     /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
-    public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), calendar: Calendar = .current,
+    public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
                 onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, calendar: calendar,
+        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, zone: zone,
                       onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
     }
 

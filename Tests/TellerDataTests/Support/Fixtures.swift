@@ -19,18 +19,12 @@ enum Fixtures {
     static let account = try! IBAN("DE89370400440532013000")
     static let recipient = try! IBAN("GB29NWBK60161331926819")
     static let operatorID = OperatorID("1001")!
-    /// Noon UTC on a fixed day, so "today" is unambiguous in a UTC calendar.
+    /// Noon UTC on a fixed day, so "today" is unambiguous on a UTC wall clock.
     static let noon = Date(timeIntervalSince1970: 1_795_000_000 - 1_795_000_000.truncatingRemainder(dividingBy: 86_400) + 43_200)
 
     static var limits: Limits {
         try! Limits(currency: .eur, perTransaction: eur(100_000), dailyPerTerminal: eur(300_000),
                     perOfflineTransaction: eur(20_000), offlineQueuedTotal: eur(50_000), maxOfflineAge: 72 * 3600)
-    }
-
-    static var utc: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
     }
 
     static func deposit(_ minor: Int64) -> TransactionRequest {
