@@ -29,7 +29,7 @@ final class CurlDriver: @unchecked Sendable {
         precondition(Self.globalInit == CURLE_OK, "curl_global_init failed: \(Self.globalInit)")
         guard let multi = curl_multi_init() else { preconditionFailure("curl_multi_init failed: out of memory") }
         self.multi = multi
-        Self.startThread { [self] in run() }
+        DetachedThread.start { [self] in run() }
     }
 
     /// Ends the thread; transfers still running complete as cancelled.
@@ -102,22 +102,5 @@ final class CurlDriver: @unchecked Sendable {
             curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : 1_000, nil)
         }
         curl_multi_cleanup(multi)
-    }
-
-    /// A detached POSIX thread: the multi loop blocks in `curl_multi_poll`,
-    /// which must not hold one of the cooperative pool's few threads.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) {
-        final class Box {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
     }
 }

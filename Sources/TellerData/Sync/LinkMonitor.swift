@@ -1,5 +1,6 @@
 import CNetlink
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,9 +44,7 @@ public final class LinkMonitor: Sendable {
         stopWriter = stop.writer
         let callback = ChangeCallback(onChange)
         self.callback = callback
-        let thread = Thread { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
-        thread.name = "teller-link-monitor"
-        thread.start()
+        DetachedThread.start { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
     }
 
     deinit {
@@ -102,20 +101,19 @@ public final class LinkMonitor: Sendable {
 /// releases in its `deinit`: what the callback holds (the sync engine, and
 /// through it the store) then goes with the monitor, on the thread that
 /// releases the monitor, not whenever the reader thread notices the stop.
-private final class ChangeCallback: @unchecked Sendable {
-    private let lock = NSLock()
-    private var body: (@Sendable (String) -> Void)?
+private final class ChangeCallback: Sendable {
+    private let body: Mutex<(@Sendable (String) -> Void)?>
 
     init(_ body: @escaping @Sendable (String) -> Void) {
-        self.body = body
+        self.body = Mutex(body)
     }
 
     func callAsFunction(_ reason: String) {
-        lock.withLock { body }?(reason)
+        body.withLock { $0 }?(reason)
     }
 
     func release() {
-        lock.withLock { body = nil }
+        body.withLock { $0 = nil }
     }
 }
 
