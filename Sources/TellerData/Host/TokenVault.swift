@@ -23,7 +23,7 @@ public actor TokenVault {
     public init(connection: HostConnection, credentials: TerminalCredentials, dataDirectory: String, clock: @escaping @Sendable () -> Date = Date.init) {
         self.connection = connection
         self.credentials = credentials
-        refreshTokenPath = (dataDirectory as NSString).appendingPathComponent("refresh-token")
+        refreshTokenPath = dataDirectory.appendingPathComponent("refresh-token")
         self.clock = clock
         refreshToken = (try? JSONDecoder().decode(StoredRefreshToken.self, from: Data(contentsOf: URL(fileURLWithPath: refreshTokenPath))))?.token
     }

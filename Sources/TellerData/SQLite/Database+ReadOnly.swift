@@ -51,10 +51,10 @@ extension Database {
         do {
             info = try Syscall.fileStatus(path)
         } catch {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = path.parentDirectory
             switch error.errno {
             case ENOENT, ENOTDIR:
-                let directoryInfo = try? Syscall.fileStatus(directory.isEmpty ? "." : directory)
+                let directoryInfo = try? Syscall.fileStatus(directory)
                 let directoryExists = directoryInfo.map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
                 throw DatabaseRefusal(path: path, reason: .missing(directoryExists: directoryExists))
             case EACCES:

@@ -53,7 +53,7 @@ public struct DatabaseRefusal: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String {
         switch reason {
         case .missing(let directoryExists):
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = path.parentDirectory
             return directoryExists
                 ? "\(path) does not exist: teller run creates it on first start; check data_dir if the terminal has run before"
                 : "\(path) does not exist (no directory \(directory)): check data_dir; teller run creates both on first start"

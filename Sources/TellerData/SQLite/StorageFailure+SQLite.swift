@@ -21,7 +21,7 @@ extension StorageFailure {
         default: kind = .other
         }
         if kind == .failing || kind == .full, let path = error.path,
-           let found = Self.probe(directory: (path as NSString).deletingLastPathComponent) {
+           let found = Self.probe(directory: path.parentDirectory) {
             kind = found
         }
         self.init(kind: kind, detail: error.description)

@@ -21,7 +21,7 @@ public struct TerminalCredentials: Sendable {
     public static func load(terminalID: String, secretFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CredentialsError) -> TerminalCredentials {
         var path = secretFile
         if let directory = environment["CREDENTIALS_DIRECTORY"] {
-            let candidate = (directory as NSString).appendingPathComponent(credentialName)
+            let candidate = directory.appendingPathComponent(credentialName)
             if FileManager.default.fileExists(atPath: candidate) { path = candidate }
         }
         guard let path else { throw .noSecretConfigured }

@@ -60,7 +60,7 @@ public actor TellerStore {
     ///   or the file is empty, damaged, unreadable, another application's,
     ///   or not at this Teller's schema version; ``SQLiteError`` otherwise.
     public init(readingOnly dataDirectory: String, limits: Limits) throws {
-        let database = try Database(readingOnly: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName))
+        let database = try Database(readingOnly: dataDirectory.appendingPathComponent(TellerStore.fileName))
         try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
         self.init(database: database, limits: limits, clock: SystemClock(), zone: .system, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
     }
@@ -83,7 +83,7 @@ public actor TellerStore {
                 onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try self.init(path: (dataDirectory as NSString).appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, zone: zone,
+        try self.init(path: dataDirectory.appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, zone: zone,
                       onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
     }
 

@@ -102,8 +102,7 @@ enum Syscall {
     /// survives a power cut where the file system allows it (best effort:
     /// some file systems refuse to sync a directory).
     static func syncDirectory(containing path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard let fd = try? open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY) else { return }
+        guard let fd = try? open(path.parentDirectory, O_RDONLY | O_DIRECTORY) else { return }
         try? fsync(fd)
         try? close(fd)
     }
