@@ -3,9 +3,9 @@ import Foundation
 import Testing
 @testable import TellerData
 
-/// TellerData spells paths by hand (full Foundation's NSString would bring
-/// ICU into the binary); they must say what Foundation said for the paths
-/// TellerData meets.
+/// TellerData spells paths and trims text by hand (full Foundation's
+/// NSString and CharacterSet would bring ICU into the binary); each must
+/// say what Foundation said for the strings TellerData meets.
 @Suite struct PathsAndTrimmingTests {
     @Test func pathsAreJoinedAsNSStringJoinsThem() {
         for directory in ["", "/", "/var/lib/teller", "/var/lib/teller/", "data", "./data", "a//b//"] {
@@ -23,5 +23,13 @@ import Testing
         // Where NSString says "", which no system call takes, the directory is the current one.
         #expect("teller.db".parentDirectory == ".")
         #expect("".parentDirectory == ".")
+    }
+
+    @Test func whitespaceIsTrimmedAsFoundationTrimsIt() {
+        for text in ["secret\n", "secret\r\n", " \t secret \t\r\n", "se cret", "", " \n ", "application/json ", "120"] {
+            #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
+        }
+        #expect("[::1]".trimmingBytes { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") } == "::1")
+        #expect(HostConfiguration.isLoopback("[::1]") && HostConfiguration.isLoopback("LOCALHOST") && !HostConfiguration.isLoopback("[::2]"))
     }
 }

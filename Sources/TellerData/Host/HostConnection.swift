@@ -62,7 +62,7 @@ public struct HostConfiguration: Sendable {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let bare = host.trimmingBytes { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }.lowercased()
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".")
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
@@ -81,14 +81,14 @@ public struct HostResponse: Sendable {
     /// `Retry-After` in whole seconds, at most a day (the contract sends
     /// integers only); anything else ("1e300", "inf", a date) is ignored.
     public var retryAfter: TimeInterval? {
-        guard let text = header("Retry-After"), let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (0...86_400).contains(seconds) else { return nil }
+        guard let text = header("Retry-After"), let seconds = Int(text.trimmingWhitespace()), (0...86_400).contains(seconds) else { return nil }
         return TimeInterval(seconds)
     }
 
     /// The Content-Type's media type, lower case, without parameters.
     var mediaType: String? {
         header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? "" }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingWhitespace().lowercased() }
     }
 }
 

@@ -31,7 +31,7 @@ public struct TerminalCredentials: Sendable {
            let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
             throw .tooOpen(path, mode)
         }
-        let secret = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let secret = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard !secret.isEmpty else { throw .empty(path) }
         return TerminalCredentials(terminalID: terminalID, secret: secret)
     }
