@@ -32,4 +32,23 @@ import Testing
         #expect("[::1]".trimmingBytes { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") } == "::1")
         #expect(HostConfiguration.isLoopback("[::1]") && HostConfiguration.isLoopback("LOCALHOST") && !HostConfiguration.isLoopback("[::2]"))
     }
+
+    @Test func aSecretFileReadableByOthersIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("secret")
+        try Data("s3cret\r\n".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        #expect(try TerminalCredentials.load(terminalID: "T-1", secretFile: file, environment: [:]).secret == "s3cret")
+        chmod(file, 0o644)
+        #expect(throws: CredentialsError.tooOpen(file, 0o644)) {
+            try TerminalCredentials.load(terminalID: "T-1", secretFile: file, environment: [:])
+        }
+        // The mode is the path's own: a symbolic link reads as 0777, as it always did.
+        chmod(file, 0o600)
+        let link = directory.file("link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        #expect(throws: CredentialsError.tooOpen(link, 0o777)) {
+            try TerminalCredentials.load(terminalID: "T-1", secretFile: link, environment: [:])
+        }
+    }
 }

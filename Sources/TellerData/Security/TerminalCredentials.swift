@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The terminal's id and its secret, as provisioned by the bank.
 public struct TerminalCredentials: Sendable {
@@ -26,10 +29,13 @@ public struct TerminalCredentials: Sendable {
         }
         guard let path else { throw .noSecretConfigured }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
+        // The file itself, a symbolic link not followed (as FileManager's
+        // attributes read it). Not through FileManager: without full
+        // Foundation its permissions are a UInt, and `as? Int` would
+        // quietly skip this check.
         if environment["CREDENTIALS_DIRECTORY"].map({ !path.hasPrefix($0) }) ?? true,
-           let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-           let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
-            throw .tooOpen(path, mode)
+           let info = try? Syscall.linkStatus(path), info.st_mode & 0o077 != 0 {
+            throw .tooOpen(path, Int(info.st_mode & ~S_IFMT))
         }
         let secret = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         guard !secret.isEmpty else { throw .empty(path) }
