@@ -24,8 +24,8 @@ public struct RetryPolicy: Sendable {
 
     /// Exponential backoff with full jitter: uniform in 0 ... min(cap, base * 2^(attempt-1)).
     public func backoff(attempt: Int, using random: inout some RandomNumberGenerator) -> TimeInterval {
-        let exponent = Double(min(max(attempt - 1, 0), 30))
-        let ceiling = min(cap, base * pow(2, exponent))
+        let doublings = min(max(attempt - 1, 0), 30)
+        let ceiling = min(cap, base * Double(1 << doublings))
         return Double.random(in: 0...ceiling, using: &random)
     }
 
