@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The read path: the cache answers at once, the host second, and a fresh

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One HTTP exchange as libcurl runs it: the request, what the host sent

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The host-answer decoding over arbitrary bytes, for the libFuzzer target

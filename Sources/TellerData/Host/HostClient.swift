@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The outcome the host decided for one submitted transaction (docs/host-api.md §6).

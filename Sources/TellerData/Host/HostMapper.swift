@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// Converts wire DTOs into domain values and HTTP answers into

@@ -1,5 +1,5 @@
 import CSodium
-import Foundation
+import FoundationEssentials
 
 /// The host's public key as `host_pin_sha256` names it: the SHA-256 of the
 /// certificate's SubjectPublicKeyInfo, in base64 (what

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Holds the terminal's access token and refreshes it single-flight: any
 /// number of requests that meet a 401 at once cause exactly one refresh,

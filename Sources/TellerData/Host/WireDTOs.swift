@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Wire shapes of docs/host-api.md. They stay inside TellerData;
 // HostMapper turns them into TellerCore's domain types.

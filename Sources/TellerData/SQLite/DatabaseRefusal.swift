@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why Teller will not use a database file, decided before anything is
 /// written to it: the file, what is wrong, and what a technician can do.

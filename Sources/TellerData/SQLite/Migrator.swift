@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One step of the schema, applied once and recorded in `schema_migrations`.
 public struct Migration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import CSodium
-import Foundation
+import FoundationEssentials
 
 /// Argon2id verifiers for operator and technician PINs (libsodium's
 /// `crypto_pwhash_str`): salted, slow and memory-hard, so a copied database

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// Signs operators in: the host verifies the PIN when it is reachable and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The terminal's SQLite database: the outbox, the account cache and the

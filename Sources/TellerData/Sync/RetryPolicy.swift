@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When the sync engine tries a row again.
 public struct RetryPolicy: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// The outbox as the sync engine works it: oldest queued row first, and

@@ -1,6 +1,6 @@
 // <sys/socket.h> comes through CNetlink's shim in this module, and with it the SOCK_ flags.
 import CNetlink
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
