@@ -1,5 +1,5 @@
 import Device
-import Foundation
+import FoundationEssentials
 import Graphics
 import TellerCore
 import TellerData
@@ -102,7 +102,7 @@ final class TerminalApp {
     }
 
     private func startControlSocket() {
-        let path = (configuration.runtimeDirectory as NSString).appendingPathComponent("control.sock")
+        let path = Path.join(configuration.runtimeDirectory, "control.sock")
         do {
             try FileManager.default.createDirectory(atPath: configuration.runtimeDirectory, withIntermediateDirectories: true)
             control = try ControlServer(path: path, handler: self)
