@@ -93,8 +93,10 @@ extension Configuration {
             return nil
         },
         "time_zone": text { value, c in
-            guard let zone = TimeZone(identifier: value) else { return "'\(value)' is not an IANA time zone like Europe/Berlin" }
-            c.timeZone = zone
+            guard SystemTimeZone.isInstalled(value) else {
+                return "'\(value)' is not an IANA time zone like Europe/Berlin (no such zone in \(SystemTimeZone.zoneDirectory))"
+            }
+            c.timeZone = value
             return nil
         },
         "currency": text { value, c in

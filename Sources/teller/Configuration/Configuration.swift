@@ -49,7 +49,8 @@ struct Configuration {
     var idleLockSeconds: Double = 120
     /// Argon2id hash of the technician PIN (`teller hash-pin`); nil disables diagnostics.
     var technicianPINHash: String?
-    var timeZone: TimeZone = .current
+    /// The IANA zone from `time_zone`; nil keeps the system's (`TZ`, /etc/localtime).
+    var timeZone: String?
 
     // Limits, in the terminal currency's major units
     var currency = Currency.eur
