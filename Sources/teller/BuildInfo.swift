@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The version string compiled into the binary (`teller --version`);
 /// deploy/package-deb names the .deb after it unless given --version.

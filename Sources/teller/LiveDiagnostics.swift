@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 import TellerData
 
@@ -30,7 +30,7 @@ actor LiveDiagnostics: DiagnosticsPort {
     }
 
     func report() async -> DiagnosticsReport {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: store.path))?[.size] as? Int
+        let bytes = FileStatus(path: store.path)?.size
         return DiagnosticsReport(
             version: BuildInfo.version, host: configuration.hostURL,
             databasePath: store.path, databaseBytes: bytes, quickCheck: try? await store.quickCheckReport(),
@@ -39,7 +39,7 @@ actor LiveDiagnostics: DiagnosticsPort {
     }
 
     func saveCalibration(_ matrix: [Double]) async throws(TellerError) {
-        let value = matrix.map { String(format: "%.6f", $0) }.joined(separator: " ")
+        let value = matrix.map { $0.fixed(decimals: 6) }.joined(separator: " ")
         do {
             try ConfigurationEditor.set("touch_calibration", to: value, in: configurationPath)
         } catch {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Writes to stderr with the syslog priority prefixes (`<3>` error, `<4>`
 /// warning, `<6>` info) that journald turns into log levels.
 enum Log {
@@ -7,8 +5,9 @@ enum Log {
     static func warning(_ message: String) { write(4, message) }
     static func info(_ message: String) { write(6, message) }
 
+    /// A log that cannot be written has nowhere to report that.
     private static func write(_ priority: Int, _ message: String) {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-        FileHandle.standardError.write(Data(lines.map { "<\(priority)>\($0)\n" }.joined().utf8))
+        try? FileDescriptor.standardError.writeAll(lines.map { "<\(priority)>\($0)\n" }.joined().utf8)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Tells systemd (Type=notify) when the terminal is ready and that it is
 /// alive, through the datagram socket in $NOTIFY_SOCKET. Does nothing when

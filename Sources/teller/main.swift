@@ -1,5 +1,5 @@
 // teller: the counter terminal's executable and composition root.
-import Foundation
+import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let exitCode: Int32

@@ -32,12 +32,15 @@ final class TerminalProcess: @unchecked Sendable {
     }
 
     /// Starts the terminal and waits for its first frame and control socket.
-    /// - Parameter fakeTime: a libfaketime spec (`@1970-01-02 00:00:00`, `-30d`) for
-    ///   the terminal's wall clock; its monotonic clock stays real.
-    func start(fakeTime: String? = nil) async throws {
+    /// - Parameters:
+    ///   - fakeTime: a libfaketime spec (`@1970-01-02 00:00:00`, `-30d`) for
+    ///     the terminal's wall clock; its monotonic clock stays real.
+    ///   - environment: variables the terminal gets on top of this process's (`TZ`).
+    func start(fakeTime: String? = nil, environment: [String: String] = [:]) async throws {
         let run = [teller, "run", "--config", directory.file("teller.conf")]
-        let command = fakeTime.map { ["FAKETIME_DONT_FAKE_MONOTONIC=1", "faketime", "-f", $0] + run } ?? run
-        let child = try ChildProcess(fakeTime == nil ? teller : "/usr/bin/env", fakeTime == nil ? Array(run.dropFirst()) : command)
+        var command = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if let fakeTime { command += ["FAKETIME_DONT_FAKE_MONOTONIC=1", "faketime", "-f", fakeTime] }
+        let child = try command.isEmpty ? ChildProcess(teller, Array(run.dropFirst())) : ChildProcess("/usr/bin/env", command + run)
         self.child = child
         let ready = await eventually(timeout: .seconds(20), interval: .milliseconds(20)) {
             child.stderr.contains("ready:") && FileManager.default.fileExists(atPath: self.socket) || !child.isRunning

@@ -7,7 +7,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let command = try ControlCommand(line: line)
         _ = try? ControlCommand(line: command.line)
-        _ = ControlAnswer.ok(command.line)
+        _ = ControlAnswer.ok(.string(command.line))
     } catch {
         _ = ControlAnswer.error(error.description)
     }

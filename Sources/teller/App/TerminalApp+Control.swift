@@ -1,5 +1,5 @@
 import Device
-import Foundation
+import FoundationEssentials
 import Graphics
 import TellerCore
 import TellerFeatures
@@ -9,13 +9,13 @@ import Widgets
 /// events into the input monitor, the path real devices use; nothing here
 /// calls a view model directly.
 extension TerminalApp: ControlHandler {
-    func handle(_ command: ControlCommand) async throws -> Any {
+    func handle(_ command: ControlCommand) async throws -> JSONValue {
         switch command {
         case .status:
             return await statusReport()
         case .ui:
             let tree = layoutCurrentScreen()
-            return try JSONSerialization.jsonObject(with: Data(try tree.accessibilityJSON(prettyPrinted: false).utf8))
+            return try JSONValue(parsing: Data(try tree.accessibilityJSON(prettyPrinted: false).utf8))
         case .screenshot(let path):
             let surface = snapshot()
             do {
@@ -23,7 +23,8 @@ extension TerminalApp: ControlHandler {
             } catch {
                 throw ControlError.failed("cannot write \(path): \(error)")
             }
-            return ["path": path, "width": surface.width, "height": surface.height, "screen": coordinator.current.screenName] as [String: Any]
+            return .object(["path": .string(path), "width": .integer(surface.width), "height": .integer(surface.height),
+                            "screen": .string(coordinator.current.screenName)])
         case .touch(let x, let y):
             guard display.bounds.contains(Point(x: x, y: y)) else {
                 throw ControlError.failed("(\(x), \(y)) is outside the \(display.size.width)x\(display.size.height) screen")
@@ -64,7 +65,7 @@ extension TerminalApp: ControlHandler {
         }
         await coordinator.settle()
         loop.setNeedsDisplay()
-        return ["screen": coordinator.current.screenName]
+        return .object(["screen": .string(coordinator.current.screenName)])
     }
 
     private func injectTap(at point: Point) throws {
@@ -72,24 +73,23 @@ extension TerminalApp: ControlHandler {
         try injector.tap(point)
     }
 
-    func statusReport() async -> [String: Any] {
+    func statusReport() async -> JSONValue {
         let summary = try? await live.store.summary()
         var status = SyncStatus(isOnline: false, lastSyncAt: nil)
         if let engine = live.engine { status = await engine.status() }
-        let iso = ISO8601DateFormatter()
-        return [
-            "online": status.isOnline,
+        return .object([
+            "online": .bool(status.isOnline),
             "sync_problem": StatusCommand.problemJSON(status.problem),
-            "queued_count": summary?.pendingCount ?? 0,
+            "queued_count": .integer(summary?.pendingCount ?? 0),
             "queued_amount": StatusCommand.pendingJSON(summary),
             "oldest_queued_age_seconds": StatusCommand.oldestAgeJSON(summary, now: Date()),
-            "last_sync": status.lastSyncAt.map { iso.string(from: $0) } as Any? ?? NSNull(),
-            "rejected_count": summary?.unacknowledgedRejections ?? 0,
-            "operator": coordinator.signedInOperator.map { ["id": $0.id.rawValue, "name": $0.displayName] } as Any? ?? NSNull(),
-            "screen": coordinator.current.screenName,
-            "display": display.name,
-            "terminal_id": configuration.terminalID ?? NSNull(),
-        ]
+            "last_sync": status.lastSyncAt.map { .string(StatusCommand.timestamp($0)) } ?? .null,
+            "rejected_count": .integer(summary?.unacknowledgedRejections ?? 0),
+            "operator": coordinator.signedInOperator.map { .object(["id": .string($0.id.rawValue), "name": .string($0.displayName)]) } ?? .null,
+            "screen": .string(coordinator.current.screenName),
+            "display": .string(display.name),
+            "terminal_id": configuration.terminalID.map { .string($0) } ?? .null,
+        ])
     }
 }
 
@@ -102,7 +102,7 @@ extension TerminalApp {
     /// device of its own in slices (the terminal keeps drawing and answering
     /// meanwhile) and removes that device when the play ends, however it ends.
     func play(_ path: String) async throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        let size = FileStatus(path: path)?.size
         if let size, size > Self.maximumPlayBytes {
             throw ControlError.failed("\(path) is \(size) bytes; ctl play takes recordings of at most \(Self.maximumPlayBytes >> 20) MiB")
         }

@@ -1,5 +1,5 @@
 import Device
-import Foundation
+import FoundationEssentials
 import Graphics
 import TellerCore
 import TellerData
@@ -39,6 +39,8 @@ final class TerminalApp {
     init(configuration: Configuration, configurationPath: String) throws {
         self.configuration = configuration
         self.configurationPath = configurationPath
+        // Before anything reads local time: the screens' clock, the daily limit's "today".
+        if let zone = configuration.timeZone { SystemTimeZone.use(zone) }
         live = try LiveData(configuration: configuration)
         display = try Self.openConfiguredDisplay(configuration)
         Log.info("display: \(display.name)")
@@ -65,7 +67,7 @@ final class TerminalApp {
             diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics,
             touchCalibration: LiveTouchCalibration(monitor: monitor, display: display, configured: calibration), clock: live.clock,
             terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
-            time: TimeFormatting(timeZone: configuration.timeZone), idleLockAfter: configuration.idleLockSeconds,
+            time: TimeFormatting(zone: .system), idleLockAfter: configuration.idleLockSeconds,
             terminalCurrency: configuration.currency))
         view = TerminalView(coordinator: coordinator)
         facts.app = self
@@ -102,7 +104,7 @@ final class TerminalApp {
     }
 
     private func startControlSocket() {
-        let path = (configuration.runtimeDirectory as NSString).appendingPathComponent("control.sock")
+        let path = Path.join(configuration.runtimeDirectory, "control.sock")
         do {
             try FileManager.default.createDirectory(atPath: configuration.runtimeDirectory, withIntermediateDirectories: true)
             control = try ControlServer(path: path, handler: self)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerData
 
 /// `teller check-config [FILE]`: reports every problem in the file, each

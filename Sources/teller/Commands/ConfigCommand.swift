@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `teller config get KEY` and `teller config set KEY VALUE...`: teller.conf
 /// read and written by the terminal's own parser and rules, for technicians

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerData
 
 /// `teller hash-pin`: reads a technician PIN from stdin and prints the

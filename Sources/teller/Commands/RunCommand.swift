@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `teller run`: the terminal itself, on the best display available.
 enum RunCommand {

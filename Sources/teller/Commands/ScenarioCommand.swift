@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `teller scenario FILE…`: runs QA scenarios (docs/qa.md, "Scenarios").
 ///
@@ -85,7 +85,7 @@ enum ScenarioCommand {
         guard options.reportProblems(command: "scenario") else { throw ControlError.failed("bad options") }
         var configuration = options.configuration
         configuration.display = .offscreen
-        configuration.runtimeDirectory = NSTemporaryDirectory() + "teller-scenario-\(ProcessInfo.processInfo.processIdentifier)"
+        configuration.runtimeDirectory = Path.join(FileManager.default.temporaryDirectory.path, "teller-scenario-\(ProcessInfo.processInfo.processIdentifier)")
         let path = arguments.firstIndex(of: "--config").map { arguments[$0 + 1] } ?? Configuration.defaultPath
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let app = try TerminalApp(configuration: configuration, configurationPath: path)

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 import TellerData
+import TellerFeatures
 
 /// `teller status`: the outbox state as one JSON object, for technicians,
 /// `deploy/diagnose` and monitoring.
@@ -13,8 +14,7 @@ enum StatusCommand {
             // Read-only: status creates, migrates and writes nothing, even to a sound database.
             let store = try TellerStore(readingOnly: configuration.dataDirectory, limits: configuration.limits())
             let report = try await statusReport(store, now: Date())
-            let json = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            FileHandle.standardOutput.write(json + Data("\n".utf8))
+            try FileDescriptor.standardOutput.writeAll(try report.encoded(pretty: true) + Data("\n".utf8))
             return 0
         } catch let refusal as DatabaseRefusal {
             Log.error("teller status: \(refusal)")
@@ -44,47 +44,55 @@ enum StatusCommand {
         }
     }
 
-    static func statusReport(_ store: TellerStore, now: Date) async throws -> [String: Any] {
+    static func statusReport(_ store: TellerStore, now: Date) async throws -> JSONValue {
         let summary = try await store.summary()
         let review = try await store.needsReviewEntries()
-        return [
+        return .object([
             "sync_problem": problemJSON(try await store.recordedProblem()),
-            "needs_review": review.map { entry -> [String: Any] in
-                var row: [String: Any] = ["idempotency_key": entry.key.rawValue, "amount": entry.request.amount.description,
-                                          "kind": entry.request.kind.rawValue, "reason": entry.lastError ?? ""]
-                if case .needsReview(_, let acknowledged) = entry.state { row["acknowledged"] = acknowledged }
-                return row
-            },
-            "database": store.path,
+            "needs_review": .array(review.map { entry in
+                var row: [String: JSONValue] = ["idempotency_key": .string(entry.key.rawValue), "amount": .string(entry.request.amount.description),
+                                                "kind": .string(entry.request.kind.rawValue), "reason": .string(entry.lastError ?? "")]
+                if case .needsReview(_, let acknowledged) = entry.state { row["acknowledged"] = .bool(acknowledged) }
+                return .object(row)
+            }),
+            "database": .string(store.path),
             // Keyed by the stored words, which monitoring and deploy/lib/common.sh read.
-            "counts": Dictionary(uniqueKeysWithValues: summary.countsByState.map { ($0.key.rawValue, $0.value) }),
-            "pending_count": summary.pendingCount,
+            "counts": .object(Dictionary(uniqueKeysWithValues: summary.countsByState.map { ($0.key.rawValue, .integer($0.value)) })),
+            "pending_count": .integer(summary.pendingCount),
             "pending": pendingJSON(summary),
             "oldest_queued_age_seconds": oldestAgeJSON(summary, now: now),
-            "unacknowledged_rejections": summary.unacknowledgedRejections,
-            "unacknowledged_reviews": summary.unacknowledgedReviews,
-        ]
+            "unacknowledged_rejections": .integer(summary.unacknowledgedRejections),
+            "unacknowledged_reviews": .integer(summary.unacknowledgedReviews),
+        ])
     }
 
     /// Money not yet at the host, per currency: `{"EUR": {"minor_units": 1250, "amount": "12.50"}}`.
     /// Shared with `teller ctl status`.
-    static func pendingJSON(_ summary: QueueSummary?) -> [String: Any] {
-        var pending: [String: Any] = [:]
+    static func pendingJSON(_ summary: QueueSummary?) -> JSONValue {
+        var pending: [String: JSONValue] = [:]
         for (currency, money) in summary?.pendingByCurrency ?? [:] {
-            pending[currency.code] = ["minor_units": money.minorUnits, "amount": money.decimalString]
+            pending[currency.code] = .object(["minor_units": .integer(Int(money.minorUnits)), "amount": .string(money.decimalString)])
         }
-        return pending
+        return .object(pending)
     }
 
     /// Why nothing goes out: `{"kind": "mismatch", "detail": "…", "since": "2026-…Z"}`, or JSON null.
     /// Shared with `teller ctl status`.
-    static func problemJSON(_ problem: SyncProblem?) -> Any {
-        guard let problem else { return NSNull() }
-        return ["kind": problem.kind.rawValue, "detail": problem.detail, "since": ISO8601DateFormatter().string(from: problem.since)]
+    static func problemJSON(_ problem: SyncProblem?) -> JSONValue {
+        guard let problem else { return .null }
+        return .object(["kind": .string(problem.kind.rawValue), "detail": .string(problem.detail), "since": .string(timestamp(problem.since))])
     }
 
     /// Whole seconds since the oldest queued row, or JSON null.
-    static func oldestAgeJSON(_ summary: QueueSummary?, now: Date) -> Any {
-        summary?.oldestQueuedAt.map { Int(now.timeIntervalSince($0).rounded(.down)) } ?? NSNull()
+    static func oldestAgeJSON(_ summary: QueueSummary?, now: Date) -> JSONValue {
+        summary?.oldestQueuedAt.map { .integer(Int(now.timeIntervalSince($0).rounded(.down))) } ?? .null
+    }
+
+    /// An instant as technicians and monitoring read it, in UTC to the
+    /// second: "2026-11-30T20:17:02Z". Shared with `teller ctl status`.
+    static func timestamp(_ date: Date) -> String {
+        let t = LocalTime(date, in: .utc)
+        return "\(t.year.zeroPadded(4))-\(t.month.zeroPadded(2))-\(t.day.zeroPadded(2))"
+            + "T\(t.hour.zeroPadded(2)):\(t.minute.zeroPadded(2)):\(t.second.zeroPadded(2))Z"
     }
 }

@@ -26,7 +26,7 @@ struct CommandLineOptions {
                 switches.insert(name)
                 continue
             }
-            let key = name.replacingOccurrences(of: "-", with: "_")
+            let key = name.replacing("-", with: "_")
             let takesValue = rest.first.map { !$0.hasPrefix("--") } ?? false
             if key == "config" {
                 guard let value = rest.popFirst(), takesValue else {
@@ -45,7 +45,7 @@ struct CommandLineOptions {
         problems += fileProblems
         for (key, value) in overrides {
             if let message = Configuration.keys[key]!.apply(value, &configuration) {
-                problems.append(ConfigurationProblem(file: "command line", line: 0, message: "--\(key.replacingOccurrences(of: "_", with: "-")): \(message)"))
+                problems.append(ConfigurationProblem(file: "command line", line: 0, message: "--\(key.replacing("_", with: "-")): \(message)"))
             }
         }
         self.configuration = configuration

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 
 /// How one configuration key is read. `apply` returns an error message, or nil.
@@ -93,8 +93,10 @@ extension Configuration {
             return nil
         },
         "time_zone": text { value, c in
-            guard let zone = TimeZone(identifier: value) else { return "'\(value)' is not an IANA time zone like Europe/Berlin" }
-            c.timeZone = zone
+            guard SystemTimeZone.isInstalled(value) else {
+                return "'\(value)' is not an IANA time zone like Europe/Berlin (no such zone in \(SystemTimeZone.zoneDirectory))"
+            }
+            c.timeZone = value
             return nil
         },
         "currency": text { value, c in
@@ -144,7 +146,7 @@ extension Configuration {
     private static func number(_ range: ClosedRange<Double>, _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> ConfigurationKey {
         ConfigurationKey { value, c in
             guard let number = Double(value), number.isFinite else { return "'\(value)' is not a number" }
-            guard range.contains(number) else { return "\(value) is outside \(range.lowerBound.formatted())...\(range.upperBound.formatted())" }
+            guard range.contains(number) else { return "\(value) is outside \(range.lowerBound.shortText)...\(range.upperBound.shortText)" }
             set(&c, number)
             return nil
         }
@@ -156,17 +158,21 @@ extension Configuration {
 
     /// A positive amount in major units: "2000" or "2000.50". Its decimals
     /// are checked against the currency once the whole file is read.
-    private static func amount(_ set: @escaping @Sendable (inout Configuration, Decimal) -> Void) -> ConfigurationKey {
+    private static func amount(_ set: @escaping @Sendable (inout Configuration, ConfiguredAmount) -> Void) -> ConfigurationKey {
         ConfigurationKey { value, c in
-            let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) && $0.allSatisfy(\.isASCII) }),
-                  parts[0].count <= 12, let decimal = Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")) else {
-                return "'\(value)' is not an amount like 2000 or 2000.50"
-            }
-            guard decimal > 0 else { return "must be greater than zero" }
-            set(&c, decimal)
+            guard let amount = ConfiguredAmount(value) else { return "'\(value)' is not an amount like 2000 or 2000.50" }
+            guard !amount.isZero else { return "must be greater than zero" }
+            set(&c, amount)
             return nil
         }
+    }
+}
+
+extension Double {
+    /// The number as a setting is written, without a trailing ".0": "15",
+    /// "3600", "0.01", "2.5".
+    var shortText: String {
+        self == rounded() && magnitude < 1e15 ? String(Int64(self)) : String(self)
     }
 }
 

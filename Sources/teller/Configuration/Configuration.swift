@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TellerCore
 import TellerData
 
@@ -49,14 +49,15 @@ struct Configuration {
     var idleLockSeconds: Double = 120
     /// Argon2id hash of the technician PIN (`teller hash-pin`); nil disables diagnostics.
     var technicianPINHash: String?
-    var timeZone: TimeZone = .current
+    /// The IANA zone from `time_zone`; nil keeps the system's (`TZ`, /etc/localtime).
+    var timeZone: String?
 
     // Limits, in the terminal currency's major units
     var currency = Currency.eur
-    var limitPerTransaction: Decimal = 10_000
-    var limitDaily: Decimal = 50_000
-    var limitOfflinePerTransaction: Decimal = 2_000
-    var limitOfflineQueuedTotal: Decimal = 10_000
+    var limitPerTransaction: ConfiguredAmount = 10_000
+    var limitDaily: ConfiguredAmount = 50_000
+    var limitOfflinePerTransaction: ConfiguredAmount = 2_000
+    var limitOfflineQueuedTotal: ConfiguredAmount = 10_000
     var maxOfflineAgeHours: Double = 72
 
     /// The file's default location.
@@ -67,14 +68,10 @@ struct Configuration {
     func limits() throws -> Limits {
         try Limits(
             currency: currency,
-            perTransaction: money(limitPerTransaction), dailyPerTerminal: money(limitDaily),
-            perOfflineTransaction: money(limitOfflinePerTransaction), offlineQueuedTotal: money(limitOfflineQueuedTotal),
+            perTransaction: limitPerTransaction.money(in: currency), dailyPerTerminal: limitDaily.money(in: currency),
+            perOfflineTransaction: limitOfflinePerTransaction.money(in: currency),
+            offlineQueuedTotal: limitOfflineQueuedTotal.money(in: currency),
             maxOfflineAge: maxOfflineAgeHours * 3600)
-    }
-
-    private func money(_ major: Decimal) -> Money {
-        let minor = NSDecimalNumber(decimal: major * Decimal(currency.minorPerMajor)).int64Value
-        return Money(minorUnits: minor, currency: currency)
     }
 }
 
@@ -114,13 +111,8 @@ extension Configuration {
         }
         for (key, amount) in [("limit_per_transaction", configuration.limitPerTransaction), ("limit_daily", configuration.limitDaily),
                               ("limit_offline_per_transaction", configuration.limitOfflinePerTransaction),
-                              ("limit_offline_queued_total", configuration.limitOfflineQueuedTotal)] {
-            var minor = amount * Decimal(configuration.currency.minorPerMajor)
-            var whole = Decimal()
-            NSDecimalRound(&whole, &minor, 0, .down)
-            if whole != minor {
-                problems.append(ConfigurationProblem(file: path, line: seen[key] ?? 0, message: "\(key): has more decimals than \(configuration.currency.code) allows (\(configuration.currency.exponent))"))
-            }
+                              ("limit_offline_queued_total", configuration.limitOfflineQueuedTotal)] where !amount.fits(configuration.currency) {
+            problems.append(ConfigurationProblem(file: path, line: seen[key] ?? 0, message: "\(key): has more decimals than \(configuration.currency.code) allows (\(configuration.currency.exponent))"))
         }
         do {
             _ = try configuration.limits()

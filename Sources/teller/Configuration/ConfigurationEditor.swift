@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TellerData
 
 /// The one writer of teller.conf: `teller config set` (which the deploy
@@ -44,13 +45,10 @@ enum ConfigurationEditor {
         guard all.isEmpty else { throw .refused(all) }
         guard text != old else { return false }
 
-        let existing = try? FileManager.default.attributesOfItem(atPath: path)
-        let mode = (existing?[.posixPermissions] as? NSNumber).map { mode_t($0.uint16Value) } ?? 0o640
-        let owner = (existing?[.ownerAccountID] as? NSNumber).flatMap { user in
-            (existing?[.groupOwnerAccountID] as? NSNumber).map { (user: uid_t(user.uint32Value), group: gid_t($0.uint32Value)) }
-        }
+        let existing = FileStatus(linkAt: path)
         do {
-            try DurableFile.write(Data(text.utf8), to: path, mode: mode, owner: owner)
+            try DurableFile.write(Data(text.utf8), to: path, mode: existing?.permissions ?? 0o640,
+                                  owner: existing.map { (user: $0.owner, group: $0.group) })
         } catch {
             throw .unwritable(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One `key = value` line of teller.conf, with where it came from.
 struct ConfigurationEntry {
@@ -91,25 +91,24 @@ extension ConfigurationFile {
     ///   `required` (the terminal then runs on the defaults); or the problem
     ///   (a folder, a device, too large, unreadable, not UTF-8) naming the file.
     static func read(_ path: String, required: Bool) -> Result<String?, ConfigurationProblem> {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                return .failure(ConfigurationProblem(file: path, line: 0, message: "is a directory, not a configuration file"))
-            }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
-                let kind: String
-                switch type {
-                case .typeCharacterSpecial: kind = "a character device"
-                case .typeBlockSpecial: kind = "a block device"
-                case .typeSocket: kind = "a socket"
-                case .typeSymbolicLink: kind = "a dangling symbolic link"
-                default: kind = "a pipe or special file"
+        let target = FileStatus(path: path)
+        if target?.kind == .directory {
+            return .failure(ConfigurationProblem(file: path, line: 0, message: "is a directory, not a configuration file"))
+        }
+        // Looked at by its own name (lstat), so a symbolic link is refused.
+        if target != nil, let file = FileStatus(linkAt: path) {
+            if file.kind != .regular {
+                let kind = switch file.kind {
+                case .characterDevice: "a character device"
+                case .blockDevice: "a block device"
+                case .socket: "a socket"
+                case .symbolicLink: "a dangling symbolic link"
+                default: "a pipe or special file"
                 }
                 return .failure(ConfigurationProblem(file: path, line: 0, message: "is not a regular file: it is \(kind); a configuration is a text file"))
             }
-            if let size = attributes?[.size] as? Int, size > maximumBytes {
-                return .failure(ConfigurationProblem(file: path, line: 0, message: "is \(size) bytes; a configuration is at most \(maximumBytes) bytes"))
+            if file.size > maximumBytes {
+                return .failure(ConfigurationProblem(file: path, line: 0, message: "is \(file.size) bytes; a configuration is at most \(maximumBytes) bytes"))
             }
         }
         guard let data = FileManager.default.contents(atPath: path) else {

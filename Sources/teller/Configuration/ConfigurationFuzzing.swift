@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The configuration readers over arbitrary bytes, for the libFuzzer target
 /// in fuzz/config (docs/qa.md, "Fuzzing").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `teller ctl COMMAND…`: sends one command to a running terminal's
 /// control socket and prints the answer.
@@ -30,32 +30,20 @@ enum ControlClient {
         // A relative screenshot or evemu path means the caller's directory, not the terminal's.
         switch command {
         case .screenshot(let path) where !path.hasPrefix("/"):
-            command = .screenshot(path: FileManager.default.currentDirectoryPath + "/" + path)
+            command = .screenshot(path: Path.join(FileManager.default.currentDirectoryPath, path))
         case .play(let path) where !path.hasPrefix("/"):
-            command = .play(path: FileManager.default.currentDirectoryPath + "/" + path)
+            command = .play(path: Path.join(FileManager.default.currentDirectoryPath, path))
         default: break
         }
         // One line on the wire: `line` escapes newlines in typed text.
         let line = command.line
         do {
-            let answer = try send(line, to: socketPath)
-            guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
-                Log.error("teller ctl: the terminal's answer is not JSON")
-                return 1
+            switch try ControlAnswer.result(of: send(line, to: socketPath)) {
+            case .null: break
+            case .string(let text): print(text)
+            case let result: print(String(decoding: try result.encoded(pretty: true), as: UTF8.self))
             }
-            if object["ok"] as? Bool == true {
-                if let result = object["result"], !(result is NSNull) {
-                    if let text = result as? String {
-                        print(text)
-                    } else {
-                        let data = try JSONSerialization.data(withJSONObject: result, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                        print(String(decoding: data, as: UTF8.self))
-                    }
-                }
-                return 0
-            }
-            Log.error("teller ctl: \(object["error"] as? String ?? "failed")")
-            return 1
+            return 0
         } catch {
             Log.error("teller ctl: \(error)")
             return 1

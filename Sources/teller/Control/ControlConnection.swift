@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// One peer of the control socket, from accept to close, on the control
 /// queue: it has ``readDeadlineSeconds`` to send its command line, which is

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// The accepting side of the control socket, on a serial queue of its own:
 /// takes every waiting peer and gives each a ``ControlConnection``.

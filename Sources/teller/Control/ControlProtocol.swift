@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The control socket's wire format: the client writes one command line
 /// ("tap sign-in.pin.1\n"); the server answers one JSON object,
@@ -49,7 +49,7 @@ enum ControlCommand: Equatable {
             self = .tap(identifier: rest)
         case "type":
             guard !rest.isEmpty else { throw .badCommand("type needs text") }
-            self = .type(text: rest.replacingOccurrences(of: "\\n", with: "\n"))
+            self = .type(text: rest.replacing("\\n", with: "\n"))
         case "play":
             guard !rest.isEmpty else { throw .badCommand("play needs an evemu file") }
             self = .play(path: rest)
@@ -68,9 +68,19 @@ enum ControlCommand: Equatable {
         case .screenshot(let path): "screenshot \(path)"
         case .touch(let x, let y): "touch \(x) \(y)"
         case .tap(let identifier): "tap \(identifier)"
-        case .type(let text): "type \(text.replacingOccurrences(of: "\n", with: "\\n"))"
+        case .type(let text): "type \(Self.escapingLineBreaks(text))"
         case .play(let path): "play \(path)"
         }
+    }
+
+    /// `text` with each line feed written `\n`, so the command stays one line.
+    /// By scalar: a CR LF pair is one Character and would hide its line feed.
+    private static func escapingLineBreaks(_ text: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" { escaped += "\\n".unicodeScalars } else { escaped.append(scalar) }
+        }
+        return String(escaped)
     }
 }
 
@@ -85,17 +95,31 @@ enum ControlError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Builds the one-object answers.
+/// Builds the one-object answers, and reads them back for `teller ctl`.
 enum ControlAnswer {
-    static func ok(_ result: Any = NSNull()) -> Data {
-        encode(["ok": true, "result": result])
+    static func ok(_ result: JSONValue = .null) -> Data {
+        encode(["ok": .bool(true), "result": result])
     }
 
     static func error(_ message: String) -> Data {
-        encode(["ok": false, "error": message])
+        encode(["ok": .bool(false), "error": .string(message)])
     }
 
-    private static func encode(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(#"{"ok":false,"error":"unencodable answer"}"#.utf8)
+    private static func encode(_ answer: [String: JSONValue]) -> Data {
+        (try? JSONValue.object(answer).encoded()) ?? Data(#"{"ok":false,"error":"unencodable answer"}"#.utf8)
+    }
+
+    /// The `result` of an answer (JSON null when it has none).
+    /// - Throws: ``ControlError/failed(_:)`` with the terminal's error, or
+    ///   when the answer is not a JSON object.
+    static func result(of answer: Data) throws(ControlError) -> JSONValue {
+        guard let object = try? JSONValue(parsing: answer), case .object = object else {
+            throw .failed("the terminal's answer is not JSON")
+        }
+        guard object["ok"] == .bool(true) else {
+            guard case .string(let message)? = object["error"] else { throw .failed("failed") }
+            throw .failed(message)
+        }
+        return object["result"] ?? .null
     }
 }

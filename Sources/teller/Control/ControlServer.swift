@@ -1,9 +1,9 @@
-import Foundation
+import FoundationEssentials
 
 /// What the running terminal does for each control command.
 @MainActor
 protocol ControlHandler: AnyObject {
-    func handle(_ command: ControlCommand) async throws -> Any
+    func handle(_ command: ControlCommand) async throws -> JSONValue
 }
 
 /// The terminal's control socket: a unix stream socket in the runtime

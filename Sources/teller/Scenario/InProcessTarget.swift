@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Graphics
 import Widgets
 
@@ -47,10 +47,10 @@ final class InProcessTarget: ScenarioTarget {
     func screenshot(_ name: String) async throws -> String {
         await app.coordinator.settle()
         let surface = app.snapshot()
-        let path = (outputDirectory as NSString).appendingPathComponent("\(name).png")
+        let path = Path.join(outputDirectory, "\(name).png")
         try PNG.write(surface, to: path)
         guard let goldenDirectory else { return "screenshot \(name): \(path)" }
-        let golden = (goldenDirectory as NSString).appendingPathComponent("\(name).png")
+        let golden = Path.join(goldenDirectory, "\(name).png")
         if updateGoldens {
             try PNG.write(surface, to: golden)
             return "screenshot \(name): golden \(golden) written"

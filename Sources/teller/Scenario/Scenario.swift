@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A QA scenario: a plain-text list of steps, one per line (docs/qa.md,
 /// "Scenarios"). The same file runs in-process on the offscreen display
@@ -29,7 +29,7 @@ struct Scenario {
     let steps: [Step]
 
     /// The name used in reports: the file name without `.scenario`.
-    var name: String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
+    var name: String { Path.baseName(of: path) }
 
     init(contentsOf path: String) throws(ScenarioError) {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
@@ -40,14 +40,14 @@ struct Scenario {
 
     init(parsing text: String, path: String) throws(ScenarioError) {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Path.directory(of: path)
         var steps: [Step] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = String(raw).trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let verb = String(line.prefix { !$0.isWhitespace })
-            let rest = String(line.dropFirst(verb.count)).trimmingCharacters(in: .whitespaces)
+            let rest = String(line.dropFirst(verb.count)).trimmingWhitespace()
             let words = rest.split(separator: " ").map(String.init)
             func fail(_ message: String) -> ScenarioError { ScenarioError(file: path, line: number, message: message) }
             func integers(_ count: Int, usage: String) throws(ScenarioError) -> [Int] {
@@ -68,10 +68,10 @@ struct Scenario {
                 action = .swipe(x1: n[0], y1: n[1], x2: n[2], y2: n[3])
             case "type":
                 guard !rest.isEmpty else { throw fail("type needs text: type TEXT (\\n is Enter)") }
-                action = .type(text: rest.replacingOccurrences(of: "\\n", with: "\n"))
+                action = .type(text: rest.replacing("\\n", with: "\n"))
             case "play":
                 guard words.count == 1 else { throw fail("play needs one evemu file: play FILE.evemu") }
-                action = .play(path: rest.hasPrefix("/") ? rest : (directory as NSString).appendingPathComponent(rest))
+                action = .play(path: rest.hasPrefix("/") ? rest : Path.join(directory, rest))
             case "expect":
                 guard words.count == 1 else { throw fail("expect needs one identifier: expect ID") }
                 action = .expect(identifier: rest)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Widgets
 
 /// Where a scenario's steps happen: the terminal in this process, or a
@@ -61,7 +61,7 @@ struct ScenarioRunner {
             }
         case .waitFor(let identifier, let timeout):
             if let screen = try await waitFor(within: timeout, { $0.node(identifier: identifier) != nil }) {
-                throw fail("wait-for \(identifier): not there after \(timeout.formatted()) s; screen '\(screen)'")
+                throw fail("wait-for \(identifier): not there after \(timeout.shortText) s; screen '\(screen)'")
             }
         case .screenshot(let name):
             log("scenario: \(scenario.name):\(step.line): \(try await target.screenshot(name))")

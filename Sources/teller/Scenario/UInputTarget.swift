@@ -1,5 +1,5 @@
 import Device
-import Foundation
+import FoundationEssentials
 import Graphics
 import Widgets
 
@@ -11,20 +11,22 @@ import Widgets
 @MainActor
 final class UInputTarget: ScenarioTarget {
     let socketPath: String
-    let hostChannel: FileHandle?
+    /// The serial line to deploy/vm/teller_vm.py, open for reading and writing.
+    let hostChannel: FileDescriptor?
     private var touch: TouchInjector?
     private var keyboard: KeyboardInjector?
 
     init(socketPath: String, hostChannelPath: String?) throws {
         self.socketPath = socketPath
-        if let hostChannelPath {
-            guard let handle = FileHandle(forUpdatingAtPath: hostChannelPath) else {
-                throw ControlError.failed("cannot open the host channel \(hostChannelPath)")
-            }
-            hostChannel = handle
-        } else {
-            hostChannel = nil
+        do {
+            hostChannel = try hostChannelPath.map { (path) throws(SystemCallError) in try FileDescriptor.open(forUpdating: path) }
+        } catch {
+            throw ControlError.failed("cannot open the host channel \(hostChannelPath ?? ""): \(error)")
         }
+    }
+
+    deinit {
+        hostChannel?.close()
     }
 
     /// Creates the uinput devices once the screen size is known, and gives
@@ -85,36 +87,33 @@ final class UInputTarget: ScenarioTarget {
     }
 
     func accessibilityTree() async throws -> AccessibilityNode {
-        let data = try await control(.ui)
-        return try JSONDecoder().decode(AccessibilityNode.self, from: data)
+        let tree = try await control(.ui)
+        return try JSONDecoder().decode(AccessibilityNode.self, from: tree.encoded())
     }
 
-    /// One control-socket round trip; returns the `result` as JSON.
-    private func control(_ command: ControlCommand) async throws -> Data {
-        let answer = try ControlClient.send(command.line, to: socketPath)
-        guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
-            throw ControlError.failed("the terminal's answer is not JSON")
-        }
-        guard object["ok"] as? Bool == true else { throw ControlError.failed(object["error"] as? String ?? "failed") }
-        return try JSONSerialization.data(withJSONObject: object["result"] ?? NSNull(), options: [.fragmentsAllowed])
+    /// One control-socket round trip; returns the answer's `result`.
+    private func control(_ command: ControlCommand) async throws -> JSONValue {
+        try ControlAnswer.result(of: ControlClient.send(command.line, to: socketPath))
     }
 
     func screenshot(_ name: String) async throws -> String {
         guard let hostChannel else { return "screenshot \(name): skipped (no host channel for screendumps)" }
         try await settle()
         try await Task.sleep(for: .milliseconds(200))
-        try hostChannel.write(contentsOf: Data("SCREENDUMP \(name)\n".utf8))
-        var reply = Data()
-        while !reply.contains(10) {
-            guard let byte = try hostChannel.read(upToCount: 1), !byte.isEmpty else { break }
-            reply.append(byte)
+        try hostChannel.writeAll("SCREENDUMP \(name)\n".utf8)
+        // One line back, read a byte at a time so nothing after it is taken from the channel.
+        var reply: [UInt8] = []
+        while !reply.contains(UInt8(ascii: "\n")) {
+            let byte = try hostChannel.read(upTo: 1)
+            if byte.isEmpty { break }
+            reply += byte
         }
-        return "screenshot \(name): screendump taken by the host (\(String(decoding: reply, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))"
+        return "screenshot \(name): screendump taken by the host (\(String(decoding: reply, as: UTF8.self).trimmingWhitespace()))"
     }
 
     func powerCut(file: String, line: Int) async throws -> String {
         guard let hostChannel else { return "power-cut: skipped (no host channel)" }
-        try hostChannel.write(contentsOf: Data("POWERCUT \(file) \(line)\n".utf8))
+        try hostChannel.writeAll("POWERCUT \(file) \(line)\n".utf8)
         // The host kills the machine; nothing after this line runs in this boot.
         while true { try await Task.sleep(for: .seconds(60)) }
     }

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import Glibc
+import Synchronization
 
 /// Suspends until SIGTERM or SIGINT (`teller drain`; `teller run` has the
 /// EventLoop's). The signals are ignored as dispositions and read by
@@ -9,22 +10,26 @@ enum SignalWaiter {
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Once()
-            for number in [SIGTERM, SIGINT] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let sources = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+            let once = Once(keeping: sources)
+            for source in sources {
                 source.setEventHandler { if once.claim() { continuation.resume() } }
                 source.resume()
-                once.keep(source)
             }
         }
     }
 
-    /// Resumes the continuation once and keeps the signal sources alive.
-    final class Once: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done = false
-        private var sources: [any DispatchSourceSignal] = []
-        func claim() -> Bool { lock.withLock { defer { done = true }; return !done } }
-        func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+    /// Resumes the continuation once, and keeps the signal sources alive
+    /// (their handlers keep it).
+    final class Once: Sendable {
+        private let done = Mutex(false)
+        /// Only held, never touched again: a released source stops delivering.
+        nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
+
+        init(keeping sources: [any DispatchSourceSignal]) {
+            self.sources = sources
+        }
+
+        func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
     }
 }

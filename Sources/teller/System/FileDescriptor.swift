@@ -1,0 +1,76 @@
+import Glibc
+
+/// A descriptor teller writes whole messages to and reads from outside the
+/// control socket: standard output and error, and the virtual device's
+/// host channel (a serial port).
+///
+/// Each call retries EINTR here and throws ``SystemCallError`` for what the
+/// environment can cause (a full disk, a vanished device); a bad descriptor
+/// can only be a bug in teller and stops it with a precondition.
+/// Does not own the descriptor: what ``open(forUpdating:)`` returns is
+/// closed with ``close()``.
+struct FileDescriptor: RawRepresentable, Sendable {
+    let rawValue: Int32
+
+    init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    /// Opens `path` for reading and writing.
+    static func open(forUpdating path: String) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: Int32(try retrying("open \(path)") { Int(Glibc.open(path, O_RDWR | O_CLOEXEC)) }))
+    }
+
+    /// Writes all of `bytes`, however many calls it takes.
+    func writeAll(_ bytes: some Collection<UInt8>) throws(SystemCallError) {
+        var unwritten = Array(bytes)[...]
+        while !unwritten.isEmpty {
+            let written = try Self.retrying("write") {
+                unwritten.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+            }
+            unwritten = unwritten.dropFirst(written)
+        }
+    }
+
+    /// Up to `count` bytes; empty at the end of the file.
+    func read(upTo count: Int) throws(SystemCallError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = try Self.retrying("read") {
+            buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+        }
+        return Array(buffer[..<read])
+    }
+
+    /// Closes the descriptor. Linux releases it even when close reports
+    /// EINTR, so it is never retried.
+    func close() {
+        let result = Glibc.close(rawValue)
+        precondition(result == 0 || errno != EBADF, "close: bad file descriptor (a bug in teller)")
+    }
+
+    /// Runs `call` until it does not fail with EINTR.
+    private static func retrying(_ name: @autoclosure () -> String, _ call: () -> Int) throws(SystemCallError) -> Int {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EBADF: preconditionFailure("\(name()): bad file descriptor (a bug in teller)")
+            default: throw SystemCallError(call: name(), errno: code)
+            }
+        }
+    }
+}
+
+/// A system call that failed for a reason the environment can cause.
+struct SystemCallError: Error, Equatable, CustomStringConvertible {
+    let call: String
+    let errno: Int32
+
+    /// "write: No space left on device".
+    var description: String { "\(call): \(String(cString: strerror(errno)))" }
+}
