@@ -43,7 +43,7 @@ actor LiveDiagnostics: DiagnosticsPort {
         do {
             try ConfigurationEditor.set("touch_calibration", to: value, in: configurationPath)
         } catch {
-            throw .storage(detail: "cannot write \(configurationPath): \(error.localizedDescription)")
+            throw .storage(detail: "cannot write \(configurationPath): \(error.description)")
         }
     }
 }

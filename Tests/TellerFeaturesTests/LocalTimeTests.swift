@@ -73,20 +73,6 @@ import TellerFakes
         }
     }
 
-    /// teller still hands over a Foundation TimeZone from its `time_zone`
-    /// key; read through it, the wall clock must be localtime_r's.
-    @Test func aFoundationZoneReadsAsTheSystemZone() async {
-        await #expect(processExitsWith: .success) {
-            useSystemZone("Europe/Berlin")
-            let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
-            var date = instant("2026-01-01T00:00:00Z")
-            while date < instant("2027-01-01T00:00:00Z") {
-                #expect(LocalTime(date, in: .foundation(berlin)) == LocalTime(date, in: .system), "\(date)")
-                date += 1800
-            }
-        }
-    }
-
     @Test func fixedZonesNeedNoTZ() {
         let morning = instant("2026-11-30T08:02:59Z")
         #expect(text(LocalTime(morning, in: .utc)) == "2026-11-30 08:02:59 +0")

@@ -30,12 +30,6 @@ public struct LocalTime: Hashable, Sendable {
         /// technician's instants, and tests that must not depend on the
         /// zone of the machine (or of a neighbouring test that sets `TZ`).
         case fixed(secondsEastOfUTC: Int)
-        /// A Foundation zone, read through its offset at each instant. Only
-        /// for callers that still hold a `TimeZone` from full Foundation,
-        /// which knows tzdata (teller's `time_zone` key, until the terminal
-        /// sets `TZ` from it instead); under FoundationEssentials alone such
-        /// a zone is GMT.
-        case foundation(TimeZone)
 
         public static let utc = Zone.fixed(secondsEastOfUTC: 0)
     }
@@ -56,8 +50,6 @@ public struct LocalTime: Hashable, Sendable {
             self.init(parts)
         case .fixed(let offset):
             self.init(utc: seconds, shiftedBy: offset)
-        case .foundation(let timeZone):
-            self.init(utc: seconds, shiftedBy: timeZone.secondsFromGMT(for: date))
         }
     }
 

@@ -13,12 +13,6 @@ public struct TimeFormatting: Sendable {
         self.zone = zone
     }
 
-    /// Reads times of day in a Foundation zone: for the executable, whose
-    /// `time_zone` key still yields one (see ``LocalTime/Zone/foundation(_:)``).
-    public init(timeZone: TimeZone) {
-        self.init(zone: .foundation(timeZone))
-    }
-
     /// "14:05" in the terminal's time zone.
     public func clock(_ date: Date) -> String {
         clock(LocalTime(date, in: zone))
