@@ -24,6 +24,9 @@ public struct AccessibilityNode: Codable, Hashable, Sendable {
     public var visible: Bool
     /// Whether the node can be tapped, focused or scrolled.
     public var interactive: Bool
+    /// True when the node's text is shown cut, with an ellipsis; absent
+    /// from the JSON otherwise.
+    public var truncated: Bool?
     public var children: [AccessibilityNode]
 }
 
@@ -41,6 +44,7 @@ extension LayoutNode {
             enabled: isEnabled,
             visible: !frame.intersection(clip).isEmpty,
             interactive: interaction != .none && interaction != .blocker,
+            truncated: isTruncated ? true : nil,
             children: children.filter { $0.role != .spacer }.map { $0.accessibilityNode(within: childClip) })
     }
 

@@ -35,6 +35,7 @@ public struct Badge: Widget, Hashable {
         let text = TextLines.single(text, style: .caption, color: theme.onBadge, alignment: .center,
                                     width: inset.width, context)
         return LayoutNode(frame: frame, role: .badge, identifier: identifier, label: accessibilityLabel ?? self.text,
-                          paints: [.fill(frame, background, radius: frame.height / 2)] + text.paints(in: inset, context))
+                          paints: [.fill(frame, background, radius: frame.height / 2)] + text.paints(in: inset, context),
+                          isTruncated: text.isCut(in: inset, context))
     }
 }

@@ -56,9 +56,9 @@ public struct Button: Widget, Hashable {
             paints.append(.stroke(frame, theme.border, radius: radius, width: max(1, context.px(theme.borderWidth))))
         }
         let inset = frame.insetBy(dx: context.px(12), dy: 0)
-        paints += TextLines.single(title, style: .bodyBold, color: text, alignment: .center, width: inset.width, context)
-            .paints(in: inset, context)
+        let lines = TextLines.single(title, style: .bodyBold, color: text, alignment: .center, width: inset.width, context)
+        paints += lines.paints(in: inset, context)
         return LayoutNode(frame: frame, role: .button, identifier: identifier, label: accessibilityLabel ?? title,
-                          isEnabled: isEnabled, interaction: .tap, paints: paints)
+                          isEnabled: isEnabled, interaction: .tap, paints: paints, isTruncated: lines.isCut(in: inset, context))
     }
 }

@@ -31,23 +31,51 @@ public struct Label: Widget {
         return Size(width: min(width, available.width), height: lines.count * font.lineHeight)
     }
 
-    /// One line; as narrow as a letter and an ellipsis unless ``canTruncate`` is false.
+    /// One line, as narrow as a letter and an ellipsis; all of it, wrapped
+    /// to `available`, when ``canTruncate`` is false.
     public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
         let natural = measure(available, context)
         let font = context.font(style)
+        if !canTruncate { return maxLines > 1 ? narrowestWhole(available, font) ?? natural : natural }
         let width = canTruncate ? min(natural.width, font.width(of: text.prefix(1) + Font.ellipsis)) : natural.width
         return Size(width: width, height: min(natural.height, font.lineHeight))
     }
 
+    /// The narrowest box that still holds all of the text within
+    /// ``maxLines``, breaking only at spaces (an IBAN between its groups);
+    /// nil when only the natural width does.
+    private func narrowestWhole(_ available: Size, _ font: Font) -> Size? {
+        let widest = text.split(separator: " ").map { font.width(of: $0) }.max() ?? 0
+        guard widest < available.width else { return nil }
+        var width = widest
+        var lines = font.wrapped(text, toWidth: width)
+        // Widen a word at a time until the lines are few enough; at most one pass per word.
+        while lines.count > maxLines && width < available.width {
+            width = min(available.width, width + max(1, widest / 2))
+            lines = font.wrapped(text, toWidth: width)
+        }
+        guard lines.count <= maxLines else { return nil }
+        return Size(width: lines.map { font.width(of: $0) }.max() ?? 0, height: lines.count * font.lineHeight)
+    }
+
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let spec = context.fontSpec(style)
-        let text = TextLines(lines: lines(width: frame.width, context.font(spec)), spec: spec,
-                             color: context.theme.color(color), alignment: alignment)
+        let font = context.font(spec)
+        let lines = lines(width: frame.width, font)
+        let text = TextLines(lines: lines, spec: spec, color: context.theme.color(color), alignment: alignment,
+                             isCut: isCut(lines, width: frame.width, font))
         return LayoutNode(frame: frame, role: .text, identifier: identifier, label: self.text,
-                          paints: text.paints(in: frame, context))
+                          paints: text.paints(in: frame, context), isTruncated: text.isCut(in: frame, context))
     }
 
     private func lines(width: Int, _ font: Font) -> [String] {
         maxLines == 1 ? [font.truncated(text, toWidth: width)] : font.wrapped(text, toWidth: width, maxLines: maxLines)
+    }
+
+    /// Whether breaking to `lines` lost text: a single line differs from the
+    /// text, or the full wrap needs more than ``maxLines``.
+    private func isCut(_ lines: [String], width: Int, _ font: Font) -> Bool {
+        if maxLines == 1 { return lines.first != text }
+        return lines.count == maxLines && font.wrapped(text, toWidth: width).count > maxLines
     }
 }

@@ -26,13 +26,18 @@ public struct TextField: Widget {
 
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
         let font = context.font(.body)
-        return Size(width: min(available.width, max(context.px(200), font.width(of: placeholder) + context.px(32))),
-                    height: max(context.minimumTouchPixels, font.lineHeight + 2 * context.px(12)))
+        let width = max(context.px(200), font.width(of: placeholder) + context.px(32), valueWidth(context))
+        return Size(width: min(available.width, width), height: max(context.minimumTouchPixels, font.lineHeight + 2 * context.px(12)))
     }
 
-    /// The touch target, and room for a few characters.
+    /// The touch target, and room for the whole value (an amount must not lose its last digits).
     public func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
-        Size(width: min(available.width, 2 * context.minimumTouchPixels), height: context.minimumTouchPixels)
+        Size(width: min(available.width, max(2 * context.minimumTouchPixels, valueWidth(context))), height: context.minimumTouchPixels)
+    }
+
+    /// The value's width with the field's insets and the caret; none for a secure field.
+    private func valueWidth(_ context: LayoutContext) -> Int {
+        isSecure ? 0 : context.font(.body).width(of: value) + 2 * context.px(14) + context.px(6)
     }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
@@ -48,6 +53,7 @@ public struct TextField: Widget {
         let spec = context.fontSpec(.body)
         let font = context.font(spec)
         var caretX = content.minX
+        var isTruncated = false
         if isSecure && !value.isEmpty {
             // Dots a little larger than a lower-case letter read clearly at arm's length.
             let dot = max(4, font.pixelSize * 3 / 10)
@@ -63,6 +69,7 @@ public struct TextField: Widget {
                                         color: empty ? theme.secondaryText : theme.primaryText,
                                         width: content.width - context.px(4), context)
             paints += text.paints(in: content, context)
+            isTruncated = !empty && text.isCut(in: content, context)
             if !empty { caretX = content.minX + font.width(of: text.lines[0]) + context.px(2) }
         }
         if focused {
@@ -73,6 +80,6 @@ public struct TextField: Widget {
         }
         return LayoutNode(frame: frame, role: .textField, identifier: identifier, label: label,
                           value: isSecure ? String(repeating: "\u{2022}", count: value.count) : value,
-                          isEnabled: isEnabled, interaction: .focus, paints: paints)
+                          isEnabled: isEnabled, interaction: .focus, paints: paints, isTruncated: isTruncated)
     }
 }

@@ -20,12 +20,15 @@ public struct LayoutNode: Hashable, Sendable {
     public var paints: [Paint]
     /// Children are clipped to ``frame`` (scrolling lists).
     public var clipsChildren: Bool
+    /// True when some of the node's own text did not fit and an ellipsis
+    /// stands in for it: what the operator reads is not all there is.
+    public var isTruncated: Bool
     public var children: [LayoutNode]
 
     public init(
         frame: Rect, role: AccessibilityRole, identifier: String? = nil, label: String? = nil,
         value: String? = nil, isEnabled: Bool = true, interaction: Interaction = .none,
-        paints: [Paint] = [], clipsChildren: Bool = false, children: [LayoutNode] = []
+        paints: [Paint] = [], clipsChildren: Bool = false, isTruncated: Bool = false, children: [LayoutNode] = []
     ) {
         self.frame = frame
         self.role = role
@@ -36,6 +39,7 @@ public struct LayoutNode: Hashable, Sendable {
         self.interaction = interaction
         self.paints = paints
         self.clipsChildren = clipsChildren
+        self.isTruncated = isTruncated
         self.children = children
     }
 

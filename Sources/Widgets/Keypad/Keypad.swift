@@ -111,10 +111,11 @@ public struct Keypad: Widget {
         spec.pixelSize = min(spec.pixelSize, frame.height * 11 / 20)
         let font = context.font(spec)
         let inset = frame.insetBy(dx: context.px(6), dy: 0)
-        let title = font.truncated(title(of: key), toWidth: inset.width)
+        let full = title(of: key)
+        let title = font.truncated(full, toWidth: inset.width)
         paints += TextLines(lines: [title], spec: spec, color: textColor, alignment: .center).paints(in: inset, context)
         return LayoutNode(frame: frame, role: .key, identifier: id, label: accessibilityLabel(of: key),
-                          isEnabled: isEnabled, interaction: .tap, paints: paints)
+                          isEnabled: isEnabled, interaction: .tap, paints: paints, isTruncated: title != full)
     }
 
     private func title(of key: KeypadKey) -> String {

@@ -14,8 +14,18 @@ struct StackLayout {
     let padding: Insets
     let children: [any Widget]
 
+    /// A column's children are measured at its width. A row's are measured
+    /// again at the widths they will get, because text wraps to that width
+    /// and a wrapped label is taller than the same label on one line.
     func measure(_ available: Size, _ context: LayoutContext) -> Size {
-        combine(children.map { $0.measure(inner(available, context), context) }, context)
+        let content = inner(available, context)
+        let measured = children.map { $0.measure(content, context) }
+        guard axis == .horizontal else { return combine(measured, context) }
+        let (_, lengths) = mainLengths(content, context, measured: measured)
+        let heights = zip(children, lengths).map { child, width in
+            child.measure(Size(width: width, height: content.height), context).height
+        }
+        return combine(zip(measured, heights).map { Size(width: $0.width, height: $1) }, context)
     }
 
     func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
@@ -35,12 +45,7 @@ struct StackLayout {
             width: max(0, frame.width - pad.width), height: max(0, frame.height - pad.height))
         let gap = context.px(spacing)
         let contentCross = cross(content.size)
-        let room = max(0, main(content.size) - gap * max(0, children.count - 1))
-        let weights = children.map { weight(of: $0, axis) }
-        let measured = children.map { $0.measure(content.size, context) }
-        let natural = measured.map(main)
-        let minimum = zip(children, natural).map { min($1, main($0.minimumSize(content.size, context))) }
-        let lengths = distribute(room: room, natural: natural, minimum: minimum, weights: weights)
+        let (measured, lengths) = mainLengths(content.size, context)
 
         var offset = axis == .vertical ? content.minY : content.minX
         var nodes: [LayoutNode] = []
@@ -62,6 +67,16 @@ struct StackLayout {
             offset += lengths[i] + gap
         }
         return nodes
+    }
+
+    /// Every child measured in `content`, and its length along the main axis.
+    private func mainLengths(_ content: Size, _ context: LayoutContext, measured: [Size]? = nil) -> ([Size], [Int]) {
+        let room = max(0, main(content) - context.px(spacing) * max(0, children.count - 1))
+        let measured = measured ?? children.map { $0.measure(content, context) }
+        let natural = measured.map(main)
+        let minimum = zip(children, natural).map { min($1, main($0.minimumSize(content, context))) }
+        let weights = children.map { weight(of: $0, axis) }
+        return (measured, distribute(room: room, natural: natural, minimum: minimum, weights: weights))
     }
 
     /// Main-axis lengths for every child; see the type's discussion for the rules.

@@ -8,6 +8,14 @@ struct TextLines {
     var spec: FontSpec
     var color: Color
     var alignment: TextAlignment
+    /// True when breaking the text into ``lines`` already cut some of it.
+    var isCut = false
+
+    /// Whether what ``paints(in:_:)`` draws in `frame` leaves part of the text out:
+    /// cut while breaking, or lines dropped because the frame is too low.
+    func isCut(in frame: Rect, _ context: LayoutContext) -> Bool {
+        isCut || lines.count > max(1, frame.height / max(1, context.font(spec).lineHeight))
+    }
 
     func paints(in frame: Rect, _ context: LayoutContext) -> [Paint] {
         let font = context.font(spec)
@@ -27,6 +35,7 @@ struct TextLines {
     static func single(_ text: String, style: TextStyle, color: Color, alignment: TextAlignment = .leading,
                        width: Int, _ context: LayoutContext) -> TextLines {
         let spec = context.fontSpec(style)
-        return TextLines(lines: [context.font(spec).truncated(text, toWidth: width)], spec: spec, color: color, alignment: alignment)
+        let line = context.font(spec).truncated(text, toWidth: width)
+        return TextLines(lines: [line], spec: spec, color: color, alignment: alignment, isCut: line != text)
     }
 }
