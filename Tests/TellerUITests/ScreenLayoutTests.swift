@@ -28,7 +28,7 @@ import Widgets
     }
 
     /// The largest operator text on the smallest panel is where layouts break first.
-    @Test(arguments: Scenario.screens)
+    @Test(arguments: Scenario.screens + [.amountTransferRecipient])
     func keepsTouchTargetsAtTextScaleTwo(_ scenario: Scenario) async throws {
         let d = try await scenario.make()
         let tree = d.layout(.small, textScale: 2)
@@ -45,6 +45,43 @@ import Widgets
             }
         }
         #expect(checked > 0, "\(scenario.rawValue): no button, badge or clock text was checked")
+    }
+
+    /// What tells the operator where money goes: an IBAN, an amount, a name
+    /// (the holder, the operator) or a receipt number. Cut with an ellipsis,
+    /// it can no longer be checked against the customer's card or slip.
+    @Test(arguments: Scenario.allCases)
+    func neverCutsWhatIdentifiesMoney(_ scenario: Scenario) async throws {
+        let d = try await scenario.make()
+        var identifying = 0
+        for display in Display.all + Display.portrait {
+            for theme in Self.themes {
+                for textScale in [1.0, 1.5, 2.0] {
+                    let tree = d.layout(display, theme: theme, textScale: textScale)
+                    tree.forEach { node in
+                        let text = [node.label, node.value].compactMap { $0 }.joined(separator: " | ")
+                        guard Self.identifiesMoney(text) else { return }
+                        identifying += 1
+                        #expect(!node.isTruncated, """
+                            \(scenario.rawValue) \(display) \(theme.name) text \(textScale): \
+                            \(node.identifier ?? "\(node.role)") is cut: "\(text)"
+                            """)
+                    }
+                }
+            }
+        }
+        // Before sign-in there is no operator yet; the touch test and calibration cover the whole display.
+        let nothingToIdentify: [Scenario] = [.signIn, .signInPIN, .signInLockout, .signInOffline, .diagnosticsTouchTest,
+                                             .diagnosticsCalibration]
+        #expect(identifying > 0 || nothingToIdentify.contains(scenario),
+                "\(scenario.rawValue): nothing that identifies money was checked")
+    }
+
+    static func identifiesMoney(_ text: String) -> Bool {
+        text.contains(/[A-Z]{2}[0-9]{2}( ?[A-Z0-9]{4}){2,}/)   // an IBAN, grouped or not
+            || text.contains(/[0-9]\.[0-9]{2} [A-Z]{3}/)       // an amount with its currency
+            || text.contains("Maria Keller") || text.contains("Anna Schmidt")
+            || text.contains(/\b[0-9A-F]{8}\b/)                // a receipt number
     }
 
     func checkTouchTargets(_ tree: LayoutNode, display: Display, minimum: Int, _ where_: String) {

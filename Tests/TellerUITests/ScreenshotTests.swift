@@ -4,10 +4,11 @@ import TellerUI
 import Testing
 import Widgets
 
-/// Renders every screen (both themes) and every state worth a look
-/// (standard theme) at 800x480, driven by the fakes, and compares each
-/// with its committed picture; with TELLER_WRITE_SCREENS=1 it first writes
-/// docs/screens/<name>-<theme>.png:
+/// Renders every screen (both themes, and at the largest operator text) and
+/// every state worth a look (standard theme) at 800x480, driven by the
+/// fakes, and compares each with its committed picture; with
+/// TELLER_WRITE_SCREENS=1 it first writes docs/screens/<name>-<theme>.png
+/// (and <name>-text-2.png):
 ///
 ///     TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
 @MainActor
@@ -19,18 +20,34 @@ import Widgets
             .appendingPathComponent("docs/screens")
     }
 
-    /// Every picture: (scenario, theme) with its file name.
-    nonisolated static let shots: [(scenario: Scenario, theme: Theme)] =
-        Scenario.screens.flatMap { s in [(s, Theme.standard), (s, Theme.highContrast)] }
-        + Scenario.allCases.filter { !Scenario.screens.contains($0) }.map { ($0, Theme.standard) }
+    /// One picture: a scenario in a theme at a text scale.
+    struct Shot: Sendable {
+        var scenario: Scenario
+        var theme: Theme
+        var textScale = 1.0
 
-    nonisolated static func fileName(_ scenario: Scenario, _ theme: Theme) -> String { "\(scenario.rawValue)-\(theme.name).png" }
+        var fileName: String {
+            textScale == 1 ? "\(scenario.rawValue)-\(theme.name).png" : "\(scenario.rawValue)-text-\(Int(textScale)).png"
+        }
+
+        var caption: String {
+            scenario.caption + (theme.name == "high-contrast" ? " (high contrast)" : "")
+                + (textScale == 1 ? "" : " (text scale \(Int(textScale)).0)")
+        }
+    }
+
+    /// Every picture: each screen in both themes and at text scale 2.0, then the states in the standard theme.
+    nonisolated static let shots: [Shot] =
+        Scenario.screens.flatMap { s in [Shot(scenario: s, theme: .standard), Shot(scenario: s, theme: .highContrast)] }
+        + Scenario.allCases.filter { !Scenario.screens.contains($0) }.map { Shot(scenario: $0, theme: .standard) }
+        + Scenario.screens.map { Shot(scenario: $0, theme: .standard, textScale: 2) }
 
     @Test(arguments: shots.indices)
     func rendersScreenshot(_ index: Int) async throws {
-        let (scenario, theme) = Self.shots[index]
+        let shot = Self.shots[index]
+        let scenario = shot.scenario
         let d = try await scenario.make()
-        let (tree, surface) = d.render(.small, theme: theme)
+        let (tree, surface) = d.render(.small, theme: shot.theme, textScale: shot.textScale)
         #expect(tree.identifier == scenario.screenName)
         // Every view model on the stack has a TerminalScreen (TerminalView shows a stand-in otherwise).
         var standIns = 0
@@ -41,7 +58,7 @@ import Widgets
         let decoded = try PNG.decode(png)
         #expect(decoded.size == surface.size)
         #expect(decoded.pixels[240 * 800 + 400] & 0xFF_FFFF == surface.row(240)[400] & 0xFF_FFFF)
-        let path = Self.directory.appendingPathComponent(Self.fileName(scenario, theme)).path
+        let path = Self.directory.appendingPathComponent(shot.fileName).path
         if Self.writes {
             try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
             try PNG.write(surface, to: path)
@@ -52,7 +69,7 @@ import Widgets
         do {
             try ImageDifference().compare(surface, goldenAt: path)
         } catch {
-            Issue.record("\(Self.fileName(scenario, theme)): \(error); look at it, then TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests")
+            Issue.record("\(shot.fileName): \(error); look at it, then TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests")
         }
     }
 
@@ -69,16 +86,16 @@ import Widgets
                     TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
 
                 and look at every picture before committing. Each screen is shown in the standard and the
-                high-contrast theme; the states after it in the standard theme. The suite compares every
+                high-contrast theme; the states after it in the standard theme; last, each screen at text
+                scale 2.0, the largest an operator can choose. The suite compares every
                 rendering with its picture here, so a screen that changes fails until it is written again.
 
                 | picture | what it shows |
                 |---|---|
 
                 """
-            for (scenario, theme) in Self.shots {
-                let name = Self.fileName(scenario, theme)
-                text += "| [\(name)](\(name)) | \(scenario.caption)\(theme.name == "high-contrast" ? " (high contrast)" : "") |\n"
+            for shot in Self.shots {
+                text += "| [\(shot.fileName)](\(shot.fileName)) | \(shot.caption) |\n"
             }
             try text.write(to: index, atomically: true, encoding: .utf8)
         }
@@ -86,8 +103,8 @@ import Widgets
             Issue.record("docs/screens/README.md is missing; run TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests")
             return
         }
-        for (scenario, theme) in Self.shots {
-            #expect(text.contains(Self.fileName(scenario, theme)))
+        for shot in Self.shots {
+            #expect(text.contains(shot.fileName))
         }
     }
 }

@@ -14,6 +14,8 @@ struct Display: CustomStringConvertible, Sendable {
     static let small = Display(size: Size(width: 800, height: 480), scale: 1)
     static let large = Display(size: Size(width: 1280, height: 800), scale: 1.5)
     static let all = [small, large]
+    /// The same panels turned a quarter (`rotation = 90` or `270`).
+    static let portrait = all.map { Display(size: Size(width: $0.size.height, height: $0.size.width), scale: $0.scale) }
     var description: String { "\(size.width)x\(size.height)" }
 }
 

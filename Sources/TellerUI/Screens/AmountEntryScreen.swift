@@ -41,7 +41,7 @@ public struct AmountEntryScreen: TerminalScreen {
 
     private func amountLayout() -> any Widget {
         var form: [any Widget] = [
-            Label(model.accountText, style: .amount, color: .secondaryText, identifier: "amount.account"),
+            Label(model.accountText, style: .amount, color: .secondaryText, maxLines: 3, canTruncate: false, identifier: "amount.account"),
             ScreenParts.captioned(model.amountLabel, amountField),
         ]
         if model.needsRecipient {
@@ -57,14 +57,15 @@ public struct AmountEntryScreen: TerminalScreen {
         if !limits.isEmpty {
             form.append(VStack(spacing: 2, identifier: "amount.limits",
                                [Label(model.limitsTitle, style: .caption, color: .secondaryText)]
-                                   + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 2) }))
+                                   + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 6, canTruncate: false) }))
         }
         form.append(Spacer())
         // The form gets a little more than half: limit lines are long, keys stay over 100 dp wide.
         return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
             topRow,
             Flexible(1, HStack(spacing: 16, [
-                Flexible(6, VStack(spacing: 8, form)),
+                // At the largest text the form scrolls rather than cut the IBAN, a limit or the refusal.
+                Flexible(6, ScrollArea(identifier: "amount.form", label: model.title, VStack(spacing: 8, form))),
                 Flexible(5, Keypad(identifier: Self.keys, model.amountKeypad, primaryAction: Self.review)),
             ])),
         ])
@@ -72,15 +73,28 @@ public struct AmountEntryScreen: TerminalScreen {
 
     private func recipientLayout() -> any Widget {
         let line = model.refusal ?? model.recipientValidationText ?? ""
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
-            topRow,
+        let message = Label(line, style: .body, color: model.refusal == nil ? .secondaryText : .danger, maxLines: 2,
+                            identifier: model.refusal == nil ? "amount.recipient-validation" : "amount.refusal")
+        let keyboard = Keypad(identifier: Self.keys, layout: .alphanumeric, model.recipientKeyboard, primaryAction: Self.review)
+        // Side by side while both values fit whole; otherwise the amount above the recipient.
+        let fields = FirstThatFits([
             HStack(spacing: 12, [
                 Flexible(1, ScreenParts.captioned(model.amountLabel, amountField)),
                 Flexible(2, ScreenParts.captioned(model.recipientLabel, recipientField)),
             ]),
-            Label(line, style: .body, color: model.refusal == nil ? .secondaryText : .danger,
-                  identifier: model.refusal == nil ? "amount.recipient-validation" : "amount.refusal"),
-            Keypad(identifier: Self.keys, layout: .alphanumeric, model.recipientKeyboard, primaryAction: Self.review),
+            VStack(spacing: 8, [
+                ScreenParts.captioned(model.amountLabel, amountField),
+                ScreenParts.captioned(model.recipientLabel, recipientField),
+            ]),
+        ])
+        // At the largest text the title and the captions give their rows to the keys, which keep their touch size.
+        let compact = HStack(spacing: 12, alignment: .center, [
+            ScreenParts.backButton(model.backTitle, identifier: Self.back), Flexible(1, amountField), Flexible(2, recipientField),
+        ])
+        let padding = Insets.symmetric(horizontal: 12, vertical: 8)
+        return FirstThatFits(.vertical, [
+            VStack(spacing: 8, padding: padding, [topRow, fields, message, keyboard]),
+            VStack(spacing: 8, padding: padding, [compact, message, keyboard]),
         ])
     }
 }

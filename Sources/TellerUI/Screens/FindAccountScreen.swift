@@ -19,14 +19,21 @@ public struct FindAccountScreen: TerminalScreen {
     public var title: String { model.title }
 
     public func body() -> any Widget {
-        VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4), [
-            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
-            TextField(identifier: Self.field, label: model.prompt, value: model.fieldText, placeholder: model.prompt),
-            Label(model.validationText, style: .body, color: model.isValid ? .success : .secondaryText,
+        let back = ScreenParts.backButton(model.backTitle, identifier: Self.back)
+        let field = TextField(identifier: Self.field, label: model.prompt, value: model.fieldText, placeholder: model.prompt)
+        let rest: [any Widget] = [
+            Label(model.validationText, style: .body, color: model.isValid ? .success : .secondaryText, maxLines: 2,
                   identifier: "find-account.validation"),
             // Open is the keyboard's enter key, under the thumb; it greys out until the IBAN is valid.
             Keypad(identifier: Self.keyboard, layout: .alphanumeric, model.keyboard,
                    primaryAction: Self.open, isActionEnabled: model.isValid),
+        ]
+        // At the largest text the title gives its row to the field, so the keys keep their touch size.
+        return FirstThatFits(.vertical, [
+            VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4),
+                   [ScreenParts.topRow(back: back, title: model.title), field] + rest),
+            VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4),
+                   [HStack(spacing: 12, alignment: .center, [back, Flexible(1, field)])] + rest),
         ])
     }
 }

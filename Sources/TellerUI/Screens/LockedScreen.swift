@@ -20,7 +20,7 @@ public struct LockedScreen: TerminalScreen {
     public func body() -> any Widget {
         var form: [any Widget] = [
             Label(model.title, style: .title),
-            Label(model.subtitle, style: .body, color: .secondaryText, maxLines: 3, identifier: "locked.operator"),
+            Label(model.subtitle, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false, identifier: "locked.operator"),
             ScreenParts.captioned(model.pinLabel,
                                   TextField(identifier: Self.pinField, label: model.pinLabel, value: model.fieldText, isSecure: true)),
         ]
@@ -29,9 +29,13 @@ public struct LockedScreen: TerminalScreen {
         }
         form.append(Spacer())
         // Unlock is the keypad's enter key, under the thumb; Sign out stays apart, on the other side.
-        form.append(Button(model.signOutTitle, identifier: Self.signOut, style: .destructive))
+        // At the largest text the operator's name and the message scroll rather than lose letters.
+        let left = VStack(spacing: 10, [
+            Flexible(1, ScrollArea(identifier: "locked.form", label: model.title, VStack(spacing: 10, form))),
+            Button(model.signOutTitle, identifier: Self.signOut, style: .destructive),
+        ])
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
-            Flexible(1, VStack(spacing: 10, form)),
+            Flexible(1, left),
             Flexible(1, Keypad(identifier: Self.keypad, model.keypad, isEnabled: model.state != .verifying,
                                       primaryAction: Self.unlock)),
         ])

@@ -20,11 +20,15 @@ public struct ReceiptScreen: TerminalScreen {
         case .confirmed: color = .success
         case .rejected: color = .danger
         }
+        // At the largest text the receipt scrolls above Done rather than cut a line of it.
         return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
-            Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status"),
-            Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 3, identifier: "receipt.detail"),
-            ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
-            Spacer(),
+            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: 10, [
+                Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status"),
+                Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false,
+                      identifier: "receipt.detail"),
+                ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
+                Spacer(),
+            ]))),
             Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
         ])
     }

@@ -27,7 +27,8 @@ public struct ReviewScreen: TerminalScreen {
         return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
             ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
             Flexible(1, HStack(spacing: 16, [
-                Flexible(3, VStack(spacing: 10, details)),
+                // At the largest text the details scroll rather than cut the IBAN or the amount.
+                Flexible(3, ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: 10, details))),
                 VStack(spacing: 0, [
                     Spacer(),
                     Frame(width: 240, height: 120, Button(model.confirmTitle, identifier: Self.confirm, isEnabled: !model.isSubmitting)),

@@ -25,24 +25,34 @@ enum ScreenParts {
         VStack(spacing: 4, [Label(caption, style: .caption, color: .secondaryText), field])
     }
 
-    /// Label on the left, value on the right, one row per line. Values fit at
-    /// every text size on the large panel; at the largest text on the small
-    /// one a long IBAN may end in an ellipsis rather than squeeze the screen's buttons.
+    /// Label on the left, value on the right, one row per line; see ``labelled(_:_:)``.
     static func card(_ lines: [(label: String, value: String)], identifier: String) -> any Widget {
         VStack(spacing: 6, padding: .symmetric(horizontal: 16, vertical: 12), background: .surface, cornerRadius: 8,
                identifier: identifier,
-               lines.map { line in
-                   HStack(spacing: 12, alignment: .center, [
-                       Label(line.label, style: .body, color: .secondaryText),
-                       Spacer(),
-                       Label(line.value, style: .bodyBold, alignment: .trailing),
-                   ])
-               })
+               lines.map { labelled(Label($0.label, style: .body, color: .secondaryText), Label($0.value, style: .bodyBold)) })
+    }
+
+    /// A label on the left and its value on the right. Where large text
+    /// leaves the row no room, the value moves under its label and wraps
+    /// (an IBAN in its groups of four): a value is never cut, since it is
+    /// what the operator checks against the customer's card and slip.
+    static func labelled(_ label: Label, _ value: Label) -> any Widget {
+        var label = label, value = value
+        label.canTruncate = false
+        value.canTruncate = false
+        var stackedLabel = label, stackedValue = value
+        stackedLabel.maxLines = 2
+        stackedValue.maxLines = 4
+        value.alignment = .trailing
+        return FirstThatFits([
+            HStack(spacing: 12, alignment: .center, [label, Spacer(), value]),
+            VStack(spacing: 0, [stackedLabel, stackedValue]),
+        ])
     }
 
     /// A message under a form: red when it is a refusal or error.
-    static func message(_ text: String, isError: Bool, identifier: String, maxLines: Int = 3) -> any Widget {
-        Label(text, style: .body, color: isError ? .danger : .secondaryText, maxLines: maxLines, identifier: identifier)
+    static func message(_ text: String, isError: Bool, identifier: String, maxLines: Int = 6) -> any Widget {
+        Label(text, style: .body, color: isError ? .danger : .secondaryText, maxLines: maxLines, canTruncate: false, identifier: identifier)
     }
 }
 

@@ -10,24 +10,54 @@ public struct StatusBar {
 
     public init(model: StatusBarViewModel) { self.model = model }
 
+    /// One row when it fits; at large text two: who and the clock, then
+    /// the sync line and the badges; on a narrow panel the badges get a row
+    /// of their own, one under the other if need be. The operator's name,
+    /// the queue total and the clock are never cut; only the sync line gives way.
     public func body() -> any Widget {
-        var children: [any Widget] = [
-            Label(model.whoText, style: .caption, color: .onStatusBar, identifier: "status.who"),
-            Spacer(minLength: 8),
-            // Who and the last sync give way first at large text; the badges and the clock never do.
-            Label(model.syncText, style: .caption, color: .onStatusBar, identifier: "status.sync"),
+        let whoAndClock = HStack(spacing: 10, alignment: .center, [who, Spacer(minLength: 8), clock])
+        return FirstThatFits([
+            HStack(spacing: 10, alignment: .center, padding: padding, background: .statusBar, identifier: Self.identifier,
+                   [who, Spacer(minLength: 8), sync] + badges + [clock]),
+            VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
+                whoAndClock,
+                HStack(spacing: 10, alignment: .center, [sync, Spacer(minLength: 8)] + badges),
+            ]),
+            VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
+                whoAndClock,
+                sync,
+                FirstThatFits([
+                    HStack(spacing: 10, alignment: .center, badges + [Spacer()]),
+                    VStack(spacing: 4, alignment: .start, badges),
+                ]),
+            ]),
+        ])
+    }
+
+    private var padding: Insets { .symmetric(horizontal: 16, vertical: 6) }
+
+    private var who: any Widget {
+        Label(model.whoText, style: .caption, color: .onStatusBar, canTruncate: false, identifier: "status.who")
+    }
+
+    private var sync: any Widget { Label(model.syncText, style: .caption, color: .onStatusBar, identifier: "status.sync") }
+
+    private var clock: any Widget {
+        Label(model.clockText, style: .bodyBold, color: .onStatusBar, canTruncate: false, identifier: "status.clock")
+    }
+
+    private var badges: [any Widget] {
+        var badges: [any Widget] = [
             Badge(model.connectionText, tone: model.isOnline && !model.hasHostProblem ? .success : .warning, identifier: "status.connection",
                   accessibilityLabel: model.connectionAccessibilityLabel),
             Badge(model.queueText, tone: .neutral, identifier: "status.queue", accessibilityLabel: model.queueAccessibilityLabel),
         ]
         if let rejected = model.rejectedText {
-            children.append(Badge(rejected, tone: .danger, identifier: "status.rejected"))
+            badges.append(Badge(rejected, tone: .danger, identifier: "status.rejected"))
         }
         if let review = model.reviewText {
-            children.append(Badge(review, tone: .danger, identifier: "status.review", accessibilityLabel: model.reviewAccessibilityLabel ?? review))
+            badges.append(Badge(review, tone: .danger, identifier: "status.review", accessibilityLabel: model.reviewAccessibilityLabel ?? review))
         }
-        children.append(Label(model.clockText, style: .bodyBold, color: .onStatusBar, canTruncate: false, identifier: "status.clock"))
-        return HStack(spacing: 10, alignment: .center, padding: .symmetric(horizontal: 16, vertical: 6), background: .statusBar,
-                      identifier: Self.identifier, children)
+        return badges
     }
 }
