@@ -40,15 +40,42 @@ import TellerFakes
             (.needsReview(reason: "mismatch", acknowledged: false), .attention),
             (.needsReview(reason: "mismatch", acknowledged: true), .attention),
         ]
+        var keys: [IdempotencyKey] = []
         for (state, _) in states {
             let entry = try await h.outbox.enqueue(TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(100), operatorID: OperatorID("1001")!))
             await h.outbox.setState(entry.key, state)
+            keys.append(entry.key)
         }
         h.coordinator.push(.queue)
         await h.coordinator.settle()
         let queue = try #require(h.coordinator.current.queue, "the queue screen is not on top: \(h.coordinator.current.screenName)")
-        // Newest first.
-        #expect(queue.rows.reversed().map(\.tone) == states.map(\.1), "\(queue.rows.map(\.stateText))")
+        let tones = Dictionary(uniqueKeysWithValues: queue.rows.map { ($0.key, $0.tone) })
+        #expect(keys.map { tones[$0] } == states.map(\.1), "\(queue.rows.map(\.stateText))")
+    }
+
+    /// After days offline the rows to act on must not hide among hundreds: they come first, each group newest first.
+    @Test func rowsToActOnComeFirstInTheirOwnOrder() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let states: [OutboxState] = [
+            .queued, .rejected(reason: "account_blocked", acknowledged: false), .confirmed(reference: "H-1"),
+            .needsReview(reason: "mismatch", acknowledged: true), .rejected(reason: "account_blocked", acknowledged: true), .sending,
+            .needsReview(reason: "mismatch", acknowledged: false), .queued, .rejected(reason: "insufficient_funds", acknowledged: false),
+        ]
+        var keys: [IdempotencyKey] = []
+        for state in states {
+            let entry = try await h.outbox.enqueue(TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(100), operatorID: OperatorID("1001")!))
+            await h.outbox.setState(entry.key, state)
+            keys.append(entry.key)
+        }
+        h.coordinator.push(.queue)
+        await h.coordinator.settle()
+        let queue = try #require(h.coordinator.current.queue, "the queue screen is not on top: \(h.coordinator.current.screenName)")
+        // Entered 0...8; newest first within each group.
+        let toActOn = [8, 6, 3, 1].map { keys[$0] }
+        let rest = [7, 5, 4, 2, 0].map { keys[$0] }
+        #expect(queue.rows.map(\.key) == toActOn + rest, "\(queue.rows.map(\.stateText))")
+        #expect(queue.rows.map(\.mustBeActedOn) == Array(repeating: true, count: 4) + Array(repeating: false, count: 5))
     }
 
     @Test func technicianPINGuardsDiagnosticsAndCalibrationIsSaved() async throws {

@@ -3,6 +3,12 @@ import TellerCore
 
 /// The queue: every row with its state; rejected rows need an operator's
 /// acknowledgement, with the reason shown; "sync now" wakes the engine.
+///
+/// Rows the operator must act on (a rejection not yet acknowledged, any row
+/// that needs review) come first, then the rest; each group keeps the
+/// outbox's order, newest first. The rows are built once per load (and
+/// again when the day turns, since a time shows its date unless it is
+/// today), not on every frame: after days offline there may be a thousand.
 @MainActor
 public final class QueueViewModel {
     public struct Row: Hashable, Sendable {
@@ -16,6 +22,15 @@ public final class QueueViewModel {
         public let state: OutboxState
         /// What the colour of `stateText` means.
         public let tone: Tone
+
+        /// A rejection nobody acknowledged yet, or a row a person must settle with the bank (acknowledged or not).
+        public var mustBeActedOn: Bool {
+            switch state {
+            case .rejected(_, let acknowledged): !acknowledged
+            case .needsReview: true
+            case .queued, .sending, .confirmed: false
+            }
+        }
     }
 
     public enum State: Hashable, Sendable {
@@ -26,8 +41,12 @@ public final class QueueViewModel {
 
     private let dependencies: FeatureDependencies
     private weak var navigator: (any Navigator)?
-    public private(set) var entries: [OutboxEntry] = []
+    public private(set) var entries: [OutboxEntry] = [] {
+        didSet { builtRows = nil }
+    }
     public private(set) var state: State = .loading
+    /// ``rows`` as last built, and the moment they were built for.
+    private var builtRows: (rows: [Row], at: LocalTime)?
 
     init(dependencies: FeatureDependencies, navigator: any Navigator) {
         self.dependencies = dependencies
@@ -44,6 +63,12 @@ public final class QueueViewModel {
         return "Acknowledge rejected \(row.title)"
     }
     public var emptyText: String { "Nothing has been entered on this terminal yet." }
+    /// Jumps to the first row: the ones to act on, then the newest.
+    public var toTopTitle: String { "Top" }
+    public var toTopAccessibilityLabel: String { "Scroll to the top of the queue" }
+    /// Jumps to the last row, the oldest.
+    public var toBottomTitle: String { "Oldest" }
+    public var toBottomAccessibilityLabel: String { "Scroll to the oldest row of the queue" }
 
     public var summaryText: String {
         let pending = entries.filter { $0.state.isPending }.count
@@ -53,43 +78,51 @@ public final class QueueViewModel {
         return parts.joined(separator: " · ")
     }
 
+    /// Every row in the order shown: the ones to act on first.
     public var rows: [Row] {
         let now = dependencies.clock.now()
-        return entries.map { entry in
-            let who = entry.request.counterparty.map { "\(entry.request.account.grouped) → \($0.grouped)" } ?? entry.request.account.grouped
-            let time = dependencies.time.dayAndClock(entry.createdAt, now: now)
-            let stateText: String
-            var detail = "\(who) · \(time)"
-            var needsAcknowledgement = false
-            let tone: Tone
-            switch entry.state {
-            case .queued:
-                stateText = "Queued"
-                tone = .neutral
-                if let problem = entry.lastProblem { detail = "\(ProblemText.text(problem)) · \(detail)" }
-            case .sending:
-                stateText = "Sending"
-                tone = .neutral
-            case .confirmed(let reference):
-                stateText = "Confirmed \(reference)"
-                tone = .positive
-            case .rejected(let reason, let acknowledged):
-                stateText = acknowledged ? "Rejected (acknowledged)" : "Rejected"
-                // Once told to the customer, a rejection is history, not an alarm.
-                tone = acknowledged ? .neutral : .negative
-                detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
-                needsAcknowledgement = !acknowledged
-            case .needsReview(let reason, let acknowledged):
-                stateText = acknowledged ? "Needs review (acknowledged)" : "Needs review"
-                // Acknowledged or not, the row is not final: someone still has to settle it with the bank.
-                tone = .attention
-                detail = "\(reason) · \(detail)"
-                needsAcknowledgement = !acknowledged
-            }
-            return Row(key: entry.key, title: "\(AccountViewModel.kindTitle(entry.request.kind)) \(MoneyFormatting.text(entry.request.amount))",
-                       amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
-                       needsAcknowledgement: needsAcknowledgement, state: entry.state, tone: tone)
+        let today = LocalTime(now, in: dependencies.time.zone)
+        if let builtRows, builtRows.at.isSameDay(as: today) { return builtRows.rows }
+        let all = entries.map { row($0, now: now) }
+        let rows = all.filter(\.mustBeActedOn) + all.filter { !$0.mustBeActedOn }
+        builtRows = (rows, today)
+        return rows
+    }
+
+    private func row(_ entry: OutboxEntry, now: Date) -> Row {
+        let who = entry.request.counterparty.map { "\(entry.request.account.grouped) → \($0.grouped)" } ?? entry.request.account.grouped
+        let time = dependencies.time.dayAndClock(entry.createdAt, now: now)
+        let stateText: String
+        var detail = "\(who) · \(time)"
+        var needsAcknowledgement = false
+        let tone: Tone
+        switch entry.state {
+        case .queued:
+            stateText = "Queued"
+            tone = .neutral
+            if let problem = entry.lastProblem { detail = "\(ProblemText.text(problem)) · \(detail)" }
+        case .sending:
+            stateText = "Sending"
+            tone = .neutral
+        case .confirmed(let reference):
+            stateText = "Confirmed \(reference)"
+            tone = .positive
+        case .rejected(let reason, let acknowledged):
+            stateText = acknowledged ? "Rejected (acknowledged)" : "Rejected"
+            // Once told to the customer, a rejection is history, not an alarm.
+            tone = acknowledged ? .neutral : .negative
+            detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
+            needsAcknowledgement = !acknowledged
+        case .needsReview(let reason, let acknowledged):
+            stateText = acknowledged ? "Needs review (acknowledged)" : "Needs review"
+            // Acknowledged or not, the row is not final: someone still has to settle it with the bank.
+            tone = .attention
+            detail = "\(reason) · \(detail)"
+            needsAcknowledgement = !acknowledged
         }
+        return Row(key: entry.key, title: "\(AccountViewModel.kindTitle(entry.request.kind)) \(MoneyFormatting.text(entry.request.amount))",
+                   amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
+                   needsAcknowledgement: needsAcknowledgement, state: entry.state, tone: tone)
     }
 
     public func load() async {
