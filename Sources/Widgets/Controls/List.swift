@@ -4,9 +4,18 @@ import Graphics
 /// that scrolls with them (an account's details above its activity).
 ///
 /// The scroll offset lives in ``InteractionState/scrollOffsets`` under the
-/// list's ``identifier``; ``TouchTracker`` changes it while a finger drags.
-/// Rows outside the viewport are still laid out (QA can find them) but are
-/// clipped away when drawn. The accessibility value is the row count.
+/// list's ``identifier``; ``TouchTracker`` changes it while a finger drags
+/// or a fling runs, and ``InteractionState/scroll(_:to:)`` sends it to an end.
+/// The accessibility value is the row count.
+///
+/// Only rows that intersect the viewport are drawn: they get their paints,
+/// badge and action button. Every other row is still a node with its
+/// identifier, label, value and frame (outside the clip, so QA sees it as
+/// not visible), but with nothing to paint and no children, so a list of
+/// 1,000 rows builds and diffs the few it shows. Every row's height is still
+/// known, for positions and the scroll indicator, from the context's
+/// ``RowHeightCache``: a row's text is wrapped to measure it once, not on
+/// every frame.
 ///
 /// A row never cuts its text: the title and subtitle wrap, and an amount
 /// too wide to sit beside the title moves under it, so a row grows taller
@@ -16,21 +25,32 @@ public struct List: Widget {
     public var label: String
     public var header: (any Widget)?
     public var rows: [ListRow]
+    /// Shown under the rows only while they are taller than the list (jumps
+    /// to the first and the last row); a short list has no use for them.
+    public var overflowControls: (any Widget)?
 
-    public init(identifier: String, label: String, header: (any Widget)? = nil, rows: [ListRow]) {
+    public init(identifier: String, label: String, header: (any Widget)? = nil, rows: [ListRow], overflowControls: (any Widget)? = nil) {
         self.identifier = identifier
         self.label = label
         self.header = header
         self.rows = rows
+        self.overflowControls = overflowControls
     }
 
-    /// The height of the shortest row at `width`: a list is never lower than one row.
+    /// The height of the first row at `width` (the one an unscrolled list
+    /// shows first): a list is never lower than one row.
     public func rowHeight(_ context: LayoutContext, width: Int) -> Int {
-        rows.map { RowPlan(row: $0, width: width, context).height }.min() ?? RowPlan.minimumHeight(context)
+        rows.first.map { context.rowHeights.height(of: $0, width: width, context) } ?? RowPlan.minimumHeight(context)
     }
 
+    /// As tall as the header and rows, up to `available`: rows are measured
+    /// only until they fill it.
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
-        Size(width: available.width, height: min(available.height, contentHeight(width: available.width, context)))
+        var height = headerHeight(width: available.width, context)
+        for row in rows where height < available.height {
+            height += context.rowHeights.height(of: row, width: available.width, context)
+        }
+        return Size(width: available.width, height: min(available.height, height))
     }
 
     /// One row high (the header's minimum when there is one): the rest
@@ -44,26 +64,50 @@ public struct List: Widget {
 
     public func flexibility(_ axis: Axis) -> Double { axis == .vertical ? 1 : 0 }
 
-    private func contentHeight(width: Int, _ context: LayoutContext) -> Int {
-        let headerHeight = header.map { $0.measure(Size(width: width, height: Int(Int32.max) / 4), context).height } ?? 0
-        return headerHeight + rows.reduce(0) { $0 + RowPlan(row: $1, width: width, context).height }
+    private func headerHeight(width: Int, _ context: LayoutContext) -> Int {
+        header.map { $0.measure(Size(width: width, height: Int(Int32.max) / 4), context).height } ?? 0
     }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
-        let plans = rows.map { RowPlan(row: $0, width: frame.width, context) }
-        let headerHeight = header.map { $0.measure(Size(width: frame.width, height: Int(Int32.max) / 4), context).height } ?? 0
-        let contentHeight = headerHeight + plans.reduce(0) { $0 + $1.height }
+        let heights = rows.map { context.rowHeights.height(of: $0, width: frame.width, context) }
+        let headerHeight = headerHeight(width: frame.width, context)
+        let contentHeight = headerHeight + heights.reduce(0, +)
+        guard contentHeight > frame.height, let controls = overflowControls else {
+            return layoutViewport(heights, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
+        }
+        let gap = context.px(8)
+        let barHeight = controls.measure(Size(width: frame.width, height: frame.height), context).height
+        let listHeight = frame.height - barHeight - gap
+        // Too low for the controls and a row: the rows matter more.
+        guard listHeight >= (heights.first ?? 0) else {
+            return layoutViewport(heights, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
+        }
+        let listFrame = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: listHeight)
+        let barFrame = Rect(x: frame.minX, y: listFrame.maxY + gap, width: frame.width, height: barHeight)
+        return LayoutNode(frame: frame, role: .group, children: [
+            layoutViewport(heights, headerHeight: headerHeight, contentHeight: contentHeight, in: listFrame, context),
+            controls.layout(in: barFrame, context),
+        ])
+    }
+
+    private func layoutViewport(_ heights: [Int], headerHeight: Int, contentHeight: Int, in frame: Rect,
+                                _ context: LayoutContext) -> LayoutNode {
         let maxOffset = max(0, contentHeight - frame.height)
         let offset = min(maxOffset, max(0, context.state.scrollOffsets[identifier] ?? 0))
         var children: [LayoutNode] = []
+        children.reserveCapacity(rows.count + 2)
         var y = frame.minY - offset
         if let header {
             children.append(header.layout(in: Rect(x: frame.minX, y: y, width: frame.width, height: headerHeight), context))
             y += headerHeight
         }
-        for plan in plans {
-            children.append(layoutRow(plan, in: Rect(x: frame.minX, y: y, width: frame.width, height: plan.height), context))
-            y += plan.height
+        for (row, height) in zip(rows, heights) {
+            let rowFrame = Rect(x: frame.minX, y: y, width: frame.width, height: height)
+            // Only a row in view is planned in full (its text wrapped again) and drawn.
+            children.append(rowFrame.intersects(frame)
+                ? layoutRow(RowPlan(row: row, width: frame.width, context), in: rowFrame, context)
+                : unshownRow(row, in: rowFrame))
+            y += height
         }
         if contentHeight > frame.height {
             children.append(ScrollArea.indicator(in: frame, contentHeight: contentHeight, offset: offset, context))
@@ -74,6 +118,15 @@ public struct List: Widget {
                           paints: [.fill(frame, context.theme.surface, radius: 0),
                                    .stroke(frame, context.theme.separator, radius: 0, width: 1)],
                           clipsChildren: true, children: children)
+    }
+
+    /// A row scrolled out of view: findable by QA, nothing to draw.
+    private func unshownRow(_ row: ListRow, in frame: Rect) -> LayoutNode {
+        LayoutNode(frame: frame, role: .row, identifier: row.identifier, label: Self.label(row), value: row.trailing, interaction: .tap)
+    }
+
+    private static func label(_ row: ListRow) -> String {
+        [row.title, row.badge?.text, row.subtitle].compactMap { $0 }.joined(separator: ", ")
     }
 
     private func layoutRow(_ plan: RowPlan, in frame: Rect, _ context: LayoutContext) -> LayoutNode {
@@ -126,14 +179,13 @@ public struct List: Widget {
                 paints += subtitle.paints(in: Rect(x: x, y: max(y, top), width: width, height: height), context)
             }
         }
-        let label = [row.title, row.badge?.text, row.subtitle].compactMap { $0 }.joined(separator: ", ")
-        return LayoutNode(frame: frame, role: .row, identifier: row.identifier, label: label, value: row.trailing,
+        return LayoutNode(frame: frame, role: .row, identifier: row.identifier, label: Self.label(row), value: row.trailing,
                           interaction: .tap, paints: paints, children: children)
     }
 }
 
 /// Where everything in one row goes at one width, and so how tall it is.
-private struct RowPlan {
+struct RowPlan {
     let row: ListRow
     let height: Int
     let textHeight: Int

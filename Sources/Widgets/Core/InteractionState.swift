@@ -16,4 +16,21 @@ public struct InteractionState: Hashable, Sendable {
         self.focused = focused
         self.scrollOffsets = scrollOffsets
     }
+
+    /// The two ends a list can be sent to at once.
+    public enum ScrollEdge: Hashable, Sendable {
+        case top
+        case bottom
+    }
+
+    /// Scrolls the list or scroll area `identifier` to its first or last row.
+    ///
+    /// The bottom is stored as an offset past any content; layout clamps it
+    /// to the real end, and a drag starts from what is shown.
+    public mutating func scroll(_ identifier: String, to edge: ScrollEdge) {
+        scrollOffsets[identifier] = edge == .top ? 0 : Self.pastTheEnd
+    }
+
+    /// Further than any list is tall, yet far from overflowing when a drag adds to it.
+    static let pastTheEnd = Int(Int32.max)
 }

@@ -12,14 +12,17 @@ public struct LayoutContext {
     public var theme: Theme
     public var fonts: FontLibrary
     public var state: InteractionState
+    /// Row heights measured so far, kept across layouts (``List``).
+    public var rowHeights: RowHeightCache
 
     public init(scale: Scale, textScale: Double = 1, theme: Theme = .standard, fonts: FontLibrary,
-                state: InteractionState = InteractionState()) {
+                state: InteractionState = InteractionState(), rowHeights: RowHeightCache = RowHeightCache()) {
         self.scale = scale
         self.textScale = min(2, max(1, textScale))
         self.theme = theme
         self.fonts = fonts
         self.state = state
+        self.rowHeights = rowHeights
     }
 
     /// The smallest side of anything a finger must hit, in dp.

@@ -1,0 +1,159 @@
+import Graphics
+import Testing
+import Widgets
+
+/// A list of hundreds of rows: flinging it, and drawing only what shows.
+/// Touch times and frame times are given explicitly; nothing here waits.
+@Suite struct LongListTests {
+    let size = Size(width: 800, height: 480)
+
+    static func list(_ count: Int) -> List {
+        List(identifier: "long", label: "Queue", rows: (0..<count).map { index in
+            ListRow(identifier: "long.\(index)", title: "Deposit \(10 + index).00 EUR", subtitle: "DE54 5001 0517 0426 3971 58 · 08:02",
+                    badge: Badge("Queued"))
+        })
+    }
+
+    func layout(_ count: Int, _ state: InteractionState = InteractionState()) -> LayoutNode {
+        makeContext(state: state).layout(Self.list(count), in: size)
+    }
+
+    /// A finger dragged up by `distance` pixels over `seconds` in 10 ms steps, lifted while still moving.
+    func swipe(_ tracker: inout TouchTracker, _ state: inout InteractionState, on tree: LayoutNode, up distance: Int,
+               over seconds: Double, at start: Double = 0) {
+        let from = Point(x: 400, y: 400)
+        tracker.down(at: from, time: start, in: tree, state: &state)
+        let steps = max(1, Int((seconds / 0.01).rounded()))
+        for step in 1...steps {
+            let point = Point(x: from.x, y: from.y - distance * step / steps)
+            if step == steps {
+                _ = tracker.up(at: point, time: start + seconds, state: &state)
+            } else {
+                tracker.move(to: point, time: start + seconds * Double(step) / Double(steps), state: &state)
+            }
+        }
+    }
+
+    /// Frames every 16 ms until the fling stops; the number of frames it took.
+    @discardableResult
+    func runFling(_ tracker: inout TouchTracker, _ state: inout InteractionState, from start: Double = 1) -> Int {
+        var frames = 0
+        while tracker.isAnimating && frames < 10_000 {
+            tracker.step(now: start + Double(frames) * 0.016, state: &state)
+            frames += 1
+        }
+        return frames
+    }
+
+    @Test func aFasterSwipeFlingsFurtherAndThenStops() {
+        let tree = layout(200)
+        var distances: [Int] = []
+        for seconds in [0.2, 0.1, 0.05] {
+            var tracker = TouchTracker(scale: .one)
+            var state = InteractionState()
+            swipe(&tracker, &state, on: tree, up: 150, over: seconds)
+            #expect(state.scrollOffsets["long"] == 150, "the drag itself moves the list by its own length")
+            #expect(tracker.isAnimating, "a lift at \(150 / seconds) px/s flings")
+            let frames = runFling(&tracker, &state)
+            #expect(!tracker.isAnimating && frames < 10_000, "the fling slows to a stop")
+            distances.append((state.scrollOffsets["long"] ?? 0) - 150)
+        }
+        #expect(distances[0] > 0 && distances[0] < distances[1] && distances[1] < distances[2], "\(distances)")
+        // Exponential decay: the whole fling is the lift speed times the time constant, give or take the stop.
+        #expect(abs(Double(distances[2]) - 3_000 * 0.325) < 30, "\(distances)")
+    }
+
+    @Test func aFingerThatRestedBeforeLiftingDoesNotFling() {
+        let tree = layout(200)
+        var tracker = TouchTracker(scale: .one)
+        var state = InteractionState()
+        tracker.down(at: Point(x: 400, y: 400), time: 0, in: tree, state: &state)
+        tracker.move(to: Point(x: 400, y: 300), time: 0.05, state: &state)
+        _ = tracker.up(at: Point(x: 400, y: 300), time: 0.3, state: &state)
+        #expect(!tracker.isAnimating)
+        #expect(state.scrollOffsets["long"] == 100)
+    }
+
+    @Test func aFlingStopsAtEitherEnd() {
+        let tree = layout(30)
+        let list = tree.node(withIdentifier: "long")!
+        guard case .scroll(let contentHeight) = list.interaction else {
+            Issue.record("list is not scrollable")
+            return
+        }
+        let maxOffset = contentHeight - list.frame.height
+        var tracker = TouchTracker(scale: .one)
+        var state = InteractionState()
+        swipe(&tracker, &state, on: tree, up: 200, over: 0.02)
+        runFling(&tracker, &state)
+        #expect(state.scrollOffsets["long"] == maxOffset, "thrown hard toward the end, it stops at the last row")
+        swipe(&tracker, &state, on: tree, up: -200, over: 0.02, at: 100)
+        runFling(&tracker, &state, from: 200)
+        #expect(state.scrollOffsets["long"] == 0, "and thrown back, at the first")
+    }
+
+    @Test func aTouchStopsAFlingAndTapsNothing() {
+        let tree = layout(200)
+        var tracker = TouchTracker(scale: .one)
+        var state = InteractionState()
+        swipe(&tracker, &state, on: tree, up: 150, over: 0.05)
+        for frame in 0..<5 { tracker.step(now: 1 + Double(frame) * 0.016, state: &state) }
+        #expect(tracker.isAnimating)
+        let caught = state.scrollOffsets["long"]
+        let moved = layout(200, state)
+        let row = moved.hitPath(at: Point(x: 400, y: 200)).last { $0.role == .row }!
+        tracker.down(at: Point(x: 400, y: 200), time: 10, in: moved, state: &state)
+        #expect(!tracker.isAnimating)
+        #expect(state.pressed == nil, "the finger that catches the list does not press \(row.identifier!)")
+        tracker.step(now: 2, state: &state)
+        #expect(state.scrollOffsets["long"] == caught)
+        #expect(tracker.up(at: Point(x: 400, y: 200), time: 10.1, state: &state) == nil)
+    }
+
+    @Test func aJumpToTheBottomShowsTheLastRowAndDraggingGoesOnFromThere() {
+        var state = InteractionState()
+        state.scroll("long", to: .bottom)
+        let tree = layout(200, state)
+        let list = tree.node(withIdentifier: "long")!
+        #expect(tree.node(withIdentifier: "long.199")!.frame.maxY == list.frame.maxY)
+        var tracker = TouchTracker(scale: .one)
+        tracker.down(at: Point(x: 400, y: 200), time: 0, in: tree, state: &state)
+        tracker.move(to: Point(x: 400, y: 260), time: 0.5, state: &state)
+        guard case .scroll(let contentHeight) = list.interaction else { return }
+        #expect(state.scrollOffsets["long"] == contentHeight - list.frame.height - 60, "a drag down moves back from the end at once")
+    }
+
+    @Test func aThousandRowsBuildPaintsOnlyForTheRowsInView() {
+        for offset in [0, 40_000] {
+            var state = InteractionState()
+            state.scrollOffsets["long"] = offset
+            let tree = layout(1_000, state)
+            let list = tree.node(withIdentifier: "long")!
+            var rows = 0
+            var drawn: [LayoutNode] = []
+            tree.forEach { node in
+                guard node.role == .row else { return }
+                rows += 1
+                if !node.paints.isEmpty || !node.children.isEmpty { drawn.append(node) }
+            }
+            #expect(rows == 1_000, "every row is still listed, for QA")
+            #expect(drawn.allSatisfy { $0.frame.intersects(list.frame) })
+            #expect(drawn.count >= list.frame.height / 80 && drawn.count <= list.frame.height / 56 + 2,
+                    "\(drawn.count) rows drawn in a \(list.frame.height) px list")
+        }
+    }
+
+    @Test func aThousandRowsAreMeasuredOnceNotOnEveryFrame() {
+        var context = makeContext()
+        let list = Self.list(1_000)
+        _ = context.layout(list, in: size)
+        #expect(context.rowHeights.measuredCount == 1_000)
+        for offset in [0, 700, 40_000] {
+            context.state.scrollOffsets["long"] = offset
+            _ = context.layout(list, in: size)
+        }
+        #expect(context.rowHeights.measuredCount == 1_000, "scrolling measures no row again")
+        _ = context.layout(list, in: Size(width: 480, height: 800))
+        #expect(context.rowHeights.measuredCount == 2_000, "a new width measures every row once more")
+    }
+}
