@@ -42,6 +42,8 @@ extension TerminalApp {
 
     private func handleTouch(_ event: TouchEvent) {
         coordinator.noteActivity()
+        // The kernel's timestamp, not when the loop got round to the event: a fling's speed comes from these.
+        let time = Double(event.time.totalMicroseconds) / 1_000_000
         switch event.phase {
         case .began:
             // Hit-test what the screen shows now, even if that frame is not
@@ -52,11 +54,11 @@ extension TerminalApp {
                 view.handleTouch(x: event.position.x, y: event.position.y,
                                  rawX: Double(event.position.x) / Double(max(1, size.width)), rawY: Double(event.position.y) / Double(max(1, size.height)))
             }
-            touch.down(at: event.position, in: tree, state: &layout.state)
+            touch.down(at: event.position, time: time, in: tree, state: &layout.state)
         case .moved:
-            touch.move(to: event.position, state: &layout.state)
+            touch.move(to: event.position, time: time, state: &layout.state)
         case .ended:
-            if let identifier = touch.up(at: event.position, state: &layout.state) {
+            if let identifier = touch.up(at: event.position, time: time, state: &layout.state) {
                 view.handleTap(identifier: identifier)
             }
         case .cancelled:

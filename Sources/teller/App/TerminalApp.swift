@@ -26,6 +26,9 @@ final class TerminalApp {
     var layout: LayoutContext
     var tree: LayoutNode?
     var touch: TouchTracker
+    /// The clock a flung list moves on, and whether its next frame is already asked for.
+    let animationEpoch = ContinuousClock.now
+    var animationFramePending = false
     /// Where `teller ctl touch/tap` and `type` inject kernel-format events.
     var syntheticTouch: TouchInjector?
     var syntheticKeyboard: KeyboardInjector?
