@@ -30,6 +30,8 @@ enum Scenario: String, CaseIterable, Sendable {
     case receiptConfirmed = "receipt-confirmed"
     case receiptRejected = "receipt-rejected"
     case queueRejected = "queue-rejected"
+    case queueLong = "queue-long"
+    case queueLongOldest = "queue-long-oldest"
     case diagnosticsReport = "diagnostics-report"
     case diagnosticsTouchTest = "diagnostics-touch-test"
     case diagnosticsCalibration = "diagnostics-calibration"
@@ -45,7 +47,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .accountOfflineCached: "account"
         case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
         case .receiptConfirmed, .receiptRejected: "receipt"
-        case .queueRejected: "queue"
+        case .queueRejected, .queueLong, .queueLongOldest: "queue"
         case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated: "diagnostics"
         default: rawValue
         }
@@ -76,6 +78,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .receiptConfirmed: "The receipt after the bank confirmed: Confirmed with the bank reference."
         case .receiptRejected: "The receipt after the bank rejected it, with the reason."
         case .queueRejected: "A rejected row with its reason and the Acknowledge button."
+        case .queueLong: "200 rows after days offline: the rejected and needs-review rows first, Top and Oldest under the list."
+        case .queueLongOldest: "The long queue after one tap on Oldest: the first row entered, at the bottom."
         case .diagnosticsReport: "The diagnostics report with the touch test and calibration buttons."
         case .diagnosticsTouchTest: "Touch test: a dot at every touch."
         case .diagnosticsCalibration: "Calibration: the cross of the second target."
@@ -161,6 +165,10 @@ enum Scenario: String, CaseIterable, Sendable {
             if self == .queueRejected { await h.outbox.setState(second.key, .rejected(reason: "insufficient_funds", acknowledged: false)) }
             await h.coordinator.refreshStatus()
             await d.tap(HomeScreen.queue)
+        case .queueLong, .queueLongOldest:
+            try await Self.fillQueue(h, rows: 200)
+            await d.tap(HomeScreen.queue)
+            if self == .queueLongOldest { await d.tap(QueueScreen.bottom) }
         case .locked:
             await d.tap(HomeScreen.lock)
         case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated:
@@ -205,6 +213,21 @@ enum Scenario: String, CaseIterable, Sendable {
     private func request(_ kind: TransactionKind, _ cents: Int64, to: String? = nil) -> TransactionRequest {
         try! TransactionRequest(kind: kind, account: FeatureHarness.account, counterparty: to.map { try! IBAN($0) },
                                 amount: FeatureHarness.eur(cents), operatorID: OperatorID("1001")!)
+    }
+
+    /// `rows` deposits of 10.00, 10.01, … EUR, oldest first, as days offline
+    /// leave them; every 37th rejected and every 53rd needing review, so
+    /// the rows to act on are scattered through the outbox.
+    @MainActor
+    static func fillQueue(_ h: FeatureHarness, rows: Int) async throws {
+        for index in 0..<rows {
+            let entry = try await h.outbox.enqueue(try TransactionRequest(kind: .deposit, account: FeatureHarness.account,
+                                                                          amount: FeatureHarness.eur(1_000 + Int64(index)),
+                                                                          operatorID: OperatorID("1001")!))
+            if index % 37 == 36 { await h.outbox.setState(entry.key, .rejected(reason: "account_blocked", acknowledged: false)) }
+            if index % 53 == 52 { await h.outbox.setState(entry.key, .needsReview(reason: "The bank's answer was for another payment", acknowledged: false)) }
+        }
+        await h.coordinator.refreshStatus()
     }
 
     /// A terminal driven to this scenario.

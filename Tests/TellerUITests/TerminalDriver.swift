@@ -26,6 +26,8 @@ final class TerminalDriver {
     let harness: FeatureHarness
     let view: TerminalView
     let fonts: FontLibrary
+    /// Kept from layout to layout as the app keeps it: a jump a screen asked for stays where it put the list.
+    var state = InteractionState()
     var coordinator: Coordinator { harness.coordinator }
 
     init(online: Bool = true) async {
@@ -38,8 +40,8 @@ final class TerminalDriver {
     }
 
     func context(_ display: Display = .small, theme: Theme = .standard, textScale: Double = 1) -> LayoutContext {
-        LayoutContext(scale: Scale(display.scale), textScale: textScale, theme: theme, fonts: fonts,
-                      state: view.interactionState(InteractionState()))
+        state = view.interactionState(state)
+        return LayoutContext(scale: Scale(display.scale), textScale: textScale, theme: theme, fonts: fonts, state: state)
     }
 
     func layout(_ display: Display = .small, theme: Theme = .standard, textScale: Double = 1) -> LayoutNode {

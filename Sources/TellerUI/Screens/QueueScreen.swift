@@ -3,12 +3,19 @@ import TellerFeatures
 import Widgets
 
 /// Every row of this terminal's outbox with its state; rejected rows carry
-/// their reason and an Acknowledge button; Sync now wakes the engine.
+/// their reason and an Acknowledge button; Sync now wakes the engine. The
+/// rows to act on come first (the view model orders them). When the rows
+/// are taller than the screen, Top and Oldest under the list jump to either
+/// end in one tap.
 @MainActor
 public struct QueueScreen: TerminalScreen {
     public static let syncNow = "queue.sync-now"
     public static let back = "queue.back"
     public static let list = "queue.list"
+    /// Scrolls the list to its first row (shown only while the list scrolls).
+    public static let top = "queue.top"
+    /// Scrolls the list to its last row, the oldest.
+    public static let bottom = "queue.bottom"
 
     /// `queue.row.<n>`, n counting from 0 in the order shown.
     public static func row(_ index: Int) -> String { "queue.row.\(index)" }
@@ -42,7 +49,11 @@ public struct QueueScreen: TerminalScreen {
                             ? Button(model.acknowledgeTitle, identifier: Self.acknowledge(index),
                                      accessibilityLabel: model.acknowledgeAccessibilityLabel(row))
                             : nil)
-            }))
+            }, overflowControls: HStack(spacing: 12, [
+                Spacer(),
+                Button(model.toTopTitle, identifier: Self.top, accessibilityLabel: model.toTopAccessibilityLabel, style: .secondary),
+                Button(model.toBottomTitle, identifier: Self.bottom, accessibilityLabel: model.toBottomAccessibilityLabel, style: .secondary),
+            ])))
         }
         return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
     }
@@ -62,6 +73,8 @@ extension QueueScreen {
         switch identifier {
         case Self.syncNow: actions.perform { await model.syncNow() }
         case Self.back: model.back()
+        case Self.top: actions.scroll(Self.list, to: .top)
+        case Self.bottom: actions.scroll(Self.list, to: .bottom)
         default:
             for (index, row) in model.rows.enumerated() {
                 if identifier == Self.acknowledge(index) {

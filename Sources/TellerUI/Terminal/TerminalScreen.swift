@@ -41,13 +41,21 @@ public protocol PresentedByTerminalScreen: ScreenViewModel {
 }
 
 /// What a screen may do besides calling its view model: run the view
-/// model's async work so that tests and QA can wait for it.
+/// model's async work so that tests and QA can wait for it, and move its
+/// own lists.
 @MainActor
 public struct ScreenActions {
     let coordinator: Coordinator
+    let view: TerminalView
 
     public func perform(_ work: @escaping @MainActor () async -> Void) {
         coordinator.perform(work)
+    }
+
+    /// Sends the list (or scroll area) `identifier` to its first or last row
+    /// from the next layout on: a "jump to the oldest" control.
+    public func scroll(_ identifier: String, to edge: InteractionState.ScrollEdge) {
+        view.requestScroll(identifier, to: edge)
     }
 }
 

@@ -11,7 +11,8 @@ import Widgets
 ///
 ///     let view = TerminalView(coordinator: coordinator)
 ///     var context = LayoutContext(scale: Scale(1), textScale: 1, theme: .standard, fonts: fonts, state: interaction)
-///     context.state = view.interactionState(interaction)
+///     interaction = view.interactionState(interaction)
+///     context.state = interaction
 ///     let tree = context.layout(view.body(), in: Size(width: 800, height: 480))
 ///
 /// Taps the `TouchTracker` reports go to ``handleTap(identifier:)``, keys to
@@ -21,6 +22,8 @@ import Widgets
 @MainActor
 public final class TerminalView {
     public let coordinator: Coordinator
+    /// Jumps screens asked for since the last layout (``ScreenActions/scroll(_:to:)``).
+    private var scrollRequests: [(list: String, edge: InteractionState.ScrollEdge)] = []
 
     public init(coordinator: Coordinator) {
         self.coordinator = coordinator
@@ -33,7 +36,7 @@ public final class TerminalView {
         return presented.terminalScreen
     }
 
-    private var actions: ScreenActions { ScreenActions(coordinator: coordinator) }
+    private var actions: ScreenActions { ScreenActions(coordinator: coordinator, view: self) }
 
     /// The root widget: a `Screen` whose identifier is the screen's name.
     public func body() -> any Widget {
@@ -49,11 +52,22 @@ public final class TerminalView {
     /// The identifier of the field that keys type into, if the screen has one.
     public var focusedField: String? { screen.focusedField }
 
-    /// `state` with the focus the view models hold, for the next layout.
+    /// `state` with the focus the view models hold and the jumps screens
+    /// asked for, for the next layout. Keep the result as the new state: a
+    /// jump is applied once, and dragging goes on from where it put the list.
     public func interactionState(_ state: InteractionState) -> InteractionState {
         var state = state
         state.focused = focusedField
+        for request in scrollRequests { state.scroll(request.list, to: request.edge) }
+        scrollRequests.removeAll()
         return state
+    }
+
+    /// Whether a jump waits for the next layout; a running fling should give way to it.
+    public var hasScrollRequests: Bool { !scrollRequests.isEmpty }
+
+    func requestScroll(_ identifier: String, to edge: InteractionState.ScrollEdge) {
+        scrollRequests.append((identifier, edge))
     }
 
     /// True while the screen covers the status bar (touch test, calibration).

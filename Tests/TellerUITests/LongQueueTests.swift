@@ -1,0 +1,76 @@
+import Graphics
+import TellerCore
+import TellerFakes
+import TellerFeatures
+import TellerUI
+import Testing
+import Widgets
+
+/// The queue after days offline: hundreds of rows the operator must still get through.
+@MainActor
+@Suite struct LongQueueTests {
+    /// A terminal on the queue screen with `rows` deposits in its outbox.
+    func queue(rows: Int) async throws -> TerminalDriver {
+        let d = await TerminalDriver()
+        await d.signIn()
+        try await Scenario.fillQueue(d.harness, rows: rows)
+        await d.tap(HomeScreen.queue)
+        return d
+    }
+
+    func isVisible(_ identifier: String, in tree: LayoutNode) -> Bool {
+        !(tree.visibleFrame(ofIdentifier: identifier, within: tree.frame) ?? .zero).isEmpty
+    }
+
+    @Test func oneTapOnOldestReachesTheFirstRowEnteredAndTopComesBack() async throws {
+        let d = try await queue(rows: 200)
+        let model = try #require(d.coordinator.current.queue)
+        // The oldest entry is the first deposit, 10.00 EUR; the rows to act on come before it, so it is the last row.
+        let oldest = try #require(model.rows.lastIndex { $0.amount == MoneyFormatting.text(FeatureHarness.eur(1_000)) })
+        #expect(oldest == 199)
+        #expect(!isVisible(QueueScreen.row(oldest), in: d.layout()))
+        await d.tap(QueueScreen.bottom)
+        let bottom = d.layout()
+        #expect(isVisible(QueueScreen.row(oldest), in: bottom))
+        #expect(!isVisible(QueueScreen.row(0), in: bottom))
+        await d.tap(QueueScreen.top)
+        let top = d.layout()
+        #expect(isVisible(QueueScreen.row(0), in: top))
+        #expect(!isVisible(QueueScreen.row(oldest), in: top))
+    }
+
+    @Test func jumpControlsAreFullTouchTargetsAndOnlyThereWhenTheListScrolls() async throws {
+        for display in Display.all {
+            let tree = try await queue(rows: 200).layout(display)
+            for id in [QueueScreen.top, QueueScreen.bottom] {
+                let node = try #require(tree.node(withIdentifier: id), "\(display): no \(id)")
+                let minimum = Scale(display.scale).pixels(LayoutContext.minimumTouchTarget)
+                #expect(node.frame.width >= minimum && node.frame.height >= minimum, "\(display): \(id) is \(node.frame)")
+                #expect(isVisible(id, in: tree))
+            }
+        }
+        let short = try await queue(rows: 3).layout()
+        #expect(short.node(withIdentifier: QueueScreen.top) == nil)
+        #expect(short.node(withIdentifier: QueueScreen.bottom) == nil)
+    }
+
+    @Test func aThousandRowsDrawOnlyTheRowsInView() async throws {
+        let d = try await queue(rows: 1_000)
+        for jump in [QueueScreen.top, QueueScreen.bottom] {
+            await d.tap(jump)
+            let tree = d.layout()
+            let list = try #require(tree.node(withIdentifier: QueueScreen.list))
+            #expect(list.value == "1000")
+            var rows = 0
+            var drawn: [LayoutNode] = []
+            tree.forEach { node in
+                guard node.role == .row else { return }
+                rows += 1
+                if !node.paints.isEmpty || !node.children.isEmpty { drawn.append(node) }
+            }
+            #expect(rows == 1_000, "every row is listed for QA")
+            #expect(drawn.filter { !$0.frame.intersects(list.frame) }.isEmpty, "rows drawn out of view")
+            #expect(!drawn.isEmpty && drawn.count <= 8, "\(drawn.count) rows drawn in a \(list.frame.height) px list")
+        }
+    }
+}
