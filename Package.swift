@@ -59,13 +59,19 @@ let package = Package(
         // MARK: Device (displays, evdev input, uinput, evemu)
         .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
 
+        // MARK: Runtime
+        /// Kernel to screen: the display, the input devices and the main loop joined to the
+        /// coordinator and the screens. Knows no data layer, so teller-bench drives it on the fakes.
+        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI"]),
+
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "Widgets", "Graphics", "Device"]),
+            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device"]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "ProcessTestSupport"]),
+            dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI", "TellerRuntime",
+                           "TellerFakes", "ProcessTestSupport"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",

@@ -35,7 +35,7 @@ extension TerminalApp: ControlHandler {
             guard display.bounds.contains(start), display.bounds.contains(end) else {
                 throw ControlError.failed("the swipe leaves the \(display.size.width)x\(display.size.height) screen")
             }
-            guard let injector = syntheticTouch else { throw ControlError.failed("no synthetic touchscreen") }
+            guard let injector = runtime.syntheticTouch else { throw ControlError.failed("no synthetic touchscreen") }
             try injector.swipe(from: start, to: end)
         case .tap(let identifier):
             let tree = layoutCurrentScreen()
@@ -50,7 +50,7 @@ extension TerminalApp: ControlHandler {
             }
             try injectTap(at: visible.center)
         case .type(let text):
-            guard let keyboard = syntheticKeyboard else { throw ControlError.failed("no synthetic keyboard") }
+            guard let keyboard = runtime.syntheticKeyboard else { throw ControlError.failed("no synthetic keyboard") }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for (index, line) in lines.enumerated() {
                 try keyboard.type(String(line), pressEnter: index < lines.count - 1)
@@ -69,7 +69,7 @@ extension TerminalApp: ControlHandler {
     }
 
     private func injectTap(at point: Point) throws {
-        guard let injector = syntheticTouch else { throw ControlError.failed("no synthetic touchscreen") }
+        guard let injector = runtime.syntheticTouch else { throw ControlError.failed("no synthetic touchscreen") }
         try injector.tap(point)
     }
 

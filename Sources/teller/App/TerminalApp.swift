@@ -4,40 +4,32 @@ import Graphics
 import TellerCore
 import TellerData
 import TellerFeatures
+import TellerRuntime
 import TellerUI
 import Widgets
 
 /// The running terminal: the composition root that builds the live data
-/// layer, the coordinator and its screens, opens the display and the input
-/// devices, and runs everything on one main loop with the control socket.
+/// layer and the coordinator over it, opens the display and the input
+/// devices, and hands them to a ``TerminalRuntime`` on one main loop with
+/// the control socket.
 @MainActor
 final class TerminalApp {
     let configuration: Configuration
     let configurationPath: String
-    let loop = EventLoop()
     let live: LiveData
-    let coordinator: Coordinator
-    let view: TerminalView
-    let display: any Display
-    let fonts: FontLibrary
-    let renderer: Renderer
-    let monitor: InputMonitor
+    let runtime: TerminalRuntime
     let notifier = SystemdNotifier()
-    var layout: LayoutContext
-    var tree: LayoutNode?
-    var touch: TouchTracker
-    /// The clock a flung list moves on, and whether its next frame is already asked for.
-    let animationEpoch = ContinuousClock.now
-    var animationFramePending = false
-    /// Where `teller ctl touch/tap` and `type` inject kernel-format events.
-    var syntheticTouch: TouchInjector?
-    var syntheticKeyboard: KeyboardInjector?
     var control: ControlServer?
     /// Set with READY, after the first frame was presented; in-process scenarios wait for it.
     var announcedReady = false
-    /// Per keyboard: what it typed, to drop a scanner's duplicate `.scan`.
-    var keyLines: [String: KeyLine] = [:]
     private var tokens: [EventLoop.Token] = []
+
+    var loop: EventLoop { runtime.loop }
+    var coordinator: Coordinator { runtime.coordinator }
+    var display: any Display { runtime.display }
+    var monitor: InputMonitor { runtime.monitor }
+    /// The tree on the panel, after the last frame.
+    var tree: LayoutNode? { runtime.tree }
 
     init(configuration: Configuration, configurationPath: String) throws {
         self.configuration = configuration
@@ -45,16 +37,11 @@ final class TerminalApp {
         // Before anything reads local time: the screens' clock, the daily limit's "today".
         if let zone = configuration.timeZone { SystemTimeZone.use(zone) }
         live = try LiveData(configuration: configuration)
-        display = try Self.openConfiguredDisplay(configuration)
+        let display = try Self.openConfiguredDisplay(configuration)
         Log.info("display: \(display.name)")
-        fonts = try FontLibrary(configuration: FontConfiguration(directory: configuration.fontDirectory))
-        renderer = Renderer(fonts: fonts)
-        let scale = Scale(configuration.scale ?? Self.automaticScale(for: display.size))
-        layout = LayoutContext(scale: scale, textScale: configuration.textScale, theme: configuration.highContrast ? .highContrast : .standard,
-                               fonts: fonts, state: InteractionState())
-        touch = TouchTracker(scale: scale)
+        let fonts = try FontLibrary(configuration: FontConfiguration(directory: configuration.fontDirectory))
         let calibration = Self.calibration(configuration.touchCalibration)
-        monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: calibration, grab: configuration.grabInput))
+        let monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: calibration, grab: configuration.grabInput))
 
         let session = OperatorSession(store: live.store, host: live.host)
         let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus(clock: live.clock)
@@ -64,7 +51,7 @@ final class TerminalApp {
                                           storageFailures: storageFailures) {
             await facts.hardware()
         }
-        coordinator = Coordinator(dependencies: FeatureDependencies(
+        let coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
             outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
             diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics,
@@ -72,7 +59,9 @@ final class TerminalApp {
             terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
             time: TimeFormatting(zone: .system), idleLockAfter: configuration.idleLockSeconds,
             terminalCurrency: configuration.currency))
-        view = TerminalView(coordinator: coordinator)
+        runtime = TerminalRuntime(display: display, fonts: fonts, monitor: monitor, coordinator: coordinator,
+                                  scale: Scale(configuration.scale ?? Self.automaticScale(for: display.size)),
+                                  textScale: configuration.textScale, theme: configuration.highContrast ? .highContrast : .standard)
         facts.app = self
     }
 
@@ -81,10 +70,10 @@ final class TerminalApp {
     /// main already drains it); SIGTERM exits cleanly.
     func start() {
         loop.handleTerminationSignals { [unowned self] signal in self.shutDown(signal: signal) }
-        loop.attach(display: display) { [unowned self] surface, stale in self.renderFrame(into: surface, stale: stale) }
-        loop.onFramePresented = { [unowned self] in self.framePresented() }
-        coordinator.onChange = { [unowned self] in self.loop.setNeedsDisplay() }
-        startInput()
+        runtime.onFramePresented = { [unowned self] in self.framePresented() }
+        runtime.onDeviceNotice = { notice in Self.log(notice) }
+        runtime.onInputUnavailable = { error in Log.warning("input: \(error); only teller ctl can touch this terminal") }
+        runtime.start()
         startControlSocket()
         tokens.append(loop.every(milliseconds: 1000) { [unowned self] in self.coordinator.tick() })
         if let interval = notifier.watchdogInterval {
@@ -94,7 +83,32 @@ final class TerminalApp {
             if let engine = self.live.engine { await engine.start() }
             await self.coordinator.start()
         }
-        loop.setNeedsDisplay()
+    }
+
+    /// Announces READY (systemd and the "ready:" log line that scripts,
+    /// tests and `teller-bench startup` wait for) once the first frame is on
+    /// the panel: after a DRM page flip completes, not when it is queued, so
+    /// READY never precedes what the operator sees.
+    func framePresented() {
+        guard !announcedReady else { return }
+        announcedReady = true
+        notifier.ready()
+        Log.info("ready: first frame presented on \(display.name)")
+    }
+
+    /// The widget tree of the screen on top, at the display's size.
+    func layoutCurrentScreen() -> LayoutNode { runtime.layoutCurrentScreen() }
+
+    /// A full rendering of the current screen, for screenshots.
+    func snapshot() -> Surface { runtime.snapshot() }
+
+    private static func log(_ notice: InputNotice) {
+        switch notice {
+        case .added(let path, let name, let kind): Log.info("input: added \(name) (\(kind)) \(path)")
+        case .removed(let path, let name): Log.info("input: removed \(name) \(path)")
+        case .failed(let error): Log.warning("input: \(error)")
+        case .touch, .keyboard: break
+        }
     }
 
     private func shutDown(signal: Int32) -> Never {

@@ -4,14 +4,14 @@ import TellerFeatures
 import TellerUI
 import Widgets
 
-extension TerminalApp {
+extension TerminalRuntime {
     /// Opens the evdev devices (following hotplug) and the in-process
     /// devices that `teller ctl` injects through.
     func startInput() {
         do {
             try loop.attach(input: monitor) { [unowned self] notice in self.handle(notice) }
         } catch {
-            Log.warning("input: \(error); only teller ctl can touch this terminal")
+            onInputUnavailable?(error)
         }
         if let sink = loop.attachInProcessDevice(capabilities: TouchInjector.capabilities(name: "teller ctl touchscreen"), to: monitor) {
             syntheticTouch = TouchInjector(transform: display.transform, sink: sink)
@@ -26,13 +26,13 @@ extension TerminalApp {
 
     func handle(_ notice: InputNotice) {
         switch notice {
-        case .added(let path, let name, let kind):
-            Log.info("input: added \(name) (\(kind)) \(path)")
-        case .removed(let path, let name):
-            Log.info("input: removed \(name) \(path)")
+        case .added:
+            onDeviceNotice?(notice)
+        case .removed(let path, _):
             keyLines[path] = nil
-        case .failed(let error):
-            Log.warning("input: \(error)")
+            onDeviceNotice?(notice)
+        case .failed:
+            onDeviceNotice?(notice)
         case .touch(let event, _):
             handleTouch(event)
         case .keyboard(let input, let path):
