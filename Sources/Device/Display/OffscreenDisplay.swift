@@ -4,24 +4,35 @@ import Graphics
 ///
 /// ``scanout`` is what a panel would show, in the physical (unrotated)
 /// frame, so rotation can be tested without hardware. Frames complete at
-/// once. Not thread-safe.
+/// once. With one buffer the application draws straight into it; with two
+/// it draws into the one not shown and repairs what that buffer missed
+/// (buffer age), then the two swap: DRM's double buffering without the
+/// panel. Not thread-safe.
 public final class OffscreenDisplay: Display {
     public let transform: DisplayTransform
-    /// The panel's pixels after the last ``present(damage:)``.
-    public let scanout: Surface
+    private let buffers: [Surface]
+    private var shown = 0
     private var chain: SwapChain!
     public private(set) var presentedFrames = 0
+
+    /// The panel's pixels after the last ``present(damage:)``.
+    public var scanout: Surface { buffers[shown] }
 
     /// - Parameters:
     ///   - physicalSize: the panel's native size.
     ///   - rotation: how the logical image is turned on the panel.
-    public init(physicalSize: Size, rotation: Rotation = .degrees0) {
+    ///   - bufferCount: 1 (the default, no second frame of memory) or 2 (as DRM flips).
+    public init(physicalSize: Size, rotation: Rotation = .degrees0, bufferCount: Int = 1) {
+        precondition(bufferCount == 1 || bufferCount == 2, "an offscreen display has one or two buffers")
         transform = DisplayTransform(rotation: rotation, physicalSize: physicalSize)
-        scanout = Surface(size: physicalSize)
-        let buffer = ScanoutBuffer(
-            base: UnsafeMutableRawPointer(scanout.baseAddress), strideBytes: scanout.strideBytes,
-            size: physicalSize, format: .xrgb8888)
-        chain = SwapChain(transform: transform, buffers: [buffer], owner: scanout, firstBack: 0, tearFree: true)
+        buffers = (0..<bufferCount).map { _ in Surface(size: physicalSize) }
+        let scanoutBuffers = buffers.map { surface in
+            ScanoutBuffer(base: UnsafeMutableRawPointer(surface.baseAddress), strideBytes: surface.strideBytes,
+                          size: physicalSize, format: .xrgb8888)
+        }
+        chain = SwapChain(transform: transform, buffers: scanoutBuffers, owner: BufferOwner(buffers), firstBack: bufferCount - 1,
+                          tearFree: bufferCount == 1)
+        shown = 0
     }
 
     public var name: String { "offscreen \(transform.physicalSize.width)x\(transform.physicalSize.height) rotation \(transform.rotation.rawValue)" }
@@ -32,10 +43,16 @@ public final class OffscreenDisplay: Display {
     public var readableDescriptor: Int32? { nil }
 
     public func present(damage: Rect) throws(DisplayError) {
-        _ = chain.prepare(damage: damage)
+        shown = chain.prepare(damage: damage)
         chain.advance()
         presentedFrames += 1
     }
 
     public func handleReadable() throws(DisplayError) {}
+}
+
+/// Keeps an offscreen display's buffers alive as long as a surface drawn into them is.
+private final class BufferOwner {
+    let buffers: [Surface]
+    init(_ buffers: [Surface]) { self.buffers = buffers }
 }

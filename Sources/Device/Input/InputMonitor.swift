@@ -119,8 +119,15 @@ public final class InputMonitor {
 
     /// Registers an in-process device and returns its `.added` notice.
     public func addInProcess(_ device: InProcessInputDevice) -> [InputNotice] {
-        virtuals[device.path] = Virtual(device.capabilities, transform: configuration.transform, calibration: configuration.calibration)
-        return [.added(path: device.path, name: device.capabilities.name, kind: device.capabilities.kind)]
+        addVirtual(path: device.path, capabilities: device.capabilities)
+    }
+
+    /// Registers a device that is not under /dev/input (an in-process or a
+    /// pipe device) by its pseudo path; its events come in through
+    /// ``decodeInProcess(_:from:)``.
+    public func addVirtual(path: String, capabilities: InputCapabilities) -> [InputNotice] {
+        virtuals[path] = Virtual(capabilities, transform: configuration.transform, calibration: configuration.calibration)
+        return [.added(path: path, name: capabilities.name, kind: capabilities.kind)]
     }
 
     /// Decodes one frame an in-process device delivered, exactly as a

@@ -27,6 +27,22 @@ extension EventLoop {
         return device
     }
 
+    /// A synthetic device behind a pipe, read by this loop when epoll says
+    /// its descriptor is readable and decoded by `monitor` like a kernel
+    /// device's (see ``PipeInputDevice``). The loop keeps it while `monitor`
+    /// has input attached.
+    public func attachPipeDevice(capabilities: InputCapabilities, to monitor: InputMonitor) throws(InputError) -> PipeInputDevice {
+        guard let router = inputRouters.first(where: { $0.monitor === monitor }) else {
+            throw .system(path: "pipe:\(capabilities.name)", operation: "attach (the input monitor is not running)", errno: .noDevice)
+        }
+        let device = try PipeInputDevice(capabilities: capabilities)
+        router.deliver(monitor.addVirtual(path: device.path, capabilities: capabilities))
+        router.pipes.append(watch(device.readDescriptor, keepingAlive: device) { [unowned router, unowned device] in
+            router.deliver(monitor.decodeInProcess(device.readAvailable(), from: device.path))
+        })
+        return device
+    }
+
     /// Removes a device made by ``attachInProcessDevice(capabilities:to:)``.
     public func detachInProcessDevice(_ device: InProcessInputDevice, from monitor: InputMonitor) {
         guard let router = inputRouters.first(where: { $0.monitor === monitor }) else { return }
@@ -41,6 +57,8 @@ final class InputRouter {
     let monitor: InputMonitor
     let handler: @MainActor (InputNotice) -> Void
     var hotplug: EventLoop.Token?
+    /// Watches of pipe devices.
+    var pipes: [EventLoop.Token] = []
     private var watches: [ObjectIdentifier: EventLoop.Token] = [:]
 
     init(loop: EventLoop, monitor: InputMonitor, handler: @escaping @MainActor (InputNotice) -> Void) {
