@@ -1,67 +1,134 @@
 import Device
-import Glibc
 import Graphics
 import TellerCore
+import TellerFakes
+import TellerFeatures
+import TellerRuntime
+import Widgets
 
-/// Input latency inside the process at 1280x800: raw kernel events are read
-/// from a pipe (standing in for /dev/input/eventN), decoded by TouchDecoder,
-/// hit-tested against a keypad-sized grid of 48 buttons, and the pressed
-/// button is redrawn and presented on an offscreen display. One sample is
-/// one tap frame, from the read to the frame being ready.
-let inputBenchmark = Benchmark(name: "input", summary: "event read -> decode -> hit test -> frame ready at 1280x800") { args in
-    let iterations = args.first.flatMap { Int($0) } ?? 5000
-    let panel = Size(width: 1280, height: 800)
-    let display = OffscreenDisplay(physicalSize: panel)
-    var decoder = TouchDecoder(capabilities: TouchInjector.capabilities(), transform: display.transform)!
-    let buttons: [Rect] = (0..<48).map { i in Rect(x: 40 + (i % 8) * 150, y: 40 + (i / 8) * 120, width: 140, height: 110) }
-    var colors = [UInt32](repeating: 0xFF30_3040, count: buttons.count)
-    let surface = display.backBuffer
-    for y in 0..<surface.height { (surface.row(y)).update(repeating: 0xFF10_1018, count: surface.width) }
-    try display.presentAll()
+/// Input to presented frame on the terminal's own path at 1280x800, on the
+/// fakes: kernel-format `input_event` records are written to a pipe that
+/// the real main loop watches (epoll, through Dispatch), read and decoded by
+/// the InputMonitor's touch decoder, hit-tested and handled by
+/// TerminalRuntime, TerminalView, the screen's view model and the
+/// coordinator, laid out, diffed, drawn where damaged and presented into the
+/// other of two scanout buffers, as DRM double-buffers. The clock starts
+/// before the first record of an event is written and stops when the loop
+/// reports the frame presented. Each tap is two samples, its press and its
+/// release.
+let inputBenchmark = Benchmark(
+    name: "input", summary: "kernel event written -> real main loop -> screens -> frame presented at 1280x800",
+    usage: """
+        Figures (ms, over every press and release):
+          keypad_input_to_present_p50_ms / _p99_ms       digit and backspace taps on the amount keypad
+          navigation_input_to_present_p50_ms / _p99_ms   Back to the account and Deposit to the amount screen
+          input_to_present_p50_ms / _p99_ms              both together
+        options:
+          --taps N   taps of each kind (default 200)
+        """
+) { args in
+    let taps = args.firstIndex(of: "--taps").flatMap { Int(args[$0 + 1]) } ?? 200
+    try await InputBench().run(taps: taps)
+}
 
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { throw BenchmarkError.failed("pipe: \(String(cString: strerror(errno)))") }
-    defer { close(fds[0]); close(fds[1]) }
-    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * InputEvent.kernelSize, alignment: 16)
-    defer { readBuffer.deallocate() }
+@MainActor
+private final class InputBench {
+    let harness = FeatureHarness()
+    let display = OffscreenDisplay(physicalSize: Size(width: 1280, height: 800), bufferCount: 2)
+    let runtime: TerminalRuntime
+    var presented: CheckedContinuation<Void, Never>?
 
-    var samples: [Double] = []
-    samples.reserveCapacity(iterations)
-    var trackingID: Int32 = 1
-    for i in 0..<iterations {
-        let target = buttons[i % buttons.count].center
-        let raw = TouchMapping.raw(forPhysical: target, physicalSize: panel, xAxis: TouchInjector.axis, yAxis: TouchInjector.axis)
-        let frame: [InputEvent] = [
-            InputEvent(type: .absolute, code: .absMTSlot, value: 0),
-            InputEvent(type: .absolute, code: .absMTTrackingID, value: i % 2 == 0 ? trackingID : -1),
-            InputEvent(type: .absolute, code: .absMTPositionX, value: raw.x),
-            InputEvent(type: .absolute, code: .absMTPositionY, value: raw.y),
-            .report(),
-        ]
-        if i % 2 == 1 { trackingID += 1 }
-        let bytes = frame.flatMap(\.kernelBytes)
-        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
-
-        let start = ContinuousClock.now
-        let count = read(fds[0], readBuffer.baseAddress, readBuffer.count)
-        let events = InputEvent.decodeKernelEvents(UnsafeRawBufferPointer(rebasing: readBuffer[0..<max(0, count)]))
-        var damage = Rect.zero
-        for event in events {
-            for touch in decoder.decode(event) {
-                guard let hit = buttons.firstIndex(where: { $0.contains(touch.position) }) else { continue }
-                colors[hit] = touch.phase == .began ? 0xFF20_80F0 : 0xFF30_3040
-                let rect = buttons[hit]
-                for y in rect.minY..<rect.maxY { (surface.row(y) + rect.minX).update(repeating: colors[hit], count: rect.width) }
-                damage = damage.union(rect)
-            }
-        }
-        try display.present(damage: damage)
-        samples.append((ContinuousClock.now - start).milliseconds)
+    init() throws {
+        let monitor = InputMonitor(configuration: .init(transform: display.transform))
+        runtime = TerminalRuntime(display: display, fonts: try FontLibrary(), monitor: monitor, coordinator: harness.coordinator,
+                                  scale: Scale(1.5))
     }
-    samples.sort()
-    let median = samples[samples.count / 2]
-    let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
-    print("input_to_frame_median_ms: \(median.fixed(decimals: 4))")
-    print("input_to_frame_p99_ms: \(p99.fixed(decimals: 4))")
-    print("input_to_frame_samples: \(samples.count)")
+
+    func run(taps: Int) async throws {
+        runtime.onFramePresented = { [unowned self] in
+            let waiting = presented
+            presented = nil
+            waiting?.resume()
+        }
+        runtime.start()
+        await harness.coordinator.start()
+        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "teller-bench touchscreen"),
+                                                       to: runtime.monitor)
+        let touch = TouchInjector(transform: display.transform, sink: device)
+        await quiet()
+
+        // To the amount screen by taps: the operator's ID and PIN, then the account by its IBAN.
+        for id in ["1", "0", "0", "1", "enter", "1", "2", "3", "4", "enter"].map({ "sign-in.pin.\($0)" }) {
+            _ = try await tap(id, with: touch)
+        }
+        await harness.accounts.set(cached: nil, fresh: harness.snapshot(asOf: harness.clock.now()), for: FeatureHarness.account)
+        _ = try await tap("home.find-account", with: touch)
+        for character in FeatureHarness.account.electronic { _ = try await tap("find-account.keys.\(character)", with: touch) }
+        _ = try await tap("find-account.open", with: touch)
+        _ = try await tap("account.deposit", with: touch)
+        guard harness.coordinator.current.screenName == "amount" else {
+            throw BenchmarkError.failed("the taps did not reach the amount screen; on \(harness.coordinator.current.screenName)")
+        }
+
+        var keypad: [Double] = []
+        for n in 0..<taps {
+            keypad += try await tap("amount.keys.\(n % 9 + 1)", with: touch)
+            keypad += try await tap("amount.keys.backspace", with: touch)
+        }
+        var navigation: [Double] = []
+        for _ in 0..<taps {
+            navigation += try await tap("amount.back", with: touch)
+            navigation += try await tap("account.deposit", with: touch)
+        }
+        guard harness.coordinator.current.screenName == "amount" else {
+            throw BenchmarkError.failed("navigation ended on \(harness.coordinator.current.screenName), not the amount screen")
+        }
+        report("keypad_input_to_present", keypad)
+        report("navigation_input_to_present", navigation)
+        report("input_to_present", keypad + navigation)
+        print("input_to_present_samples: \(keypad.count + navigation.count)")
+    }
+
+    /// Presses and releases the centre of `identifier`; returns, in ms, each
+    /// event's time from its first record written to its frame presented.
+    private func tap(_ identifier: String, with touch: TouchInjector) async throws -> [Double] {
+        let tree = runtime.layoutCurrentScreen()
+        guard let frame = tree.visibleFrame(ofIdentifier: identifier, within: display.bounds), !frame.isEmpty else {
+            throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
+        }
+        let clock = ContinuousClock()
+        let pressed = try await clock.measure {
+            _ = try touch.down(frame.center)
+            await nextFrame()
+        }
+        let released = try await clock.measure {
+            try touch.up()
+            await nextFrame()
+        }
+        await quiet()
+        return [pressed.milliseconds, released.milliseconds]
+    }
+
+    private func nextFrame() async {
+        await withCheckedContinuation { presented = $0 }
+    }
+
+    /// Lets the view models' work and the frames it asks for finish, so no
+    /// frame of the last event is counted as the next event's.
+    private func quiet() async {
+        await harness.coordinator.settle()
+        var frames = -1
+        while frames != runtime.loop.framesPresented {
+            frames = runtime.loop.framesPresented
+            try? await Task.sleep(for: .milliseconds(3))
+        }
+    }
+
+    private func report(_ name: String, _ samples: [Double]) {
+        let sorted = samples.sorted()
+        let p50 = sorted[sorted.count / 2]
+        let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        print("\(name)_p50_ms: \(p50.fixed(decimals: 3))")
+        print("\(name)_p99_ms: \(p99.fixed(decimals: 3))")
+    }
 }

@@ -3,8 +3,10 @@ import TellerCore
 import Widgets
 
 /// Renders the account screen (status bar, header, 10 activity rows, amount
-/// keypad) at three panel sizes: full redraws, the damage of one pressed key,
-/// and a memset of the frame as the memory-bandwidth floor of the same run.
+/// keypad) at three panel sizes: full redraws (render alone, and layout plus
+/// render as a frame costs when the screen changes), the damage of one
+/// pressed key (the tree diff included), and a memset of the frame as the
+/// memory-bandwidth floor of the same run.
 /// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames.
 let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
     let iterations = args.firstIndex(of: "--iterations").flatMap { Int(args[$0 + 1]) } ?? 300
@@ -41,9 +43,11 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
             for y in 0..<size.height { surface.row(y).update(repeating: 0xFF00_0000, count: size.width) }
         }
         let layout = measure(max(10, iterations / 10)) { _ = context.layout(RenderBenchmarkScreen.account(), in: size) }
+        let frame = measure(iterations) { renderer.render(context.layout(RenderBenchmarkScreen.account(), in: size), into: surface) }
 
         print("render_full_\(name)_median_ms: \(format(percentile(full, 0.5)))")
         print("render_full_\(name)_p99_ms: \(format(percentile(full, 0.99)))")
+        print("frame_full_with_layout_\(name)_median_ms: \(format(percentile(frame, 0.5)))")
         print("render_press_\(name)_median_ms: \(format(percentile(press, 0.5)))")
         print("memset_\(name)_ms: \(format(percentile(memset, 0.5)))")
         print("layout_\(name)_median_ms: \(format(percentile(layout, 0.5)))")
