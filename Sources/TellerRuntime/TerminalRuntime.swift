@@ -1,5 +1,4 @@
 import Device
-import Dispatch
 import Graphics
 import TellerFeatures
 import TellerUI
@@ -106,12 +105,10 @@ public final class TerminalRuntime {
     private func requestAnimationFrame() {
         guard !animationFramePending else { return }
         animationFramePending = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.animationFramePending = false
-                self.loop.setNeedsDisplay()
-            }
+        loop.after(milliseconds: 16) { [weak self] in
+            guard let self else { return }
+            animationFramePending = false
+            loop.setNeedsDisplay()
         }
     }
 }

@@ -105,3 +105,21 @@ private final class FlippingDisplay: Display {
 
     func kernelCompletesFlip() { completionArrived = true }
 }
+
+/// The loop holds a watch or timer until it is cancelled, and no longer.
+@MainActor
+@Suite struct EventLoopSourceTests {
+    @Test func firedOneShotTimersAreLetGo() async throws {
+        let loop = EventLoop()
+        var fired = 0
+        for _ in 0..<200 { loop.after(milliseconds: 0) { fired += 1 } }
+        for _ in 0..<500 where fired < 200 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(fired == 200)
+        let watch = loop.watch(STDIN_FILENO) {}
+        watch.cancel()
+        loop.after(milliseconds: 60_000) {}
+        // The last timer, not yet fired; the 200 that fired and the cancelled watch are gone.
+        #expect(loop.heldSources == 1)
+    }
+}
+

@@ -189,13 +189,20 @@ public final class EventLoop {
         exit(status)
     }
 
+    /// Keeps `source` alive until it is cancelled. Sources already cancelled
+    /// (one-shot timers that fired, watches of removed devices) are let go
+    /// here, so a timer asked for every frame does not grow the loop.
     @discardableResult
     private func keep(_ source: any DispatchSourceProtocol) -> Token {
+        tokens.removeAll { $0.source.isCancelled }
         let token = Token(source)
         tokens.append(token)
         source.resume()
         return token
     }
+
+    /// Watches, timers and signal sources the loop holds (for tests).
+    var heldSources: Int { tokens.count }
 }
 
 /// Holds a descriptor's owner until the dispatch source watching it is cancelled.
