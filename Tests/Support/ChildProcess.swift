@@ -160,10 +160,11 @@ public final class ChildProcess: Sendable {
     /// Blocks until the child has exited; for `defer` and `deinit`, where nothing can be awaited.
     public func waitBlocking() {
         state.withLock {
-            guard $0.exitStatus == nil else { return }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            $0.exitStatus = Self.exitStatus(status)
+            if $0.exitStatus == nil {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                $0.exitStatus = Self.exitStatus(status)
+            }
         }
     }
 

@@ -119,8 +119,11 @@ import Widgets
         var tracker = TouchTracker(scale: .one)
         tracker.down(at: Point(x: 400, y: 200), time: 0, in: tree, state: &state)
         tracker.move(to: Point(x: 400, y: 260), time: 0.5, state: &state)
-        guard case .scroll(let contentHeight) = list.interaction else { return }
-        #expect(state.scrollOffsets["long"] == contentHeight - list.frame.height - 60, "a drag down moves back from the end at once")
+        if case .scroll(let contentHeight) = list.interaction {
+            #expect(state.scrollOffsets["long"] == contentHeight - list.frame.height - 60, "a drag down moves back from the end at once")
+        } else {
+            Issue.record("the 200-row list does not scroll: \(list.interaction)")
+        }
     }
 
     @Test func aThousandRowsBuildPaintsOnlyForTheRowsInView() {
@@ -132,9 +135,10 @@ import Widgets
             var rows = 0
             var drawn: [LayoutNode] = []
             tree.forEach { node in
-                guard node.role == .row else { return }
-                rows += 1
-                if !node.paints.isEmpty || !node.children.isEmpty { drawn.append(node) }
+                if node.role == .row {
+                    rows += 1
+                    if !node.paints.isEmpty || !node.children.isEmpty { drawn.append(node) }
+                }
             }
             #expect(rows == 1_000, "every row is still listed, for QA")
             #expect(drawn.allSatisfy { $0.frame.intersects(list.frame) })

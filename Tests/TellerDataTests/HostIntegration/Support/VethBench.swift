@@ -64,10 +64,11 @@ final class VethBench: @unchecked Sendable {
 
     /// Deletes both namespaces (and with them the veth pair). Safe to call twice.
     func remove() {
-        guard created, let ip = try? ChildProcess.ip() else { return }
-        created = false
-        for namespace in [hostNamespace, terminalNamespace] {
-            if let child = try? ChildProcess(ip, ["netns", "delete", namespace]) { child.waitBlocking() }
+        if created, let ip = try? ChildProcess.ip() {
+            created = false
+            for namespace in [hostNamespace, terminalNamespace] {
+                if let child = try? ChildProcess(ip, ["netns", "delete", namespace]) { child.waitBlocking() }
+            }
         }
     }
 
