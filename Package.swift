@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "ProcessTestSupport", path: "Tests/Support"),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport"]),
-        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes"]),
+        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
         .testTarget(name: "TellerUITests", dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "Widgets", "Graphics"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(

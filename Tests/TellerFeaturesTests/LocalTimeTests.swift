@@ -4,6 +4,7 @@ import Testing
 import TellerCore
 @testable import TellerFeatures
 import TellerFakes
+import TellerData
 
 /// The terminal shows the time on the branch's wall clock: the system zone
 /// through localtime_r, tzdata's rules and all.
@@ -20,7 +21,7 @@ import TellerFakes
             #expect(reading("2026-03-29T00:59:59Z") == "2026-03-29 01:59:59 +3600")
             #expect(reading("2026-03-29T01:00:00Z") == "2026-03-29 03:00:00 +7200")
             #expect(reading("2026-03-29T01:59:59Z") == "2026-03-29 03:59:59 +7200")
-            let time = TimeFormatting()
+            let time = TimeFormatting(zone: .system)
             #expect(time.clock(instant("2026-03-29T00:59:59Z")) == "01:59")
             #expect(time.clock(instant("2026-03-29T01:59:59Z")) == "03:59")
             // The day is Berlin's too: 23:30 UTC on the 28th is already the 29th there.
@@ -36,7 +37,7 @@ import TellerFakes
             // 2026-10-25 at 01:00 UTC: 03:00 CEST becomes 02:00 CET, so 02:xx comes twice.
             #expect(reading("2026-10-25T00:59:59Z") == "2026-10-25 02:59:59 +7200")
             #expect(reading("2026-10-25T01:00:00Z") == "2026-10-25 02:00:00 +3600")
-            #expect(TimeFormatting().clock(instant("2026-10-25T01:30:00Z")) == "02:30")
+            #expect(TimeFormatting(zone: .system).clock(instant("2026-10-25T01:30:00Z")) == "02:30")
         }
     }
 
@@ -47,13 +48,13 @@ import TellerFakes
             #expect(reading("2026-03-08T06:59:59Z") == "2026-03-08 01:59:59 -18000")
             #expect(reading("2026-03-08T07:00:00Z") == "2026-03-08 03:00:00 -14400")
             // Evening in New York is already tomorrow in UTC.
-            #expect(TimeFormatting().dayAndClock(instant("2026-03-09T03:15:00Z"), now: instant("2026-03-08T23:50:00Z")) == "23:15")
+            #expect(TimeFormatting(zone: .system).dayAndClock(instant("2026-03-09T03:15:00Z"), now: instant("2026-03-08T23:50:00Z")) == "23:15")
         }
     }
 
     @Test func kolkataAndAChangeOfZoneWithoutARestart() async {
         await #expect(processExitsWith: .success) {
-            let time = TimeFormatting()
+            let time = TimeFormatting(zone: .system)
             let morning = instant("2026-11-30T08:02:00Z")
             useSystemZone("Asia/Kolkata")
             #expect(reading("2026-11-30T08:02:00Z") == "2026-11-30 13:32:00 +19800")

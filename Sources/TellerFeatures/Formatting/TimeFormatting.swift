@@ -9,7 +9,7 @@ public struct TimeFormatting: Sendable {
 
     /// - Parameter zone: the terminal's own zone by default; tests pass a
     ///   fixed one so that they read the same on every machine.
-    public init(zone: LocalTime.Zone = .system) {
+    public init(zone: LocalTime.Zone) {
         self.zone = zone
     }
 

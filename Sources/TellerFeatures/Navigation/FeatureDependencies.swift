@@ -23,7 +23,7 @@ public struct FeatureDependencies: Sendable {
     public init(accounts: any AccountReading, outbox: any OutboxPort, sync: any SyncStatusPort, session: any OperatorSessionPort,
                 diagnostics: (any DiagnosticsPort)? = nil, touchCalibration: (any TouchCalibrationPort)? = nil,
                 clock: any WallClock = SystemClock(), terminal: TerminalIdentity,
-                time: TimeFormatting = TimeFormatting(), idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur) {
+                time: TimeFormatting, idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur) {
         self.accounts = accounts
         self.outbox = outbox
         self.sync = sync
