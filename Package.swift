@@ -86,7 +86,9 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
-        .testTarget(name: "TellerUITests", dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "Widgets", "Graphics"]),
+        .testTarget(
+            name: "TellerUITests",
+            dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "TellerRuntime", "Widgets", "Graphics", "Device"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],

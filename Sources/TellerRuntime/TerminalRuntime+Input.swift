@@ -50,6 +50,7 @@ extension TerminalRuntime {
             // drawn yet (a tap right after a navigation).
             let tree = layoutCurrentScreen()
             if view.wantsRawTouches, tree.identifier(at: event.position) == nil {
+                screenInputs += 1
                 let size = display.size
                 view.handleTouch(x: event.position.x, y: event.position.y,
                                  rawX: Double(event.position.x) / Double(max(1, size.width)), rawY: Double(event.position.y) / Double(max(1, size.height)))
@@ -59,6 +60,7 @@ extension TerminalRuntime {
             touch.move(to: event.position, time: time, state: &layout.state)
         case .ended:
             if let identifier = touch.up(at: event.position, time: time, state: &layout.state) {
+                screenInputs += 1
                 view.handleTap(identifier: identifier)
             }
         case .cancelled:
@@ -74,6 +76,7 @@ extension TerminalRuntime {
     /// the same line as `.scan`, which is dropped so nothing is typed twice.
     private func handleKeyboard(_ input: KeyboardInput, from path: String) {
         coordinator.noteActivity()
+        screenInputs += 1
         switch input {
         case .key(let key):
             switch key {

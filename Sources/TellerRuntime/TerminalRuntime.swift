@@ -24,6 +24,15 @@ public final class TerminalRuntime {
     public var layout: LayoutContext
     /// The tree on the panel, after the last frame.
     public private(set) var tree: LayoutNode?
+    /// What `tree` was laid out from; while it still holds, a press or a
+    /// release only swaps the control's paints through `pressable`.
+    private var treeInputs: LayoutInputs?
+    private var pressable: PressableNodes?
+    /// Bumped whenever input reaches the screens (a tap, a key, a raw
+    /// touch): they may change what a screen shows without a new revision.
+    var screenInputs = 0
+    /// Full layouts since start, for the benchmark and tests: a press must not add one.
+    public private(set) var layoutCount = 0
     /// Where `teller ctl touch/tap` and `type` inject kernel-format events.
     public internal(set) var syntheticTouch: TouchInjector?
     public internal(set) var syntheticKeyboard: KeyboardInjector?
@@ -64,10 +73,22 @@ public final class TerminalRuntime {
         loop.setNeedsDisplay()
     }
 
-    /// The widget tree of the screen on top, at the display's size.
+    /// The widget tree of the screen on top, at the display's size: the
+    /// tree on the panel when nothing it was laid out from has changed
+    /// since, a new layout otherwise.
     public func layoutCurrentScreen() -> LayoutNode {
         layout.state = view.interactionState(layout.state)
+        if let tree, currentInputs == treeInputs, pressable?.pressed == layout.state.pressed { return tree }
+        layoutCount += 1
         return layout.layout(view.body(), in: display.size)
+    }
+
+    /// Everything a layout depends on but the press.
+    private var currentInputs: LayoutInputs {
+        var state = layout.state
+        state.pressed = nil
+        return LayoutInputs(revision: coordinator.revision, screenInputs: screenInputs, state: state, size: display.size,
+                            scale: layout.scale, textScale: layout.textScale, theme: layout.theme)
     }
 
     /// A full rendering of the current screen into a new surface, for
@@ -80,16 +101,34 @@ public final class TerminalRuntime {
 
     /// Lays out the current screen and redraws what changed since the last
     /// frame plus what the back buffer missed.
+    ///
+    /// When only the press changed, the layout is kept and the control
+    /// pressed and the one released are the damage; otherwise the screen
+    /// is laid out again and compared with the tree on the panel.
     func renderFrame(into surface: Surface, stale: Rect) -> Rect {
         touch.step(now: animationSeconds, state: &layout.state)
-        let newTree = layoutCurrentScreen()
-        var damage = tree.map { DamageTracker.damage(from: $0, to: newTree) } ?? [surface.bounds]
-        if !stale.isEmpty { damage.append(stale) }
-        let merged = DamageTracker.merged(damage)
-        if !merged.isEmpty { renderer.render(newTree, into: surface, damage: merged) }
-        tree = newTree
+        layout.state = view.interactionState(layout.state)
+        var damage: [Rect]
+        let inputs = currentInputs
+        if var kept = tree, var pressable, inputs == treeInputs {
+            tree = nil  // the one reference, so the press changes the tree in place
+            damage = pressable.press(layout.state.pressed, in: &kept)
+            tree = kept
+            self.pressable = pressable
+        } else {
+            let newTree = layoutCurrentScreen()
+            damage = tree.map { DamageTracker.damage(from: $0, to: newTree) } ?? [surface.bounds]
+            tree = newTree
+            treeInputs = inputs
+            pressable = PressableNodes(newTree, pressed: layout.state.pressed)
+        }
+        // What changed goes back to the display; the stale part it repaired was already on screen.
+        // Counting it as changed would make every later frame of a double-buffered display whole.
+        let changed = damage.reduce(Rect.zero) { $0.union($1) }
+        let merged = DamageTracker.merged(stale.isEmpty ? damage : damage + [stale])
+        if let tree, !merged.isEmpty { renderer.render(tree, into: surface, damage: merged) }
         if touch.isAnimating { requestAnimationFrame() }
-        return merged.reduce(Rect.zero) { $0.union($1) }
+        return changed
     }
 
     /// Seconds since the runtime started, on the monotonic clock a fling runs on.
@@ -111,4 +150,15 @@ public final class TerminalRuntime {
             loop.setNeedsDisplay()
         }
     }
+}
+
+/// What a laid-out screen depends on, besides the control under the finger.
+private struct LayoutInputs: Equatable {
+    var revision: Int
+    var screenInputs: Int
+    var state: InteractionState
+    var size: Size
+    var scale: Scale
+    var textScale: Double
+    var theme: Theme
 }

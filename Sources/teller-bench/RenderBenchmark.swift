@@ -4,8 +4,9 @@ import Widgets
 
 /// Renders the account screen (status bar, header, 10 activity rows, amount
 /// keypad) at three panel sizes: full redraws (render alone, and layout plus
-/// render as a frame costs when the screen changes), the damage of one
-/// pressed key (the tree diff included), and a memset of the frame as the
+/// render as a frame costs when the screen changes), one key pressed and
+/// released as the terminal does it (finding the damage included: the
+/// layout is kept and the key's paints swapped), and a memset of the frame as the
 /// memory-bandwidth floor of the same run.
 /// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames.
 let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
@@ -31,11 +32,18 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         fonts.resetGlyphCacheStatistics()
 
         let full = measure(iterations) { renderer.render(idle, into: surface) }
-        var trees = (idle, pressed)
+        // A press as the terminal draws it: the laid-out tree is kept, the key's paints are
+        // swapped in place and its frame is the damage. Pressed and released alternate.
+        var tree = idle
+        var pressable = PressableNodes(idle, pressed: nil)
+        var key: String? = "deposit.keypad.5"
         let press = measure(iterations * 4) {
-            let damage = DamageTracker.damage(from: trees.0, to: trees.1)
-            renderer.render(trees.1, into: surface, damage: damage)
-            trees = (trees.1, trees.0)
+            let damage = pressable.press(key, in: &tree)
+            renderer.render(tree, into: surface, damage: damage)
+            key = key == nil ? "deposit.keypad.5" : nil
+        }
+        guard tree == idle, pressable.press("deposit.keypad.5", in: &tree).count == 1, tree == pressed else {
+            throw BenchmarkError.failed("the press timed at \(name) is not the layout's press")
         }
         steadyState = steadyState + fonts.glyphCacheStatistics
         if let pngDirectory { try PNG.write(surface, to: "\(pngDirectory)/render-\(name).png") }

@@ -40,25 +40,29 @@ public struct Button: Widget, Hashable {
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let theme = context.theme
-        let pressed = isEnabled && context.state.pressed == identifier
-        let fill: Color, text: Color
+        let fill: (released: Color, pressed: Color), text: Color
         switch (isEnabled, style) {
-        case (false, _): (fill, text) = (theme.disabled, theme.onDisabled)
-        case (true, .primary): (fill, text) = (pressed ? theme.accentPressed : theme.accent, theme.onAccent)
-        case (true, .secondary):
-            (fill, text) = (pressed ? theme.secondaryButtonPressed : theme.secondaryButton, theme.onSecondaryButton)
-        case (true, .destructive):
-            (fill, text) = (pressed ? theme.destructivePressed : theme.destructive, theme.onDestructive)
+        case (false, _): (fill, text) = ((theme.disabled, theme.disabled), theme.onDisabled)
+        case (true, .primary): (fill, text) = ((theme.accent, theme.accentPressed), theme.onAccent)
+        case (true, .secondary): (fill, text) = ((theme.secondaryButton, theme.secondaryButtonPressed), theme.onSecondaryButton)
+        case (true, .destructive): (fill, text) = ((theme.destructive, theme.destructivePressed), theme.onDestructive)
         }
         let radius = context.px(8)
-        var paints: [Paint] = [.fill(frame, fill, radius: radius)]
+        var rest: [Paint] = []
         if style == .secondary || !isEnabled {
-            paints.append(.stroke(frame, theme.border, radius: radius, width: max(1, context.px(theme.borderWidth))))
+            rest.append(.stroke(frame, theme.border, radius: radius, width: max(1, context.px(theme.borderWidth))))
         }
         let inset = frame.insetBy(dx: context.px(12), dy: 0)
         let lines = TextLines.single(title, style: .bodyBold, color: text, alignment: .center, width: inset.width, context)
-        paints += lines.paints(in: inset, context)
+        rest += lines.paints(in: inset, context)
+        let press = isEnabled
+            ? PressAppearance(released: [.fill(frame, fill.released, radius: radius)] + rest,
+                              pressed: [.fill(frame, fill.pressed, radius: radius)] + rest)
+            : nil
+        let pressed = isEnabled && context.state.pressed == identifier
         return LayoutNode(frame: frame, role: .button, identifier: identifier, label: accessibilityLabel ?? title,
-                          isEnabled: isEnabled, interaction: .tap, paints: paints, isTruncated: lines.isCut(in: inset, context))
+                          isEnabled: isEnabled, interaction: .tap,
+                          paints: press?.paints(isPressed: pressed) ?? [.fill(frame, fill.released, radius: radius)] + rest,
+                          press: press, isTruncated: lines.isCut(in: inset, context))
     }
 }

@@ -133,7 +133,6 @@ public struct List: Widget {
         let row = plan.row
         let theme = context.theme
         var paints: [Paint] = []
-        if context.state.pressed == row.identifier { paints.append(.fill(frame, theme.rowPressed, radius: 0)) }
         let pad = context.px(16)
         paints.append(.line(from: Point(x: frame.minX + pad, y: frame.maxY - 1), to: Point(x: frame.maxX - 1, y: frame.maxY - 1),
                             width: 1, theme.separator))
@@ -179,8 +178,10 @@ public struct List: Widget {
                 paints += subtitle.paints(in: Rect(x: x, y: max(y, top), width: width, height: height), context)
             }
         }
+        let press = PressAppearance(released: paints, pressed: [.fill(frame, theme.rowPressed, radius: 0)] + paints)
         return LayoutNode(frame: frame, role: .row, identifier: row.identifier, label: Self.label(row), value: row.trailing,
-                          interaction: .tap, paints: paints, children: children)
+                          interaction: .tap, paints: press.paints(isPressed: context.state.pressed == row.identifier),
+                          press: press, children: children)
     }
 }
 

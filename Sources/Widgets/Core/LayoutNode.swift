@@ -4,7 +4,9 @@ import Graphics
 /// to touch, how it presents itself to accessibility, and its children.
 ///
 /// Trees are values; two trees of successive states are diffed by
-/// ``DamageTracker`` and hit-tested by ``hitPath(at:)``.
+/// ``DamageTracker`` and hit-tested by ``hitPath(at:)``. A press changes
+/// no layout: a pressable node carries both of its looks (``press``), and
+/// ``PressableNodes`` swaps them in place and names the one rect to redraw.
 public struct LayoutNode: Hashable, Sendable {
     public var frame: Rect
     public var role: AccessibilityRole
@@ -18,6 +20,9 @@ public struct LayoutNode: Hashable, Sendable {
     public var interaction: Interaction
     /// Drawn before the children, in order.
     public var paints: [Paint]
+    /// A control that shows a press: what it draws released and pressed.
+    /// ``paints`` is one of the two, as the interaction state had it at layout.
+    public var press: PressAppearance?
     /// Children are clipped to ``frame`` (scrolling lists).
     public var clipsChildren: Bool
     /// True when some of the node's own text did not fit and an ellipsis
@@ -28,7 +33,7 @@ public struct LayoutNode: Hashable, Sendable {
     public init(
         frame: Rect, role: AccessibilityRole, identifier: String? = nil, label: String? = nil,
         value: String? = nil, isEnabled: Bool = true, interaction: Interaction = .none,
-        paints: [Paint] = [], clipsChildren: Bool = false, isTruncated: Bool = false, children: [LayoutNode] = []
+        paints: [Paint] = [], press: PressAppearance? = nil, clipsChildren: Bool = false, isTruncated: Bool = false, children: [LayoutNode] = []
     ) {
         self.frame = frame
         self.role = role
@@ -38,6 +43,7 @@ public struct LayoutNode: Hashable, Sendable {
         self.isEnabled = isEnabled
         self.interaction = interaction
         self.paints = paints
+        self.press = press
         self.clipsChildren = clipsChildren
         self.isTruncated = isTruncated
         self.children = children

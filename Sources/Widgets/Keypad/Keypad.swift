@@ -97,12 +97,11 @@ public struct Keypad: Widget {
         let id = identifier(of: key)
         let isEnter = key == .enter
         let isEnabled = self.isEnabled && (!isEnter || isEnterEnabled)
-        let pressed = isEnabled && context.state.pressed == id
-        let fill = !isEnabled ? theme.disabled : isEnter ? (pressed ? theme.accentPressed : theme.accent)
-            : (pressed ? theme.keyPressed : theme.key)
+        let fill: (released: Color, pressed: Color) = !isEnabled ? (theme.disabled, theme.disabled)
+            : isEnter ? (theme.accent, theme.accentPressed) : (theme.key, theme.keyPressed)
         let textColor = !isEnabled ? theme.onDisabled : isEnter ? theme.onAccent : theme.onKey
         let radius = context.px(8)
-        var paints: [Paint] = [.fill(frame, fill, radius: radius)]
+        var paints: [Paint] = []
         if !isEnter {
             paints.append(.stroke(frame, theme.border, radius: radius, width: max(1, context.px(theme.borderWidth))))
         }
@@ -114,8 +113,15 @@ public struct Keypad: Widget {
         let full = title(of: key)
         let title = font.truncated(full, toWidth: inset.width)
         paints += TextLines(lines: [title], spec: spec, color: textColor, alignment: .center).paints(in: inset, context)
+        let press = isEnabled
+            ? PressAppearance(released: [.fill(frame, fill.released, radius: radius)] + paints,
+                              pressed: [.fill(frame, fill.pressed, radius: radius)] + paints)
+            : nil
+        let pressed = isEnabled && context.state.pressed == id
         return LayoutNode(frame: frame, role: .key, identifier: id, label: accessibilityLabel(of: key),
-                          isEnabled: isEnabled, interaction: .tap, paints: paints, isTruncated: title != full)
+                          isEnabled: isEnabled, interaction: .tap,
+                          paints: press?.paints(isPressed: pressed) ?? [.fill(frame, fill.released, radius: radius)] + paints,
+                          press: press, isTruncated: title != full)
     }
 
     private func title(of key: KeypadKey) -> String {

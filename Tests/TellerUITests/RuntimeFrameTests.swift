@@ -1,0 +1,92 @@
+import Device
+import Graphics
+import TellerRuntime
+import TellerUI
+import Testing
+import Widgets
+
+/// The terminal's own path, from a kernel-format event on a pipe in the
+/// real main loop to the frame in the scanout buffer: a press is drawn
+/// without a new layout, and every frame shows what a full rendering of
+/// the same state shows.
+@MainActor
+@Suite struct RuntimeFrameTests {
+    @Test func aPressRedrawsTheKeyWithoutLayingOutAndEveryFrameIsWhole() async throws {
+        let d = try await Scenario.amount.make()
+        let display = OffscreenDisplay(physicalSize: Display.large.size, bufferCount: 2)
+        let runtime = TerminalRuntime(display: display, fonts: d.fonts,
+                                      monitor: InputMonitor(configuration: .init(transform: display.transform)),
+                                      coordinator: d.coordinator, scale: Scale(Display.large.scale))
+        runtime.start()
+        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "test touchscreen"),
+                                                       to: runtime.monitor)
+        let touch = TouchInjector(transform: display.transform, sink: device)
+        try await until { display.presentedFrames > 0 && d.coordinator.current.screenName == "amount" }
+        let key = try #require(runtime.tree?.visibleFrame(ofIdentifier: "amount.keys.5", within: display.bounds))
+        // Both scanout buffers drawn whole once, so what follows is damage only: a tap on
+        // another key, then a press on 9 that slides off it, so that the back buffer's stale
+        // part (the bounding box of the last frames' damage) is key 9 and not key 5.
+        let one = try #require(runtime.tree?.visibleFrame(ofIdentifier: "amount.keys.1", within: display.bounds))
+        let nine = try #require(runtime.tree?.visibleFrame(ofIdentifier: "amount.keys.9", within: display.bounds))
+        _ = try touch.down(one.center)
+        try await until { isShown("amount.keys.1", pressed: true, runtime) }
+        try touch.up()
+        try await until { isShown("amount.keys.1", pressed: false, runtime) }
+        _ = try touch.down(nine.center)
+        try await until { isShown("amount.keys.9", pressed: true, runtime) }
+        try touch.move(Point(x: nine.center.x, y: 2))
+        try await until { isShown("amount.keys.9", pressed: false, runtime) }
+        try touch.up()
+        await d.coordinator.settle()
+        try await quiet(display)
+        #expect(!key.intersects(display.staleRegion), "the stale part \(display.staleRegion) of the back buffer covers key 5 \(key)")
+
+        let layouts = runtime.layoutCount
+        _ = try touch.down(key.center)
+        try await until { isShown("amount.keys.5", pressed: true, runtime) }
+        try await quiet(display)
+        #expect(runtime.layoutCount == layouts, "the press laid the screen out again")
+        try expectScanoutIsWhole(display, runtime)
+
+        try touch.up()
+        try await until { isShown("amount.keys.5", pressed: false, runtime) }
+        await d.coordinator.settle()
+        try await quiet(display)
+        #expect(runtime.layoutCount > layouts, "the digit typed must lay the amount out again")
+        try expectScanoutIsWhole(display, runtime)
+    }
+
+    /// Whether the tree on the panel shows `identifier` pressed or released.
+    private func isShown(_ identifier: String, pressed: Bool, _ runtime: TerminalRuntime) -> Bool {
+        guard let node = runtime.tree?.node(withIdentifier: identifier), let press = node.press else { return false }
+        return node.paints == press.paints(isPressed: pressed)
+    }
+
+    /// Waits for `condition` on the main actor, where the loop runs (10 s at most: a hang, not a timing).
+    private func until(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for _ in 0..<2000 where !condition() {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(condition(), "waited 10 s in vain", sourceLocation: sourceLocation)
+    }
+
+    /// Lets frames asked for settle: no new frame for 30 ms.
+    private func quiet(_ display: OffscreenDisplay) async throws {
+        var frames = -1
+        while frames != display.presentedFrames {
+            frames = display.presentedFrames
+            try await Task.sleep(for: .milliseconds(30))
+        }
+    }
+
+    private func expectScanoutIsWhole(_ display: OffscreenDisplay, _ runtime: TerminalRuntime) throws {
+        // A new layout of the same state, not the runtime's kept tree: that is what is being checked.
+        let whole = Surface(size: display.size)
+        runtime.renderer.render(runtime.layout.layout(runtime.view.body(), in: display.size), into: whole)
+        var differing = 0
+        for y in 0..<whole.height {
+            for x in 0..<whole.width where display.scanout[x, y] != whole[x, y] { differing += 1 }
+        }
+        #expect(differing == 0, "\(differing) pixels of the scanout differ from a full rendering")
+    }
+}
