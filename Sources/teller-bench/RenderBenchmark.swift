@@ -45,6 +45,14 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         guard tree == idle, pressable.press("deposit.keypad.5", in: &tree).count == 1, tree == pressed else {
             throw BenchmarkError.failed("the press timed at \(name) is not the layout's press")
         }
+        // A changed label (the amount typed): the new tree compared with the old one, and the damage drawn.
+        let typed = context.layout(RenderBenchmarkScreen.account(amount: "2,500.00"), in: size)
+        var labelTrees = (idle, typed)
+        let labelDamage = measure(iterations * 4) { _ = DamageTracker.damage(from: labelTrees.0, to: labelTrees.1) }
+        let label = measure(iterations * 4) {
+            renderer.render(labelTrees.1, into: surface, damage: DamageTracker.damage(from: labelTrees.0, to: labelTrees.1))
+            labelTrees = (labelTrees.1, labelTrees.0)
+        }
         steadyState = steadyState + fonts.glyphCacheStatistics
         if let pngDirectory { try PNG.write(surface, to: "\(pngDirectory)/render-\(name).png") }
         let memset = measure(iterations) {
@@ -57,6 +65,8 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         print("render_full_\(name)_p99_ms: \(format(percentile(full, 0.99)))")
         print("frame_full_with_layout_\(name)_median_ms: \(format(percentile(frame, 0.5)))")
         print("render_press_\(name)_median_ms: \(format(percentile(press, 0.5)))")
+        print("damage_label_\(name)_median_ms: \(format(percentile(labelDamage, 0.5)))")
+        print("render_label_\(name)_median_ms: \(format(percentile(label, 0.5)))")
         print("memset_\(name)_ms: \(format(percentile(memset, 0.5)))")
         print("layout_\(name)_median_ms: \(format(percentile(layout, 0.5)))")
     }

@@ -2,7 +2,7 @@ import Widgets
 
 /// The benchmark's teller screen, the same shape as the account golden in WidgetsTests.
 enum RenderBenchmarkScreen {
-    static func account() -> any Widget {
+    static func account(amount: String = "250.00") -> any Widget {
         let rows = (0..<10).map { i in
             ListRow(identifier: "activity.\(i)", title: i % 3 == 0 ? "Cash deposit" : "Transfer to Lena Vogel",
                     subtitle: "Today 1\(i):20", trailing: i % 2 == 0 ? "+500.00" : "-120.00",
@@ -32,7 +32,7 @@ enum RenderBenchmarkScreen {
                 ])),
                 Flexible(2, VStack(spacing: 8, [
                     Label("Deposit amount", style: .headline),
-                    TextField(identifier: "deposit.amount", label: "Deposit amount", value: "250.00"),
+                    TextField(identifier: "deposit.amount", label: "Deposit amount", value: amount),
                     Keypad(identifier: "deposit.keypad", name: "Keypad", enterTitle: "Deposit", enterName: "Enter", backspaceName: "Delete", spaceName: "Space"),
                 ])),
             ]),

@@ -7,8 +7,17 @@ import Graphics
 /// ``DamageTracker`` and hit-tested by ``hitPath(at:)``. A press changes
 /// no layout: a pressable node carries both of its looks (``press``), and
 /// ``PressableNodes`` swaps them in place and names the one rect to redraw.
+///
+/// Each node keeps a hash of what it and its subtree draw (``drawnHash``),
+/// made as the tree is built, so that comparing two trees only descends
+/// where something drawn changed: a changed label costs its path from the
+/// root, not a walk over every node.
 public struct LayoutNode: Hashable, Sendable {
-    public var frame: Rect
+    /// A hash of the frame, paints, clipping and children's drawn hashes,
+    /// kept current as they change. Equal trees have equal hashes; two
+    /// different trees have equal ones with a chance of 2^-64.
+    public private(set) var drawnHash: Int = 0
+    public var frame: Rect { didSet { rehash() } }
     public var role: AccessibilityRole
     /// Stable id used by the app for taps and by QA to find the control.
     public var identifier: String?
@@ -19,16 +28,16 @@ public struct LayoutNode: Hashable, Sendable {
     public var isEnabled: Bool
     public var interaction: Interaction
     /// Drawn before the children, in order.
-    public var paints: [Paint]
+    public var paints: [Paint] { didSet { rehash() } }
     /// A control that shows a press: what it draws released and pressed.
     /// ``paints`` is one of the two, as the interaction state had it at layout.
     public var press: PressAppearance?
     /// Children are clipped to ``frame`` (scrolling lists).
-    public var clipsChildren: Bool
+    public var clipsChildren: Bool { didSet { rehash() } }
     /// True when some of the node's own text did not fit and an ellipsis
     /// stands in for it: what the operator reads is not all there is.
     public var isTruncated: Bool
-    public var children: [LayoutNode]
+    public var children: [LayoutNode] { didSet { rehash() } }
 
     public init(
         frame: Rect, role: AccessibilityRole, identifier: String? = nil, label: String? = nil,
@@ -47,6 +56,24 @@ public struct LayoutNode: Hashable, Sendable {
         self.clipsChildren = clipsChildren
         self.isTruncated = isTruncated
         self.children = children
+        rehash()
+    }
+
+    private mutating func rehash() {
+        var hasher = Hasher()
+        hasher.combine(frame)
+        hasher.combine(paints)
+        hasher.combine(clipsChildren)
+        hasher.combine(children.count)
+        for child in children { hasher.combine(child.drawnHash) }
+        drawnHash = hasher.finalize()
+    }
+
+    /// Equal nodes draw the same, so they have the same ``drawnHash``; the
+    /// rest of an equal node need not be hashed again.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(drawnHash)
+        hasher.combine(identifier)
     }
 
     /// Calls `body` for this node and every descendant, parents first.

@@ -2,9 +2,11 @@ import Graphics
 
 /// Finds what changed between two laid-out trees, as rects to redraw.
 ///
-/// Nodes are matched by position in the tree. A node whose frame, paints or
-/// child count changed dirties its old and new frame (its whole subtree is
-/// redrawn there); an unchanged node is descended into. Accessibility-only
+/// Nodes are matched by position in the tree. A subtree whose drawn hash
+/// is unchanged is skipped without looking inside, so the comparison only
+/// follows the paths to what changed. A node whose frame, paints or child
+/// count changed dirties its old and new frame (its whole subtree is
+/// redrawn there); otherwise its children are compared. Accessibility-only
 /// changes (labels, identifiers) dirty nothing. Rects are clipped to their
 /// scrolling ancestors and overlapping rects are merged.
 public enum DamageTracker {
@@ -17,7 +19,7 @@ public enum DamageTracker {
     }
 
     private static func collect(_ old: LayoutNode, _ new: LayoutNode, clip: Rect, into rects: inout [Rect]) {
-        if old == new { return }
+        if old.drawnHash == new.drawnHash { return }
         if old.frame != new.frame || old.paints != new.paints || old.children.count != new.children.count
             || old.clipsChildren != new.clipsChildren {
             for rect in [old.frame, new.frame] {
