@@ -160,24 +160,21 @@ private final class GlyphBench {
         print("glyph_lookups_layout_\(key(name)): \(laidOut.hits + laidOut.misses - before.hits - before.misses)")
         print("glyph_lookups_draw_\(key(name)): \(drawn.hits + drawn.misses - laidOut.hits - laidOut.misses)")
 
-        // Cold: a new library and row-height cache per frame, as after a restart; warm: one library kept.
+        // Cold: a new library per frame, as after a restart; warm: one library kept. Both measure
+        // their rows afresh, so the difference is the glyph cache's alone.
         let widget = runtime.view.body()
         let clock = ContinuousClock()
         let surface = Surface(size: display.size)
-        func frame(_ context: LayoutContext) -> Double {
-            let renderer = Renderer(fonts: context.fonts)
-            return clock.measure { renderer.render(context.layout(widget, in: display.size), into: surface) }.milliseconds
-        }
-        func context(_ library: FontLibrary) -> LayoutContext {
+        func frame(_ library: FontLibrary) -> Double {
             var context = runtime.layout
             context.fonts = library
             context.rowHeights = RowHeightCache()
-            return context
+            let renderer = Renderer(fonts: library)
+            return clock.measure { renderer.render(context.layout(widget, in: display.size), into: surface) }.milliseconds
         }
-        guard let warmLibrary = try? FontLibrary() else { return }
-        let warm = context(warmLibrary)
+        guard let warm = try? FontLibrary() else { return }
         _ = frame(warm)
-        let cold = (0..<iterations).compactMap { _ in (try? FontLibrary()).map { frame(context($0)) } }
+        let cold = (0..<iterations).compactMap { _ in (try? FontLibrary()).map { frame($0) } }
         let warmed = (0..<iterations).map { _ in frame(warm) }
         print("frame_cold_glyphs_\(key(name))_median_ms: \(median(cold).fixed(decimals: 3))")
         print("frame_warm_glyphs_\(key(name))_median_ms: \(median(warmed).fixed(decimals: 3))")
