@@ -54,7 +54,7 @@ struct GlyphCacheReport {
             "glyph cache: \(lookups.hits + lookups.misses) look-ups by the terminal, \(lookups.hits) hits, \(lookups.misses) misses, "
                 + "hit rate \(lookups.hitRate.fixed(decimals: 4)) (from cold\(restarts); QA's own hits left out)",
             "glyph cache: \(frames) frames presented, \(frames == 0 ? 0 : (lookups.hits + lookups.misses) / frames) look-ups per frame "
-                + "(layout measures text as well as drawing it; each touch's hit test lays out too)",
+                + "(a layout measures text as well as drawing it)",
             "glyph cache: \(size.glyphs) glyphs in \(size.fonts) fonts, \(size.bytes) bytes (masks \(size.maskBytes), "
                 + "ASCII kerning tables \(size.kerningBytes)); unbounded, nothing evicted",
         ]
