@@ -16,6 +16,7 @@ let benchmarks: [Benchmark] = [
     enqueueBenchmark,
     renderBenchmark,
     inputBenchmark,
+    glyphBenchmark,
     drainBenchmark,
     startupBenchmark,
 ]

@@ -58,6 +58,28 @@ import Testing
         #expect(fresh.statistics.hits == first.hits + 6)
     }
 
+    @Test func aGlyphMissesWhenFirstDrawnAndHitsAfter() {
+        let library = freshFonts
+        let font = library.font(.regular, pixelSize: 23)
+        #expect(library.glyphCacheStatistics == GlyphCacheStatistics(hits: 0, misses: 0))
+        #expect(library.glyphCacheSize == GlyphCacheSize(fonts: 1, glyphs: 0, maskBytes: 0, kerningBytes: 128 * 128 * 4))
+        let canvas = Canvas(surface: Surface(width: 300, height: 50))
+        canvas.drawText("abca", font: font, color: .white, baseline: Point(x: 0, y: 40))
+        #expect(library.glyphCacheStatistics == GlyphCacheStatistics(hits: 1, misses: 3))
+        canvas.drawText("abca", font: font, color: .white, baseline: Point(x: 0, y: 40))
+        #expect(library.glyphCacheStatistics == GlyphCacheStatistics(hits: 5, misses: 3))
+
+        // Resetting the counters leaves what the cache holds.
+        library.resetGlyphCacheStatistics()
+        #expect(library.glyphCacheStatistics == GlyphCacheStatistics(hits: 0, misses: 0))
+        let size = library.glyphCacheSize
+        #expect(size.glyphs == 3)
+        let masks = "abc".unicodeScalars.map { font.glyph($0) }
+        #expect(size.maskBytes == masks.reduce(0) { $0 + $1.width * $1.height })
+        #expect(size.maskBytes > 0)
+        #expect(size.bytes == size.maskBytes + size.kerningBytes)
+    }
+
     @Test func missingFontNamesThePath() {
         let configuration = FontConfiguration(directory: "/nonexistent/fonts")
         #expect(throws: FontError.missingFont(path: "/nonexistent/fonts/DejaVuSans.ttf")) {

@@ -25,6 +25,9 @@ public final class Font {
     private let hasKerning: Bool
     /// Look-up counts since creation or the last ``resetStatistics()``.
     public private(set) var statistics = GlyphCacheStatistics()
+    /// Masks cached and their coverage bytes; ``resetStatistics()`` leaves them, as the masks stay.
+    private var cachedGlyphs = 0
+    private var cachedMaskBytes = 0
 
     init(typeface: Typeface, weight: FontWeight, pixelSize: Int) {
         precondition(pixelSize > 0, "font pixel size must be positive")
@@ -54,6 +57,8 @@ public final class Font {
         }
         statistics.misses += 1
         let mask = rasterise(scalar)
+        cachedGlyphs += 1
+        cachedMaskBytes += mask.coverage.count
         if value < 128 { asciiGlyphs[value] = mask } else { otherGlyphs[scalar] = mask }
         return mask
     }
@@ -75,6 +80,12 @@ public final class Font {
 
     /// Starts counting hits and misses from zero (for steady-state measurement).
     public func resetStatistics() { statistics = GlyphCacheStatistics() }
+
+    /// What this font's cache holds now.
+    public var cacheSize: GlyphCacheSize {
+        GlyphCacheSize(fonts: 1, glyphs: cachedGlyphs, maskBytes: cachedMaskBytes,
+                       kerningBytes: asciiKerning.count * MemoryLayout<Int32>.stride)
+    }
 
     private func lookUpKerning(_ left: UInt32, _ right: UInt32) -> Int {
         typeface.select(pixelSize: pixelSize)

@@ -43,6 +43,11 @@ public final class FontLibrary {
         fonts.values.reduce(GlyphCacheStatistics()) { $0 + $1.statistics }
     }
 
+    /// What the caches of every font handed out hold now; nothing is ever evicted.
+    public var glyphCacheSize: GlyphCacheSize {
+        fonts.values.reduce(GlyphCacheSize()) { $0 + $1.cacheSize }
+    }
+
     /// Zeroes the counters of every font, to measure a steady state.
     public func resetGlyphCacheStatistics() {
         for font in fonts.values { font.resetStatistics() }

@@ -1,4 +1,5 @@
-/// How often glyph look-ups found a cached mask; the benchmark reports the rate.
+/// How often glyph look-ups found a cached mask; measuring text (layout)
+/// and drawing it both look glyphs up. `teller-bench` reports the rate.
 public struct GlyphCacheStatistics: Hashable, Sendable {
     public var hits: Int
     public var misses: Int

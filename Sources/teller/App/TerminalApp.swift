@@ -96,11 +96,24 @@ final class TerminalApp {
         Log.info("ready: first frame presented on \(display.name)")
     }
 
-    /// The widget tree of the screen on top, at the display's size.
-    func layoutCurrentScreen() -> LayoutNode { runtime.layoutCurrentScreen() }
+    /// The widget tree of the screen on top, at the display's size, for QA
+    /// (`ctl ui`, `ctl tap`, scenarios); the panel's frames lay out in the runtime.
+    func layoutCurrentScreen() -> LayoutNode { countingQAGlyphLookups { runtime.layoutCurrentScreen() } }
 
     /// A full rendering of the current screen, for screenshots.
-    func snapshot() -> Surface { runtime.snapshot() }
+    func snapshot() -> Surface { countingQAGlyphLookups { runtime.snapshot() } }
+
+    /// Glyph look-ups made for QA rather than for the panel: a scenario run
+    /// polls the screen many times a step, and would flatter the hit rate.
+    private(set) var qaGlyphLookups = GlyphCacheStatistics()
+
+    private func countingQAGlyphLookups<T>(_ body: () -> T) -> T {
+        let before = runtime.renderer.fonts.glyphCacheStatistics
+        let result = body()
+        let after = runtime.renderer.fonts.glyphCacheStatistics
+        qaGlyphLookups = qaGlyphLookups + GlyphCacheStatistics(hits: after.hits - before.hits, misses: after.misses - before.misses)
+        return result
+    }
 
     private static func log(_ notice: InputNotice) {
         switch notice {

@@ -74,6 +74,9 @@ enum ScenarioCommand {
             }
         }
         print("scenarios: \(passed) passed, \(failed) failed")
+        if let inProcess = target as? InProcessTarget {
+            for line in inProcess.glyphCacheReport.lines { print(line) }
+        }
         return failed == 0 ? 0 : 1
     }
 

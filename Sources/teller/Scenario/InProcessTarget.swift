@@ -14,6 +14,9 @@ final class InProcessTarget: ScenarioTarget {
     let goldenDirectory: String?
     let updateGoldens: Bool
     var comparison = GoldenComparison()
+    /// Misses counted against the screen on top; the rest is read from the terminals at the end.
+    private var glyphs = GlyphCacheReport()
+    private var missesCounted = 0
 
     init(app: TerminalApp, outputDirectory: String, goldenDirectory: String?, updateGoldens: Bool) {
         self.app = app
@@ -25,6 +28,7 @@ final class InProcessTarget: ScenarioTarget {
     func perform(_ command: ControlCommand) async throws {
         _ = try await app.handle(command)
         try await waitForFrame()
+        countGlyphMisses()
     }
 
     /// Touches are hit-tested against the last frame drawn, as on a real
@@ -41,11 +45,13 @@ final class InProcessTarget: ScenarioTarget {
 
     func accessibilityTree() async throws -> AccessibilityNode {
         await app.coordinator.settle()
+        defer { countGlyphMisses() }
         return app.layoutCurrentScreen().accessibilityNode
     }
 
     func screenshot(_ name: String) async throws -> String {
         await app.coordinator.settle()
+        defer { countGlyphMisses() }
         let surface = app.snapshot()
         let path = Path.join(outputDirectory, "\(name).png")
         try PNG.write(surface, to: path)
@@ -72,6 +78,28 @@ final class InProcessTarget: ScenarioTarget {
         restarted.start()
         while !restarted.announcedReady { try await Task.sleep(for: .milliseconds(10)) }
         app = restarted
+        countGlyphMisses()
         return "power-cut: in-process, the terminal restarted on the same data directory (the virtual device cuts the power)"
+    }
+
+    /// The glyph cache over the run so far, every terminal's from its cold start.
+    var glyphCacheReport: GlyphCacheReport {
+        var report = glyphs
+        let terminals = stopped + [app]
+        report.terminals = terminals.count
+        for terminal in terminals {
+            let fonts = terminal.runtime.renderer.fonts
+            let all = fonts.glyphCacheStatistics
+            report.lookups = report.lookups + GlyphCacheStatistics(hits: all.hits - terminal.qaGlyphLookups.hits, misses: all.misses)
+            report.frames += terminal.loop.framesPresented
+            report.size = report.size + fonts.glyphCacheSize
+        }
+        return report
+    }
+
+    private func countGlyphMisses() {
+        let misses = (stopped + [app]).reduce(0) { $0 + $1.runtime.renderer.fonts.glyphCacheStatistics.misses }
+        glyphs.count(misses: misses - missesCounted, on: app.coordinator.current.screenName)
+        missesCounted = misses
     }
 }

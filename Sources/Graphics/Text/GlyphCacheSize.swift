@@ -1,0 +1,31 @@
+/// What the glyph caches hold: the fonts made so far and their masks.
+///
+/// The caches are unbounded and never evict: a font is kept per weight and
+/// pixel size for the life of its ``FontLibrary``, and a mask per distinct
+/// scalar for the life of its ``Font``. These figures are how a reader judges
+/// whether that is still right.
+public struct GlyphCacheSize: Hashable, Sendable {
+    /// Fonts made, one per (weight, pixel size) asked for.
+    public var fonts: Int
+    /// Masks cached: each distinct scalar once per font that drew or measured it.
+    public var glyphs: Int
+    /// Coverage bytes of those masks (each also costs a small object and an array header).
+    public var maskBytes: Int
+    /// The fonts' ASCII kerning tables: 128x128 pairs of 4 bytes, allocated whole with each font that has kerning.
+    public var kerningBytes: Int
+
+    public init(fonts: Int = 0, glyphs: Int = 0, maskBytes: Int = 0, kerningBytes: Int = 0) {
+        self.fonts = fonts
+        self.glyphs = glyphs
+        self.maskBytes = maskBytes
+        self.kerningBytes = kerningBytes
+    }
+
+    /// Mask and kerning bytes together.
+    public var bytes: Int { maskBytes + kerningBytes }
+
+    public static func + (a: GlyphCacheSize, b: GlyphCacheSize) -> GlyphCacheSize {
+        GlyphCacheSize(fonts: a.fonts + b.fonts, glyphs: a.glyphs + b.glyphs, maskBytes: a.maskBytes + b.maskBytes,
+                       kerningBytes: a.kerningBytes + b.kerningBytes)
+    }
+}
