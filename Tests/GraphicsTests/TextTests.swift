@@ -46,6 +46,39 @@ import Testing
         #expect(font.width(of: limited[1]) <= 200)
     }
 
+    /// Breaking lines is remembered per font; a remembered answer must be
+    /// the one a font that never saw the question works out, in any order,
+    /// for every limit, and after the memory was forgotten for being full.
+    @Test func rememberedLineBreaksAreTheOnesWorkedOut() {
+        let texts = ["The deposit is queued and will be sent to the bank when the terminal is online again",
+                     "DE89 3704 0044 0532 0130 00", "Anna Schmidt", "", "Withdrawal\nlimit reached"]
+        let widths = Array(stride(from: 0, through: 420, by: 7))
+        let limits: [Int?] = [nil, 0, 1, 2, 3, -1]
+        let warm = freshFonts.font(.regular, pixelSize: 19)
+        for text in texts { for width in widths { for limit in limits { _ = warm.wrapped(text, toWidth: width, maxLines: limit) } } }
+        for text in texts { for width in widths { _ = warm.truncated(text, toWidth: width); _ = warm.width(of: String(text.prefix(width / 10))) } }
+        var answers = 0
+        for text in texts.reversed() {
+            for width in widths.reversed() {
+                let cold = freshFonts.font(.regular, pixelSize: 19)
+                let prefix = String(text.prefix(width / 10))
+                #expect(warm.width(of: prefix) == cold.width(of: Substring(prefix)), "width of \(prefix)")
+                #expect(warm.truncated(text, toWidth: width) == cold.truncated(text, toWidth: width), "\(text) at \(width)")
+                for limit in limits {
+                    let fresh = freshFonts.font(.regular, pixelSize: 19)
+                    #expect(warm.wrapped(text, toWidth: width, maxLines: limit) == fresh.wrapped(text, toWidth: width, maxLines: limit),
+                            "\(text) at \(width), \(String(describing: limit)) lines")
+                    answers += 1
+                }
+            }
+        }
+        // Past the bound the memory starts again; answers stay right.
+        for n in 0..<5000 { _ = warm.truncated("row \(n)", toWidth: 40); _ = warm.width(of: "row \(n)") }
+        #expect(warm.width(of: texts[1]) == freshFonts.font(.regular, pixelSize: 19).width(of: Substring(texts[1])))
+        #expect(warm.wrapped(texts[0], toWidth: 200, maxLines: 2) == freshFonts.font(.regular, pixelSize: 19).wrapped(texts[0], toWidth: 200, maxLines: 2))
+        #expect(answers == texts.count * widths.count * limits.count)
+    }
+
     @Test func glyphsAreRasterisedOnce() {
         let fresh = freshFonts.font(.bold, pixelSize: 31)
         fresh.resetStatistics()

@@ -18,13 +18,33 @@ extension Font {
         return (pen + 32) >> 6
     }
 
+    /// The advance width of `text`, remembered: layout measures the same
+    /// strings on every pass and every frame.
+    public func width(of text: String) -> Int {
+        if let known = breaks.widths[text] { return known }
+        let measured = width(of: Substring(text))
+        breaks.remember(width: measured, of: text)
+        return measured
+    }
+
     /// The line box of `text` drawn with its baseline at `baseline`.
     public func bounds<S: StringProtocol>(of text: S, baseline: Point) -> Rect {
         Rect(x: baseline.x, y: baseline.y - ascender, width: width(of: text), height: ascender + descender)
     }
 
     /// `text` if it fits in `maxWidth`, else the longest prefix that fits with an ellipsis.
+    ///
+    /// Remembered (``breaks``): layout asks the same question for every
+    /// measure and every frame.
     public func truncated(_ text: String, toWidth maxWidth: Int) -> String {
+        let key = LineBreaks.Key(text: text, width: maxWidth, limit: .truncatedLine)
+        if let known = breaks.lines[key] { return known[0] }
+        let result = breakTruncating(text, toWidth: maxWidth)
+        breaks.remember([result], for: key)
+        return result
+    }
+
+    private func breakTruncating(_ text: String, toWidth maxWidth: Int) -> String {
         if width(of: text) <= maxWidth { return text }
         var prefix = Substring(text)
         while !prefix.isEmpty {
@@ -42,6 +62,14 @@ extension Font {
     /// between characters. With `maxLines`, the last kept line ends in an
     /// ellipsis when text was cut.
     public func wrapped(_ text: String, toWidth maxWidth: Int, maxLines: Int? = nil) -> [String] {
+        let key = LineBreaks.Key(text: text, width: maxWidth, limit: .wrapped(maxLines: maxLines))
+        if let known = breaks.lines[key] { return known }
+        let result = breakWrapping(text, toWidth: maxWidth, maxLines: maxLines)
+        breaks.remember(result, for: key)
+        return result
+    }
+
+    private func breakWrapping(_ text: String, toWidth maxWidth: Int, maxLines: Int?) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
@@ -69,5 +97,37 @@ extension Font {
             return kept
         }
         return lines
+    }
+}
+
+/// Texts already measured or broken into lines at a width, per font: what layout asks
+/// again and again (a stack measures, squeezes and places the same label)
+/// is worked out once. Bounded: forgotten all at once past ``limit``.
+struct LineBreaks {
+    struct Key: Hashable {
+        let text: String
+        let width: Int
+        let limit: Limit
+    }
+
+    enum Limit: Hashable {
+        /// ``Font/truncated(_:toWidth:)``.
+        case truncatedLine
+        /// ``Font/wrapped(_:toWidth:maxLines:)``.
+        case wrapped(maxLines: Int?)
+    }
+
+    var lines: [Key: [String]] = [:]
+    var widths: [String: Int] = [:]
+    static let limit = 4096
+
+    mutating func remember(_ broken: [String], for key: Key) {
+        if lines.count >= Self.limit { lines.removeAll(keepingCapacity: true) }
+        lines[key] = broken
+    }
+
+    mutating func remember(width: Int, of text: String) {
+        if widths.count >= Self.limit { widths.removeAll(keepingCapacity: true) }
+        widths[text] = width
     }
 }

@@ -23,6 +23,8 @@ public final class Font {
     /// 128x128 ASCII pair kerning in 26.6, `Int32.min` until looked up.
     private var asciiKerning: [Int32]
     private let hasKerning: Bool
+    /// Lines already broken at a width (``truncated(_:toWidth:)``, ``wrapped(_:toWidth:maxLines:)``).
+    var breaks = LineBreaks()
     /// Look-up counts since creation or the last ``resetStatistics()``.
     public private(set) var statistics = GlyphCacheStatistics()
     /// Masks cached and their coverage bytes; ``resetStatistics()`` leaves them, as the masks stay.
