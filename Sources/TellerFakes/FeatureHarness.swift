@@ -50,4 +50,18 @@ public struct FeatureHarness {
         await model.enter()
         await coordinator.settle()
     }
+
+    /// The queue after days offline: `rows` deposits of 10.00, 10.01, … EUR,
+    /// oldest first; every 37th rejected and every 53rd needing review, none
+    /// acknowledged, so the rows to act on are scattered through the outbox.
+    public func fillQueue(rows: Int) async throws {
+        for index in 0..<rows {
+            let entry = try await outbox.enqueue(try TransactionRequest(kind: .deposit, account: Self.account,
+                                                                        amount: Self.eur(1_000 + Int64(index)),
+                                                                        operatorID: OperatorID("1001")!))
+            if index % 37 == 36 { await outbox.setState(entry.key, .rejected(reason: "account_blocked", acknowledged: false)) }
+            if index % 53 == 52 { await outbox.setState(entry.key, .needsReview(reason: "The bank's answer was for another payment", acknowledged: false)) }
+        }
+        await coordinator.refreshStatus()
+    }
 }

@@ -23,8 +23,9 @@ let inputBenchmark = Benchmark(
           keypad_input_to_present_p50_ms / _p99_ms       digit and backspace taps on the amount keypad
           navigation_input_to_present_p50_ms / _p99_ms   Back to the account and Deposit to the amount screen
           input_to_present_p50_ms / _p99_ms              both together
+          scroll_1000_rows_input_to_present_p50_ms / _p99_ms   each finger move dragging a 1,000-row queue
         options:
-          --taps N   taps of each kind (default 200)
+          --taps N   taps of each kind and finger moves (default 200)
         """
 ) { args in
     let taps = args.firstIndex(of: "--taps").flatMap { Int(args[$0 + 1]) } ?? 200
@@ -87,6 +88,45 @@ private final class InputBench {
         report("navigation_input_to_present", navigation)
         report("input_to_present", keypad + navigation)
         print("input_to_present_samples: \(keypad.count + navigation.count)")
+
+        // The queue after days offline: a finger drags 1,000 rows up and down.
+        try await harness.fillQueue(rows: 1_000)
+        for id in ["amount.back", "account.back", "find-account.back", "home.queue"] { _ = try await tap(id, with: touch) }
+        guard harness.coordinator.current.screenName == "queue" else {
+            throw BenchmarkError.failed("the taps did not reach the queue; on \(harness.coordinator.current.screenName)")
+        }
+        report("scroll_1000_rows_input_to_present", try await drag("queue.list", moves: taps, with: touch))
+    }
+
+    /// Puts a finger on the middle of `identifier` and moves it `moves` times,
+    /// 12 pixels at a time, up past the slop and then back and forth over a
+    /// screen's height; returns, in ms, each move's time from its first
+    /// record written to its frame presented.
+    private func drag(_ identifier: String, moves: Int, with touch: TouchInjector) async throws -> [Double] {
+        guard let frame = runtime.layoutCurrentScreen().visibleFrame(ofIdentifier: identifier, within: display.bounds), !frame.isEmpty else {
+            throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
+        }
+        let offset = runtime.layout.state.scrollOffsets[identifier]
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        var y = frame.maxY - 4
+        var step = -12
+        _ = try touch.down(Point(x: frame.midX, y: y))
+        await nextFrame()
+        for _ in 0..<moves {
+            if y + step < frame.minY + 4 || y + step > frame.maxY - 4 { step = -step }
+            y += step
+            samples.append(try await clock.measure {
+                try touch.move(Point(x: frame.midX, y: y))
+                await nextFrame()
+            }.milliseconds)
+        }
+        try touch.up()
+        await quiet()
+        guard runtime.layout.state.scrollOffsets[identifier] != offset || moves == 0 else {
+            throw BenchmarkError.failed("dragging \(identifier) did not scroll it")
+        }
+        return samples
     }
 
     /// Presses and releases the centre of `identifier`; returns, in ms, each

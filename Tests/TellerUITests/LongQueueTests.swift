@@ -13,7 +13,7 @@ import Widgets
     func queue(rows: Int) async throws -> TerminalDriver {
         let d = await TerminalDriver()
         await d.signIn()
-        try await Scenario.fillQueue(d.harness, rows: rows)
+        try await d.harness.fillQueue(rows: rows)
         await d.tap(HomeScreen.queue)
         return d
     }

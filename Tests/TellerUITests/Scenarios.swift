@@ -166,7 +166,7 @@ enum Scenario: String, CaseIterable, Sendable {
             await h.coordinator.refreshStatus()
             await d.tap(HomeScreen.queue)
         case .queueLong, .queueLongOldest:
-            try await Self.fillQueue(h, rows: 200)
+            try await h.fillQueue(rows: 200)
             await d.tap(HomeScreen.queue)
             if self == .queueLongOldest { await d.tap(QueueScreen.bottom) }
         case .locked:
@@ -213,21 +213,6 @@ enum Scenario: String, CaseIterable, Sendable {
     private func request(_ kind: TransactionKind, _ cents: Int64, to: String? = nil) -> TransactionRequest {
         try! TransactionRequest(kind: kind, account: FeatureHarness.account, counterparty: to.map { try! IBAN($0) },
                                 amount: FeatureHarness.eur(cents), operatorID: OperatorID("1001")!)
-    }
-
-    /// `rows` deposits of 10.00, 10.01, … EUR, oldest first, as days offline
-    /// leave them; every 37th rejected and every 53rd needing review, so
-    /// the rows to act on are scattered through the outbox.
-    @MainActor
-    static func fillQueue(_ h: FeatureHarness, rows: Int) async throws {
-        for index in 0..<rows {
-            let entry = try await h.outbox.enqueue(try TransactionRequest(kind: .deposit, account: FeatureHarness.account,
-                                                                          amount: FeatureHarness.eur(1_000 + Int64(index)),
-                                                                          operatorID: OperatorID("1001")!))
-            if index % 37 == 36 { await h.outbox.setState(entry.key, .rejected(reason: "account_blocked", acknowledged: false)) }
-            if index % 53 == 52 { await h.outbox.setState(entry.key, .needsReview(reason: "The bank's answer was for another payment", acknowledged: false)) }
-        }
-        await h.coordinator.refreshStatus()
     }
 
     /// A terminal driven to this scenario.
