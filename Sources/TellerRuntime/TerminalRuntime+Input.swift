@@ -35,7 +35,7 @@ extension TerminalRuntime {
             onDeviceNotice?(notice)
         case .touch(let event, _):
             handleTouch(event)
-        case .keyboard(let input, let path):
+        case .keyboard(let input, let path, _):
             handleKeyboard(input, from: path)
         }
     }

@@ -40,7 +40,7 @@ func touches(_ notices: [InputNotice]) -> [TouchEvent] {
 }
 
 func keyboardInputs(_ notices: [InputNotice]) -> [KeyboardInput] {
-    notices.compactMap { if case .keyboard(let k, _) = $0 { k } else { nil } }
+    notices.compactMap { if case .keyboard(let k, _, _) = $0 { k } else { nil } }
 }
 
 // MARK: 1. Modeset, known pattern, page flip, buffer age
@@ -262,7 +262,7 @@ for name in ["two-finger", "two-taps", "single-touch", "qemu-usb-tablet", "keybo
         let got: [String] = notices.compactMap { notice in
             switch notice {
             case .touch(let t, _): t.summary
-            case .keyboard(let k, _): "\(k)"
+            case .keyboard(let k, _, _): "\(k)"
             default: nil
             }
         }
@@ -337,7 +337,7 @@ Report.step("event-loop") {
     var requests = 0
     // The terminal's READY hangs on this hook: on DRM it must follow the flip event, not the queued flip.
     var flipsWhenPresented: [Int] = []
-    loop.onFramePresented = { flipsWhenPresented.append(display.completedFlips) }
+    loop.onFramePresented = { _ in flipsWhenPresented.append(display.completedFlips) }
     loop.attach(display: display) { surface, stale in
         surface.copy(display.bounds, from: scene)
         return display.bounds
