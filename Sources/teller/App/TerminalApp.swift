@@ -71,6 +71,7 @@ final class TerminalApp {
     func start() {
         loop.handleTerminationSignals { [unowned self] signal in self.shutDown(signal: signal) }
         runtime.onFramePresented = { [unowned self] _ in self.framePresented() }
+        if configuration.logLatency { runtime.reportInputLatency { Log.info($0.description) } }
         runtime.onDeviceNotice = { notice in Self.log(notice) }
         runtime.onInputUnavailable = { error in Log.warning("input: \(error); only teller ctl can touch this terminal") }
         runtime.start()
