@@ -93,6 +93,7 @@ let package = Package(
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
             exclude: ["Goldens"]),
+        .testTarget(name: "TellerRuntimeTests", dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "Device", "Graphics", "Widgets"]),
         .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics"],

@@ -11,6 +11,9 @@
 /// EVIOCGRAB is a function-like ioctl macro that Swift cannot import.
 static inline unsigned long cevdev_ioctl_grab(void) { return EVIOCGRAB; }
 
+/// EVIOCSCLOCKID is a function-like ioctl macro that Swift cannot import.
+static inline unsigned long cevdev_ioctl_set_clock_id(void) { return EVIOCSCLOCKID; }
+
 /// input_event_sec is a macro naming a field that differs between 32- and 64-bit time ABIs.
 static inline int64_t cevdev_event_sec(const struct input_event *ev) { return ev->input_event_sec; }
 

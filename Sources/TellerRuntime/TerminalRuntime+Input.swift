@@ -35,8 +35,8 @@ extension TerminalRuntime {
             onDeviceNotice?(notice)
         case .touch(let event, _):
             handleTouch(event)
-        case .keyboard(let input, let path):
-            handleKeyboard(input, from: path)
+        case .keyboard(let input, let path, let time):
+            handleKeyboard(input, from: path, at: time)
         }
     }
 
@@ -46,6 +46,7 @@ extension TerminalRuntime {
         let time = Double(event.time.totalMicroseconds) / 1_000_000
         switch event.phase {
         case .began:
+            latency?.handled(.press, at: event.time)
             // Hit-test what the screen shows now, even if that frame is not
             // drawn yet (a tap right after a navigation).
             let tree = layoutCurrentScreen()
@@ -59,6 +60,7 @@ extension TerminalRuntime {
         case .moved:
             touch.move(to: event.position, time: time, state: &layout.state)
         case .ended:
+            latency?.handled(.release, at: event.time)
             if let identifier = touch.up(at: event.position, time: time, state: &layout.state) {
                 screenInputs += 1
                 view.handleTap(identifier: identifier)
@@ -74,11 +76,12 @@ extension TerminalRuntime {
     /// Keys type into the focused field. A scanner's line comes as one
     /// `.scan`; a scanner that poses as a keyboard sends its keys and then
     /// the same line as `.scan`, which is dropped so nothing is typed twice.
-    private func handleKeyboard(_ input: KeyboardInput, from path: String) {
+    private func handleKeyboard(_ input: KeyboardInput, from path: String, at time: EventTime) {
         coordinator.noteActivity()
         screenInputs += 1
         switch input {
         case .key(let key):
+            latency?.handled(.key, at: time)
             switch key {
             case .text(let text):
                 keyLines[path, default: KeyLine()].current += text
@@ -98,6 +101,7 @@ extension TerminalRuntime {
             if keyLines[path]?.lastFinished == text {
                 keyLines[path]?.lastFinished = nil
             } else {
+                latency?.handled(.scan, at: time)
                 view.handleText(text + "\n")
             }
         }

@@ -41,8 +41,10 @@ public final class TerminalRuntime {
     /// No kernel input at all (no /dev/input, no permission): only the
     /// in-process devices, that is `teller ctl`, can touch the terminal.
     public var onInputUnavailable: ((InputError) -> Void)?
-    /// After each frame is on the panel (a DRM page flip completed).
-    public var onFramePresented: (() -> Void)?
+    /// After each frame is on the panel (a DRM page flip completed), with when.
+    public var onFramePresented: ((MonotonicInstant) -> Void)?
+    /// Set by ``reportInputLatency(_:)``; nil costs nothing.
+    var latency: InputLatencyRecorder?
     var touch: TouchTracker
     /// The clock a flung list moves on, and whether its next frame is already asked for.
     let animationEpoch = ContinuousClock.now
@@ -66,8 +68,14 @@ public final class TerminalRuntime {
     /// evdev devices (following hotplug) and the in-process devices that
     /// `teller ctl` injects through.
     public func start() {
-        loop.attach(display: display) { [unowned self] surface, stale in self.renderFrame(into: surface, stale: stale) }
-        loop.onFramePresented = { [unowned self] in self.onFramePresented?() }
+        loop.attach(display: display) { [unowned self] surface, stale in
+            self.latency?.frameDrawn()
+            return self.renderFrame(into: surface, stale: stale)
+        }
+        loop.onFramePresented = { [unowned self] time in
+            self.latency?.framePresented(at: time)
+            self.onFramePresented?(time)
+        }
         coordinator.onChange = { [unowned self] in self.loop.setNeedsDisplay() }
         startInput()
         loop.setNeedsDisplay()

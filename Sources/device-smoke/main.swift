@@ -40,7 +40,7 @@ func touches(_ notices: [InputNotice]) -> [TouchEvent] {
 }
 
 func keyboardInputs(_ notices: [InputNotice]) -> [KeyboardInput] {
-    notices.compactMap { if case .keyboard(let k, _) = $0 { k } else { nil } }
+    notices.compactMap { if case .keyboard(let k, _, _) = $0 { k } else { nil } }
 }
 
 // MARK: 1. Modeset, known pattern, page flip, buffer age
@@ -54,10 +54,16 @@ Report.step("modeset") {
     TestPattern.draw(on: scene)
 
     display.backBuffer.copy(display.bounds, from: scene)
+    let queued = MonotonicInstant.now()
     try display.present(damage: display.bounds)
     Report.check("pageflip-nonblocking", !display.isReadyForFrame, "present queued the flip and returned before vblank")
     try display.waitForFrameReady()
+    let handled = MonotonicInstant.now()
     Report.check("pageflip-event", display.completedFlips == 1, "flip completion arrived through drmHandleEvent (\(display.completedFlips) flips)")
+    // log_latency subtracts input times from this: it must be the flip's own time on CLOCK_MONOTONIC.
+    Report.check(
+        "pageflip-time", display.lastPresentedAt.map { queued <= $0 && $0 <= handled } ?? false,
+        "the flip event's time \(display.lastPresentedAt.map { "\($0)" } ?? "none") lies between queueing (\(queued)) and handling (\(handled)) on CLOCK_MONOTONIC")
     let front = display.frontPixels
     let corners = [front[0, 0] & 0xFFFFFF, front[front.width - 1, 0] & 0xFFFFFF, front[0, front.height - 1] & 0xFFFFFF, front[front.width - 1, front.height - 1] & 0xFFFFFF]
     Report.check("pattern-readback", corners == [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF], "corner pixels \(corners.map { String($0, radix: 16) })")
@@ -178,12 +184,19 @@ if let touch = injector {
         monitor.update(transform: startTransform, calibration: .identity)
         touch.transform = startTransform
         _ = monitor.pollAll()
+        let before = MonotonicInstant.now()
         try touch.down(Point(x: 300, y: 300), slot: 0)
         try touch.down(Point(x: 600, y: 400), slot: 1)
         try touch.move(Point(x: 320, y: 310), slot: 0)
         try touch.up(slot: 1)
         try touch.up(slot: 0)
         let events = touches(collect(monitor) { touches($0).filter { $0.phase == .ended }.count == 2 })
+        let after = MonotonicInstant.now()
+        let times = events.map { MonotonicInstant($0.time) }
+        // evdev's default stamps are CLOCK_REALTIME; InputDevice asks for CLOCK_MONOTONIC (EVIOCSCLOCKID).
+        Report.check(
+            "input-time-monotonic", !times.isEmpty && times.allSatisfy { before <= $0 && $0 <= after },
+            "the kernel stamped the touches \(times.map { "\($0)" }), between \(before) and \(after) on CLOCK_MONOTONIC")
         let phases = events.map { "\($0.phase)@\($0.position.x),\($0.position.y)" }
         Report.check(
             "multitouch", phases == ["began@300,300", "began@600,400", "moved@320,310", "ended@600,400", "ended@320,310"],
@@ -262,7 +275,7 @@ for name in ["two-finger", "two-taps", "single-touch", "qemu-usb-tablet", "keybo
         let got: [String] = notices.compactMap { notice in
             switch notice {
             case .touch(let t, _): t.summary
-            case .keyboard(let k, _): "\(k)"
+            case .keyboard(let k, _, _): "\(k)"
             default: nil
             }
         }
@@ -337,7 +350,7 @@ Report.step("event-loop") {
     var requests = 0
     // The terminal's READY hangs on this hook: on DRM it must follow the flip event, not the queued flip.
     var flipsWhenPresented: [Int] = []
-    loop.onFramePresented = { flipsWhenPresented.append(display.completedFlips) }
+    loop.onFramePresented = { _ in flipsWhenPresented.append(display.completedFlips) }
     loop.attach(display: display) { surface, stale in
         surface.copy(display.bounds, from: scene)
         return display.bounds

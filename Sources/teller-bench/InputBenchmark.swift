@@ -46,7 +46,7 @@ private final class InputBench {
     }
 
     func run(taps: Int) async throws {
-        runtime.onFramePresented = { [unowned self] in
+        runtime.onFramePresented = { [unowned self] _ in
             let waiting = presented
             presented = nil
             waiting?.resume()

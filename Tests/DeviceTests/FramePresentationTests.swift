@@ -14,7 +14,7 @@ struct FramePresentationTests {
         let display = OffscreenDisplay(physicalSize: Size(width: 320, height: 200))
         let loop = EventLoop()
         var shownAtHook: [Int] = []
-        loop.onFramePresented = { shownAtHook.append(display.presentedFrames) }
+        loop.onFramePresented = { _ in shownAtHook.append(display.presentedFrames) }
         loop.attach(display: display) { surface, _ in surface.bounds }
         loop.setNeedsDisplay()
         loop.renderIfReady()
@@ -26,7 +26,7 @@ struct FramePresentationTests {
         let display = FlippingDisplay()
         let loop = EventLoop()
         var completedAtHook: [Int] = []
-        loop.onFramePresented = { completedAtHook.append(display.completedFlips) }
+        loop.onFramePresented = { _ in completedAtHook.append(display.completedFlips) }
         loop.attach(display: display) { surface, _ in surface.bounds }
 
         loop.setNeedsDisplay()
@@ -51,12 +51,49 @@ struct FramePresentationTests {
         #expect(loop.framesPresented == 2)
     }
 
+    /// The loop hands on the flip's own time (the vblank the kernel stamped),
+    /// not when it got round to reading the event: input-to-panel latency
+    /// (`log_latency`) is measured to it.
+    @Test func presentedTimeIsTheFlipsKernelTime() {
+        let display = FlippingDisplay()
+        let loop = EventLoop()
+        var times: [MonotonicInstant] = []
+        loop.onFramePresented = { times.append($0) }
+        loop.attach(display: display) { surface, _ in surface.bounds }
+        loop.setNeedsDisplay()
+        loop.renderIfReady()
+        display.kernelCompletesFlip(at: MonotonicInstant(seconds: 41, microseconds: 16_667))
+        loop.displayReadable()
+        loop.setNeedsDisplay()
+        loop.renderIfReady()
+        display.kernelCompletesFlip(at: MonotonicInstant(seconds: 41, microseconds: 33_334))
+        loop.displayReadable()
+        #expect(times == [MonotonicInstant(nanoseconds: 41_016_667_000), MonotonicInstant(nanoseconds: 41_033_334_000)])
+        #expect(times.map(\.description) == ["41.016667", "41.033334"])
+    }
+
+    /// Displays without flips stamp the frame when `present` returned, on the same clock.
+    @Test func offscreenPresentedTimeIsTheMonotonicClockAtPresent() {
+        let display = OffscreenDisplay(physicalSize: Size(width: 320, height: 200))
+        let loop = EventLoop()
+        var times: [MonotonicInstant] = []
+        loop.onFramePresented = { times.append($0) }
+        loop.attach(display: display) { surface, _ in surface.bounds }
+        let before = MonotonicInstant.now()
+        loop.setNeedsDisplay()
+        loop.renderIfReady()
+        let after = MonotonicInstant.now()
+        #expect(times.count == 1)
+        #expect(times.allSatisfy { before <= $0 && $0 <= after }, "\(before) <= \(times) <= \(after)")
+        #expect(times.first == display.lastPresentedAt)
+    }
+
     @Test func failedPresentIsNeverPresented() {
         let display = FlippingDisplay()
         display.refusesFlips = true
         let loop = EventLoop()
         var presented = 0
-        loop.onFramePresented = { presented += 1 }
+        loop.onFramePresented = { _ in presented += 1 }
         loop.attach(display: display) { surface, _ in surface.bounds }
         loop.setNeedsDisplay()
         loop.renderIfReady()
@@ -81,8 +118,9 @@ private final class FlippingDisplay: Display {
     var refusesFlips = false
     private(set) var queuedFlips = 0
     private(set) var completedFlips = 0
+    private(set) var lastPresentedAt: MonotonicInstant?
     private var flipPending = false
-    private var completionArrived = false
+    private var completionArrived: MonotonicInstant?
 
     var name: String { "flipping test display" }
     var size: Size { transform.logicalSize }
@@ -97,13 +135,15 @@ private final class FlippingDisplay: Display {
     }
 
     func handleReadable() throws(DisplayError) {
-        guard completionArrived else { return }
-        completionArrived = false
+        guard let completionArrived else { return }
+        self.completionArrived = nil
         flipPending = false
+        lastPresentedAt = completionArrived
         completedFlips += 1
     }
 
-    func kernelCompletesFlip() { completionArrived = true }
+    /// The kernel's completion event, stamped `time` (the vblank), as DRM stamps it.
+    func kernelCompletesFlip(at time: MonotonicInstant = MonotonicInstant(nanoseconds: 1)) { completionArrived = time }
 }
 
 /// The loop holds a watch or timer until it is cancelled, and no longer.

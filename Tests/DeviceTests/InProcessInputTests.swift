@@ -37,7 +37,7 @@ import Testing
         var device: InProcessInputDevice!
         device = InProcessInputDevice(capabilities: KeyboardInjector.capabilities()) { events in
             for notice in monitor.decodeInProcess(events, from: device.path) {
-                if case .keyboard(let input, _) = notice { keys.append(input) }
+                if case .keyboard(let input, _, _) = notice { keys.append(input) }
             }
         }
         _ = monitor.addInProcess(device)

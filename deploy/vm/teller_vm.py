@@ -199,6 +199,9 @@ def run_job(args):
         guest.close()
     logs.append(guest.console_text())
     log = "\n".join(logs)
+    # console.log is the last boot's; this is every boot's, in order (log_latency's lines, deploy/vm/latency.py).
+    with open(os.path.join(args.out, "console-all.log"), "w") as f:
+        f.write(log)
     for line in log.splitlines():
         if line.startswith(("scenario", "teller-vm guest")) or "ready:" in line:
             print("  console: " + line.strip(), flush=True)

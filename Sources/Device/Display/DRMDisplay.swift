@@ -45,6 +45,7 @@ public final class DRMDisplay: Display {
     private var flipPending = false
     private var shown: Int
     public private(set) var completedFlips = 0
+    public private(set) var lastPresentedAt: MonotonicInstant?
 
     /// Opens the configured card, or the first card with a connected output, and does the modeset.
     ///
@@ -196,15 +197,19 @@ public final class DRMDisplay: Display {
         guard drmModeSetCrtc(card.fd, crtc.rawValue, fb, 0, 0, &connectorID, 1, &mode) == 0 else {
             throw DisplayError(kind: .system("drmModePageFlip"), path: card.path, errno: e)
         }
-        flipCompleted()
+        // No flip event to carry the kernel's time: the frame is up once the call returned.
+        flipCompleted(at: .now())
     }
 
     public func handleReadable() throws(DisplayError) {
         var context = drmEventContext()
         context.version = 2
-        context.page_flip_handler = { _, _, _, _, userData in
+        // The event's time is the vblank the flip completed at, on CLOCK_MONOTONIC
+        // (DRM's default; drm.timestamp_monotonic=0 would make it the wall clock).
+        context.page_flip_handler = { _, _, seconds, microseconds, userData in
             guard let userData else { return }
-            Unmanaged<DRMDisplay>.fromOpaque(userData).takeUnretainedValue().flipCompleted()
+            Unmanaged<DRMDisplay>.fromOpaque(userData).takeUnretainedValue()
+                .flipCompleted(at: MonotonicInstant(seconds: Int64(seconds), microseconds: Int64(microseconds)))
         }
         if drmHandleEvent(card.fd, &context) != 0 {
             let e = Errno(rawValue: errno)
@@ -213,8 +218,9 @@ public final class DRMDisplay: Display {
         }
     }
 
-    private func flipCompleted() {
+    private func flipCompleted(at time: MonotonicInstant) {
         flipPending = false
+        lastPresentedAt = time
         shown = chain.back
         chain.advance()
         completedFlips += 1

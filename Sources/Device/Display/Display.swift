@@ -27,6 +27,11 @@ public protocol Display: AnyObject {
     var isReadyForFrame: Bool { get }
     /// Readable when a pending flip has completed; nil when flips complete at once.
     var readableDescriptor: Int32? { get }
+    /// When the last frame reached the panel, on CLOCK_MONOTONIC: the page
+    /// flip's completion as the kernel stamps it, or the clock when
+    /// ``present(damage:)`` returned for displays without flips. nil before
+    /// the first frame.
+    var lastPresentedAt: MonotonicInstant? { get }
     /// Shows the back buffer; `damage` is what changed since the last frame, in logical pixels.
     func present(damage: Rect) throws(DisplayError)
     /// Processes the completion events on ``readableDescriptor``; never blocks.

@@ -14,6 +14,7 @@ public final class FramebufferDisplay: Display {
     public let transform: DisplayTransform
     public let isDoubleBuffered: Bool
     public let bitsPerPixel: Int
+    public private(set) var lastPresentedAt: MonotonicInstant?
     private let file: DeviceFile
     private let memory: UnsafeMutableRawPointer
     private let length: Int
@@ -93,6 +94,8 @@ public final class FramebufferDisplay: Display {
             catch { throw DisplayError(kind: .system("FBIOPAN_DISPLAY"), path: file.path, errno: error) }
         }
         chain.advance()
+        // fbdev reports no completion: the frame counts as up when the pan (or the copy) returned.
+        lastPresentedAt = .now()
     }
 
     public func handleReadable() throws(DisplayError) {}

@@ -14,6 +14,7 @@ public final class OffscreenDisplay: Display {
     private var shown = 0
     private var chain: SwapChain!
     public private(set) var presentedFrames = 0
+    public private(set) var lastPresentedAt: MonotonicInstant?
 
     /// The panel's pixels after the last ``present(damage:)``.
     public var scanout: Surface { buffers[shown] }
@@ -46,6 +47,7 @@ public final class OffscreenDisplay: Display {
         shown = chain.prepare(damage: damage)
         chain.advance()
         presentedFrames += 1
+        lastPresentedAt = .now()
     }
 
     public func handleReadable() throws(DisplayError) {}

@@ -3,6 +3,9 @@ import Glibc
 
 /// An open /dev/input/eventN, read through libevdev.
 ///
+/// Events carry the kernel's CLOCK_MONOTONIC timestamps (EVIOCSCLOCKID at
+/// open), on the same clock as DRM's page-flip times.
+///
 /// Reading handles SYN_DROPPED: when the kernel's buffer overflowed, the
 /// SYN_DROPPED event is passed on and followed by libevdev's resync delta
 /// (LIBEVDEV_READ_FLAG_SYNC), so decoders end up with the device's real state.
@@ -31,6 +34,20 @@ public final class InputDevice {
             file = try DeviceFile(path: path, flags: O_RDONLY | O_NONBLOCK)
         } catch {
             throw InputError.opening(path, error)
+        }
+        // evdev stamps events with CLOCK_REALTIME unless asked: the monotonic
+        // clock is the one DRM stamps page flips with, and it does not jump
+        // when the wall clock is set. Asked before libevdev reads anything,
+        // since the kernel drops what is queued when the clock changes.
+        var clock = CLOCK_MONOTONIC
+        do {
+            try Syscall.ioctl(file.fd, cevdev_ioctl_set_clock_id(), &clock)
+        } catch .notATerminalOrDevice {
+            throw InputError.notAnEventDevice(path: path, errno: .notATerminalOrDevice)
+        } catch .noDevice {
+            throw InputError.unplugged(path: path)
+        } catch {
+            throw InputError.system(path: path, operation: "EVIOCSCLOCKID", errno: error)
         }
         var handle: OpaquePointer?
         let rc = libevdev_new_from_fd(file.fd, &handle)

@@ -7,7 +7,8 @@ public enum InputNotice: Sendable {
     /// The device disappeared; its touches have been cancelled.
     case removed(path: String, name: String)
     case touch(TouchEvent, path: String)
-    case keyboard(KeyboardInput, path: String)
+    /// `time` is the kernel's stamp of the key event that completed the input.
+    case keyboard(KeyboardInput, path: String, time: EventTime)
     /// A device that could not be opened (permissions, a grab held elsewhere).
     case failed(InputError)
 }
@@ -210,7 +211,7 @@ public final class InputMonitor {
                 touch = decoder
             }
             if var decoder = keyboard {
-                for k in decoder.decode(event) { notices.append(.keyboard(k, path: path)) }
+                for k in decoder.decode(event) { notices.append(.keyboard(k, path: path, time: event.time)) }
                 keyboard = decoder
             }
         }

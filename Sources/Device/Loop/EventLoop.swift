@@ -39,8 +39,10 @@ public final class EventLoop {
     public private(set) var framesRendered = 0
     public private(set) var framesPresented = 0
     /// Called on the main queue each time a frame has reached the panel, not
-    /// merely been drawn: systemd's READY must mean the operator sees the screen.
-    public var onFramePresented: (@MainActor () -> Void)?
+    /// merely been drawn: systemd's READY must mean the operator sees the
+    /// screen. It is given when, as the display reports it
+    /// (``Display/lastPresentedAt``): for DRM, the page flip's kernel time.
+    public var onFramePresented: (@MainActor (MonotonicInstant) -> Void)?
 
     public init() {}
 
@@ -162,7 +164,8 @@ public final class EventLoop {
 
     private func framePresented() {
         framesPresented += 1
-        onFramePresented?()
+        guard let onFramePresented else { return }
+        onFramePresented(display?.lastPresentedAt ?? .now())
     }
 
     /// A display error the loop survives, on stderr with syslog's error

@@ -92,6 +92,14 @@ enum Syscall {
         return ready > 0
     }
 
+    /// CLOCK_MONOTONIC now. It cannot fail with a valid clock and pointer, so a failure is a bug.
+    static func monotonicNow() -> timespec {
+        var now = timespec()
+        let result = clock_gettime(CLOCK_MONOTONIC, &now)
+        precondition(result == 0, "clock_gettime(CLOCK_MONOTONIC) failed: \(errno)")
+        return now
+    }
+
     /// Maps a negative-errno return (libdrm, libevdev style) onto ``Errno``.
     static func check(negativeErrno result: Int32) throws(Errno) {
         if result < 0 { throw Errno(rawValue: -result) }

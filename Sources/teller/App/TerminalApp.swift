@@ -70,7 +70,8 @@ final class TerminalApp {
     /// main already drains it); SIGTERM exits cleanly.
     func start() {
         loop.handleTerminationSignals { [unowned self] signal in self.shutDown(signal: signal) }
-        runtime.onFramePresented = { [unowned self] in self.framePresented() }
+        runtime.onFramePresented = { [unowned self] _ in self.framePresented() }
+        if configuration.logLatency { runtime.reportInputLatency { Log.info($0.description) } }
         runtime.onDeviceNotice = { notice in Self.log(notice) }
         runtime.onInputUnavailable = { error in Log.warning("input: \(error); only teller ctl can touch this terminal") }
         runtime.start()

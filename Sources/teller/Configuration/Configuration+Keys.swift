@@ -40,6 +40,7 @@ extension Configuration {
         "retry_cap_s": seconds(0.01...3600) { c, v in c.retryCap = v },
         "data_dir": path { c, v in c.dataDirectory = v },
         "log_commits": bool { c, v in c.logCommits = v },
+        "log_latency": bool { c, v in c.logLatency = v },
         "runtime_dir": path { c, v in c.runtimeDirectory = v },
         "display": text { value, c in
             guard let choice = DisplayChoice(rawValue: value) else { return "'\(value)' is not auto, drm, fbdev or offscreen" }

@@ -23,6 +23,8 @@ struct Configuration {
     var dataDirectory = "/var/lib/teller"
     /// One log line per committed transaction, after the commit (power-cut tests).
     var logCommits = false
+    /// One log line per press, release, key and scan: its kernel time and its frame's presented time.
+    var logLatency = false
     /// Holds the control socket (systemd's RuntimeDirectory=teller).
     var runtimeDirectory = "/run/teller"
 
