@@ -160,4 +160,21 @@ import Widgets
         _ = context.layout(list, in: Size(width: 480, height: 800))
         #expect(context.rowHeights.measuredCount == 2_000, "a new width measures every row once more")
     }
+
+    /// The heights of the last list are kept whole for the next frame; a list whose rows
+    /// changed (as many rows, one of them now two lines high) must not get them.
+    @Test func aChangedRowIsMeasuredAgainThoughTheCountIsTheSame() throws {
+        let context = makeContext()
+        let before = context.layout(Self.list(1_000), in: size)
+        var rows = Self.list(1_000).rows
+        rows[500].subtitle = String(repeating: "A long note the operator typed, ", count: 6)
+        let after = context.layout(List(identifier: "long", label: "Queue", rows: rows), in: size)
+        let node = { (tree: LayoutNode) in try #require(tree.node(withIdentifier: "long")) }
+        guard case .scroll(let oldHeight) = try node(before).interaction, case .scroll(let newHeight) = try node(after).interaction else {
+            Issue.record("the list does not scroll")
+            return
+        }
+        #expect(newHeight > oldHeight, "row 500 wraps now, so the list is taller")
+        #expect(try #require(after.node(withIdentifier: "long.501")).frame.minY > (try #require(before.node(withIdentifier: "long.501"))).frame.minY)
+    }
 }

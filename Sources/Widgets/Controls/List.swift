@@ -69,7 +69,7 @@ public struct List: Widget {
     }
 
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
-        let heights = rows.map { context.rowHeights.height(of: $0, width: frame.width, context) }
+        let heights = context.rowHeights.heights(of: rows, width: frame.width, context)
         let headerHeight = headerHeight(width: frame.width, context)
         let contentHeight = headerHeight + heights.reduce(0, +)
         guard contentHeight > frame.height, let controls = overflowControls else {
@@ -126,7 +126,10 @@ public struct List: Widget {
     }
 
     private static func label(_ row: ListRow) -> String {
-        [row.title, row.badge?.text, row.subtitle].compactMap { $0 }.joined(separator: ", ")
+        var label = row.title
+        if let badge = row.badge?.text { label += ", " + badge }
+        if let subtitle = row.subtitle { label += ", " + subtitle }
+        return label
     }
 
     private func layoutRow(_ plan: RowPlan, in frame: Rect, _ context: LayoutContext) -> LayoutNode {

@@ -22,8 +22,21 @@ public final class RowHeightCache {
     private var heights: [Key: Int] = [:]
     /// How many rows were measured (their text wrapped) rather than found: what a long list costs.
     public private(set) var measuredCount = 0
+    /// The last whole list asked for: a list scrolled frame after frame asks
+    /// for the same rows again, and comparing them is cheaper than hashing each.
+    private var last: (rows: [ListRow], width: Int, textScale: Double, scale: Double, heights: [Int])?
 
     public init() {}
+
+    /// The heights of `rows` at `width`, in order.
+    func heights(of rows: [ListRow], width: Int, _ context: LayoutContext) -> [Int] {
+        if let last, last.width == width, last.textScale == context.textScale, last.scale == context.scale.factor, last.rows == rows {
+            return last.heights
+        }
+        let measured = rows.map { height(of: $0, width: width, context) }
+        last = (rows, width, context.textScale, context.scale.factor, measured)
+        return measured
+    }
 
     func height(of row: ListRow, width: Int, _ context: LayoutContext) -> Int {
         let key = Key(row: row, width: width, textScale: context.textScale, scale: context.scale.factor)
