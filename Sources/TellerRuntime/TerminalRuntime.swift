@@ -31,6 +31,7 @@ public final class TerminalRuntime {
     /// Bumped whenever input reaches the screens (a tap, a key, a raw
     /// touch): they may change what a screen shows without a new revision.
     var screenInputs = 0
+    private var body: (key: BodyKey, widget: any Widget)?
     /// Full layouts since start, for the benchmark and tests: a press must not add one.
     public private(set) var layoutCount = 0
     /// Where `teller ctl touch/tap` and `type` inject kernel-format events.
@@ -88,7 +89,19 @@ public final class TerminalRuntime {
         layout.state = view.interactionState(layout.state)
         if let tree, currentInputs == treeInputs, pressable?.pressed == layout.state.pressed { return tree }
         layoutCount += 1
-        return layout.layout(view.body(), in: display.size)
+        return layout.layout(currentBody(), in: display.size)
+    }
+
+    /// The screen's widgets, built again only when what they show may have
+    /// changed (a new revision, input that reached the screens): a list
+    /// scrolled frame after frame is laid out again, its 1,000 rows are not
+    /// built again.
+    private func currentBody() -> any Widget {
+        let key = BodyKey(revision: coordinator.revision, screenInputs: screenInputs)
+        if let body, body.key == key { return body.widget }
+        let widget = view.body()
+        body = (key, widget)
+        return widget
     }
 
     /// Everything a layout depends on but the press.
@@ -169,4 +182,11 @@ private struct LayoutInputs: Equatable {
     var scale: Scale
     var textScale: Double
     var theme: Theme
+}
+
+/// What the screen's widgets are built from: the view models' state, which
+/// changes with a new revision or with input that reached them.
+private struct BodyKey: Equatable {
+    var revision: Int
+    var screenInputs: Int
 }
