@@ -82,6 +82,11 @@ final class InProcessTarget: ScenarioTarget {
         return "power-cut: in-process, the terminal restarted on the same data directory (the virtual device cuts the power)"
     }
 
+    /// A process has no link of its own to cut: only the virtual device's host can.
+    func setLink(up: Bool) async throws -> String {
+        "link \(up ? "up" : "down"): skipped in-process (only the virtual device's host cuts a link)"
+    }
+
     /// The glyph cache over the run so far, every terminal's from its cold start.
     var glyphCacheReport: GlyphCacheReport {
         var report = glyphs

@@ -16,8 +16,12 @@ struct Scenario {
         case expect(identifier: String)
         case expectText(String)
         case waitFor(identifier: String, timeout: Double)
+        /// Like `expectText`, for something that takes longer than the screen settling (a queue draining).
+        case waitForText(String, timeout: Double)
         case screenshot(name: String)
         case powerCut
+        /// The virtual device's network link cut (`up: false`) or restored by the host.
+        case link(up: Bool)
     }
 
     struct Step: Equatable {
@@ -86,6 +90,10 @@ struct Scenario {
                     timeout = seconds
                 }
                 action = .waitFor(identifier: words[0], timeout: timeout)
+            case "wait-for-text":
+                guard words.count >= 2 else { throw fail("wait-for-text needs a timeout and text: wait-for-text SECONDS TEXT") }
+                guard let seconds = Double(words[0]), seconds > 0, seconds <= 600 else { throw fail("wait-for-text: '\(words[0])' is not a timeout in seconds (0-600)") }
+                action = .waitForText(String(rest.dropFirst(words[0].count)).trimmingWhitespace(), timeout: seconds)
             case "screenshot":
                 guard words.count == 1, rest.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
                     throw fail("screenshot needs one name of letters, digits, '-', '_' or '.': screenshot NAME")
@@ -94,8 +102,11 @@ struct Scenario {
             case "power-cut":
                 guard words.isEmpty else { throw fail("power-cut takes no arguments") }
                 action = .powerCut
+            case "link":
+                guard words == ["down"] || words == ["up"] else { throw fail("link needs down or up: link down|up") }
+                action = .link(up: words == ["up"])
             default:
-                throw fail("unknown step '\(verb)'; steps: tap, touch, swipe, type, play, expect, expect-text, wait-for, screenshot, power-cut")
+                throw fail("unknown step '\(verb)'; steps: tap, touch, swipe, type, play, expect, expect-text, wait-for, wait-for-text, screenshot, power-cut, link")
             }
             steps.append(Step(line: number, action: action))
         }

@@ -14,6 +14,8 @@ protocol ScenarioTarget: AnyObject {
     func screenshot(_ name: String) async throws -> String
     /// Cuts the power at line `line` of scenario `file`; returns a note when the target cannot.
     func powerCut(file: String, line: Int) async throws -> String
+    /// Has the network link cut or restored; returns a line for the report, or a note when the target cannot.
+    func setLink(up: Bool) async throws -> String
 }
 
 /// Runs scenarios step by step against a target and reports each failure
@@ -63,10 +65,16 @@ struct ScenarioRunner {
             if let screen = try await waitFor(within: timeout, { $0.node(identifier: identifier) != nil }) {
                 throw fail("wait-for \(identifier): not there after \(timeout.shortText) s; screen '\(screen)'")
             }
+        case .waitForText(let text, let timeout):
+            if let screen = try await waitFor(within: timeout, { $0.contains(text: text) }) {
+                throw fail("wait-for-text '\(text)': no label or value on screen '\(screen)' contains it after \(timeout.shortText) s")
+            }
         case .screenshot(let name):
             log("scenario: \(scenario.name):\(step.line): \(try await target.screenshot(name))")
         case .powerCut:
             log("scenario: \(scenario.name):\(step.line): \(try await target.powerCut(file: scenario.path, line: step.line))")
+        case .link(let up):
+            log("scenario: \(scenario.name):\(step.line): \(try await target.setLink(up: up))")
         }
     }
 

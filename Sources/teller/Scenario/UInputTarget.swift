@@ -100,15 +100,30 @@ final class UInputTarget: ScenarioTarget {
         guard let hostChannel else { return "screenshot \(name): skipped (no host channel for screendumps)" }
         try await settle()
         try await Task.sleep(for: .milliseconds(200))
-        try hostChannel.writeAll("SCREENDUMP \(name)\n".utf8)
-        // One line back, read a byte at a time so nothing after it is taken from the channel.
+        let reply = try ask(hostChannel, "SCREENDUMP \(name)")
+        return "screenshot \(name): screendump taken by the host (\(reply))"
+    }
+
+    /// The host cuts or restores the guest's network link (qemu's `set_link`) and answers once it has.
+    func setLink(up: Bool) async throws -> String {
+        let state = up ? "up" : "down"
+        guard let hostChannel else { return "link \(state): skipped (no host channel)" }
+        let reply = try ask(hostChannel, "LINK \(state)")
+        guard reply == "OK" else { throw ControlError.failed("link \(state): the host answered '\(reply)'") }
+        return "link \(state): done by the host"
+    }
+
+    /// Sends one line to the host and returns its one-line answer, read a
+    /// byte at a time so nothing after it is taken from the channel.
+    private func ask(_ hostChannel: FileDescriptor, _ line: String) throws -> String {
+        try hostChannel.writeAll("\(line)\n".utf8)
         var reply: [UInt8] = []
         while !reply.contains(UInt8(ascii: "\n")) {
             let byte = try hostChannel.read(upTo: 1)
             if byte.isEmpty { break }
             reply += byte
         }
-        return "screenshot \(name): screendump taken by the host (\(String(decoding: reply, as: UTF8.self).trimmingWhitespace()))"
+        return String(decoding: reply, as: UTF8.self).trimmingWhitespace()
     }
 
     func powerCut(file: String, line: Int) async throws -> String {
