@@ -7,6 +7,8 @@ Guest -> host lines on the control serial (ttyS1):
   READY                  teller answers on its control socket
   SCREENDUMP NAME        take a monitor screendump now; the host answers OK
   POWERCUT LINE          kill qemu now, as a power cut (scenario line LINE)
+  LINK down|up           cut or restore the guest's network link; the host answers OK
+  PROBE ADDR:PORT GOT WANTED  a connection the guest tried (isolation.sh): open or closed
   DONE STATUS            the job is over
 """
 import argparse
@@ -14,6 +16,7 @@ import os
 import re
 import select
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -23,10 +26,42 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vmtools import connect, differing_pixels, monitor_command, read_png, read_ppm, report_failures, write_png  # noqa: E402
 
 
+# The guest's network card and its netdev, as `set_link` names them.
+NETDEV = "net0"
+
+
+def network_arguments(network):
+    """qemu's network arguments. Without `network` none at all. With it
+    (a dict: host_port, relay, link_monitor): qemu user networking with
+    restrict=on, so the guest reaches nothing but the guestfwd address
+    10.0.2.100:80, which loopback-relay.py joins to the reference host on
+    127.0.0.1:host_port; and a second monitor at link_monitor for
+    `teller-vm link down|up`."""
+    if not network:
+        # No network at all: the guest has its loopback and nothing else.
+        return ["-nic", "none"]
+    relay = f"cmd:python3 {network['relay']} {network['host_port']}"
+    return [
+        "-netdev", f"user,id={NETDEV},restrict=on,net=10.0.2.0/24,guestfwd=tcp:10.0.2.100:80-{relay}",
+        "-device", f"virtio-net-pci,netdev={NETDEV},id=nic0",
+        "-monitor", f"unix:{network['link_monitor']},server=on,wait=off",
+    ]
+
+
+def set_link(monitor, up):
+    """Cuts or restores the guest's network link through a monitor; returns
+    qemu's complaint, or "" when it took."""
+    answer = monitor_command(monitor, f"set_link {NETDEV} {'on' if up else 'off'}")
+    # The monitor echoes the command as it is typed, ending in erase-line
+    # and a newline; what it says comes after that, before the next prompt.
+    said = answer.rsplit("\x1b[K\r\n", 1)[-1]
+    return said.replace("(qemu)", "").strip()
+
+
 class Guest:
     """One boot of the virtual device."""
 
-    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append=""):
+    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None):
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.console = os.path.join(out, "console.log")
@@ -39,8 +74,7 @@ class Guest:
             # bochs DRM at the 7-inch panel's 800x480, offered as the preferred mode through EDID.
             "-vga", "none", "-device", "VGA,edid=on,xres=800,yres=480",
             "-usb", "-device", "usb-tablet",
-            # No network at all: the guest has its loopback and nothing else.
-            "-nic", "none", "-no-reboot",
+            *network_arguments(network), "-no-reboot",
             "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
             "-kernel", kernel, "-initrd", initrd, "-append", append,
             "-serial", f"file:{self.console}",
@@ -142,7 +176,18 @@ def drawn(rows):
 
 
 def run_job(args):
-    guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job)
+    network, decoy, append, probes = None, None, "", []
+    if args.host_port:
+        network = {"host_port": args.host_port, "relay": os.path.join(os.path.dirname(os.path.abspath(__file__)), "loopback-relay.py"),
+                   "link_monitor": args.link_monitor}
+    if args.probe_isolation:
+        # A listener on the host's loopback that the guest must never reach.
+        decoy = socket.socket()
+        decoy.bind(("127.0.0.1", 0))
+        decoy.listen(16)
+        decoy.setblocking(False)
+        append = f"teller.probe={decoy.getsockname()[1]},{args.host_port}"
+    guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, append, network)
     print(f"teller-vm: qemu {' '.join(guest.command)}", flush=True)
     deadline = time.time() + args.timeout
     failures, status, ready_at, boots, logs = [], None, None, 1, []
@@ -171,6 +216,19 @@ def run_job(args):
                         if not ok:
                             failures.append("screendump " + message)
                     guest.reply("OK")
+                elif line.startswith("LINK "):
+                    up = line.split()[1] == "up"
+                    complaint = set_link(guest.monitor, up)
+                    print(f"teller-vm: link {'up' if up else 'down'}{': ' + complaint if complaint else ''}", flush=True)
+                    if complaint:
+                        failures.append(f"set_link: {complaint}")
+                    guest.reply("FAIL " + complaint if complaint else "OK")
+                elif line.startswith("PROBE "):
+                    _, where, got, wanted = line.split()
+                    print(f"teller-vm: isolation: {where} {got} ({'ok' if got == wanted else 'WANTED ' + wanted})", flush=True)
+                    probes.append(where)
+                    if got != wanted:
+                        failures.append(f"isolation: the guest's connection to {where} is {got}, wanted {wanted}")
                 elif line.startswith("POWERCUT "):
                     _, path, number = line.split()
                     cut = f"{path}:{int(number) + 1}"
@@ -188,7 +246,7 @@ def run_job(args):
             logs.append(guest.console_text())
             boots += 1
             print(f"teller-vm: power cut at {cut.rsplit(':', 1)[0]} line {int(cut.rsplit(':', 1)[1]) - 1}; boot {boots} resumes at line {cut.rsplit(':', 1)[1]}", flush=True)
-            guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut}")
+            guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut} {append}".strip(), network)
         if status is None and args.job != "interactive" and guest.proc.poll() is None:
             failures.append(f"the guest did not finish within {args.timeout} s")
     except KeyboardInterrupt:
@@ -211,6 +269,19 @@ def run_job(args):
         results = re.findall(r"^scenario: [^ :]+: (PASS|FAIL)", log, re.M)
         print(f"teller-vm: scenarios over {boots} boot{'s' if boots > 1 else ''}: "
               f"{results.count('PASS')} passed, {results.count('FAIL')} failed", flush=True)
+    if decoy is not None:
+        reached = 0
+        while True:
+            try:
+                decoy.accept()[0].close()
+                reached += 1
+            except BlockingIOError:
+                break
+        print(f"teller-vm: isolation: {len(probes)} connections tried; the host-side decoy on 127.0.0.1:{decoy.getsockname()[1]} was reached {reached} times", flush=True)
+        if reached:
+            failures.append(f"isolation: the guest reached a listener on the host's loopback {reached} times")
+        if len(probes) != 5 and not any(f.startswith("isolation: the guest's") for f in failures):
+            failures.append(f"isolation: {len(probes)} of 5 probes reported (isolation.sh did not run to its end)")
     if ready_at is None:
         failures.append("the terminal never became ready")
     if status != 0:
@@ -233,6 +304,9 @@ def main():
     ap.add_argument("--goldens")
     ap.add_argument("--tolerance", type=float, default=0.01)
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--host-port", type=int, help="the reference host's port on 127.0.0.1: the guest gets a network to it")
+    ap.add_argument("--link-monitor", help="a second monitor socket, for teller-vm link down|up")
+    ap.add_argument("--probe-isolation", action="store_true", help="the guest tries forbidden connections (isolation.sh)")
     args = ap.parse_args()
     if args.job == "interactive":
         args.timeout = 10 ** 9
