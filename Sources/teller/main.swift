@@ -26,6 +26,8 @@ case "scenario":
     exitCode = await ScenarioCommand.run(Array(arguments.dropFirst()))
 case "ctl":
     exitCode = ControlClient.run(Array(arguments.dropFirst()))
+case "ctl-bridge":
+    exitCode = ControlBridge.run(Array(arguments.dropFirst()))
 case "--version", "version":
     print(BuildInfo.version)
     exitCode = 0

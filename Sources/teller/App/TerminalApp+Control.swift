@@ -25,6 +25,16 @@ extension TerminalApp: ControlHandler {
             }
             return .object(["path": .string(path), "width": .integer(surface.width), "height": .integer(surface.height),
                             "screen": .string(coordinator.current.screenName)])
+        case .screenshotPNG:
+            let surface = snapshot()
+            let png: [UInt8]
+            do {
+                png = try PNG.encode(surface)
+            } catch {
+                throw ControlError.failed("cannot encode the screenshot: \(error)")
+            }
+            return .object(["png": .string(Data(png).base64EncodedString()), "width": .integer(surface.width),
+                            "height": .integer(surface.height), "screen": .string(coordinator.current.screenName)])
         case .touch(let x, let y):
             guard display.bounds.contains(Point(x: x, y: y)) else {
                 throw ControlError.failed("(\(x), \(y)) is outside the \(display.size.width)x\(display.size.height) screen")
@@ -57,6 +67,8 @@ extension TerminalApp: ControlHandler {
             }
         case .play(let path):
             try await play(path)
+        case .playRecording(let text):
+            try await play(recordedAs: text)
         case .sync:
             guard let engine = live.engine else { throw ControlError.failed("no host_url configured; nothing to sync") }
             await engine.syncNow()
@@ -94,9 +106,7 @@ extension TerminalApp: ControlHandler {
 }
 
 extension TerminalApp {
-    /// The largest recording `teller ctl play` takes: minutes of touching,
-    /// and small enough to parse without a pause a branch would notice.
-    static let maximumPlayBytes = 16 << 20
+    static let maximumPlayBytes = ControlCommand.maximumPlayBytes
 
     /// Reads and parses the recording off the main loop, plays it through a
     /// device of its own in slices (the terminal keeps drawing and answering
@@ -106,8 +116,20 @@ extension TerminalApp {
         if let size, size > Self.maximumPlayBytes {
             throw ControlError.failed("\(path) is \(size) bytes; ctl play takes recordings of at most \(Self.maximumPlayBytes >> 20) MiB")
         }
+        try await play { () throws(EvemuError) in try EvemuRecording(contentsOf: path) }
+    }
+
+    /// ``play(_:)`` for a recording the caller sent as text (`teller ctl play` reads the file on its side).
+    func play(recordedAs text: String) async throws {
+        guard text.utf8.count <= Self.maximumPlayBytes else {
+            throw ControlError.failed("the recording is \(text.utf8.count) bytes; ctl play takes recordings of at most \(Self.maximumPlayBytes >> 20) MiB")
+        }
+        try await play { () throws(EvemuError) in try EvemuRecording(parsing: text) }
+    }
+
+    private func play(_ read: @escaping @Sendable () throws(EvemuError) -> EvemuRecording) async throws {
         let parsed = await Task.detached(priority: .utility) { () -> Result<EvemuRecording, ControlError> in
-            do { return .success(try EvemuRecording(contentsOf: path)) } catch { return .failure(.failed("\(error)")) }
+            do { return .success(try read()) } catch { return .failure(.failed("\(error)")) }
         }.value
         let recording: EvemuRecording
         switch parsed {

@@ -11,6 +11,7 @@ let usage = """
       hash-pin                  print the Argon2id hash of a technician PIN read from stdin
       scenario FILE...          run QA scenarios in-process, or through uinput with --drive uinput (docs/qa.md)
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
+      ctl-bridge --port PATH    serve the control protocol on a virtio-serial port (the virtual device)
 
     status only reads: it never creates, migrates or writes the database. Its exit codes:
       0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
@@ -76,5 +77,11 @@ let commandUsage: [String: String] = [
         usage: teller ctl [--socket PATH] COMMAND
         talks to the running terminal over its control socket: \(ControlCommand.usage)
         TELLER_CONTROL_SOCKET overrides the socket path.
+        """,
+    "ctl-bridge": """
+        usage: teller ctl-bridge --port PATH [--socket PATH]
+        relays command lines from a virtio-serial port (or a listening UNIX socket standing in
+        for one) to the terminal's control socket, one line each way, so `teller ctl` on the
+        host reaches the virtual device (docs/qa.md).
         """,
 ]

@@ -1,3 +1,4 @@
+import Device
 import FoundationEssentials
 
 /// `teller ctl COMMAND…`: sends one command to a running terminal's
@@ -35,6 +36,18 @@ enum ControlClient {
             command = .play(path: Path.join(FileManager.default.currentDirectoryPath, path))
         default: break
         }
+        do {
+            switch command {
+            // The file is the caller's: the PNG and the recording travel in the
+            // protocol, so both work across the virtual device's channel too.
+            case .screenshot(let path): return try screenshot(to: path, socketPath: socketPath)
+            case .play(let path): command = .playRecording(text: try recording(at: path))
+            default: break
+            }
+        } catch {
+            Log.error("teller ctl: \(error)")
+            return 1
+        }
         // One line on the wire: `line` escapes newlines in typed text.
         let line = command.line
         do {
@@ -50,25 +63,91 @@ enum ControlClient {
         }
     }
 
+    /// Asks for the screen as PNG and writes it to `path` here; prints what
+    /// the terminal answered, with the path in place of the image.
+    private static func screenshot(to path: String, socketPath: String) throws -> Int32 {
+        let result = try ControlAnswer.result(of: send(ControlCommand.screenshotPNG.line, to: socketPath))
+        guard case .object(var fields) = result, case .string(let encoded)? = fields["png"], let png = Data(base64Encoded: encoded) else {
+            throw ControlError.failed("the terminal's screenshot answer has no PNG (is it an older teller?)")
+        }
+        do {
+            try png.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw ControlError.failed("cannot write \(path): \(error)")
+        }
+        fields["png"] = nil
+        fields["path"] = .string(path)
+        print(String(decoding: try JSONValue.object(fields).encoded(pretty: true), as: UTF8.self))
+        return 0
+    }
+
+    /// The recording at `path`, checked here so a refusal names the file and line.
+    private static func recording(at path: String) throws -> String {
+        if let size = FileStatus(path: path)?.size, size > ControlCommand.maximumPlayBytes {
+            throw ControlError.failed("\(path) is \(size) bytes; ctl play takes recordings of at most \(ControlCommand.maximumPlayBytes >> 20) MiB")
+        }
+        _ = try EvemuRecording(contentsOf: path)
+        let text: Data
+        do {
+            text = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ControlError.failed("cannot read \(path): \(error)")
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// One round trip on the control socket: the answer, which the
     /// terminal writes once the command has run, within `timeout` seconds.
-    static func send(_ line: String, to path: String, timeout: Int = 30) throws -> Data {
+    ///
+    /// The request is tagged (``ControlAnswer/splitTag(_:)``) and only the
+    /// answer with its tag is taken: the virtual device's socket (qemu's end
+    /// of a virtio-serial port, ``ControlBridge``) is one stream that clients
+    /// use one after another, where an answer left for a client that hung up
+    /// may come first. The answer is one line; it ends at its line feed, not
+    /// when the peer hangs up, because that socket never hangs up.
+    static func send(_ line: String, to path: String, timeout: Int = 30) throws(ControlError) -> Data {
+        let id = String(UInt64.random(in: 1...UInt64.max), radix: 36)
+        let answer = try exchange("@\(id) \(line)", with: path, expecting: id, timeout: timeout)
+        guard !answer.isEmpty else { throw .failed("the terminal closed the connection without an answer") }
+        return answer
+    }
+
+    /// Writes `line` as it is and reads answer lines until one carries `id`
+    /// (any answer, without an id); ``ControlBridge`` relays tagged lines this way.
+    static func exchange(_ line: String, with path: String, expecting id: String?, timeout: Int = 30) throws(ControlError) -> Data {
         let deadline = ContinuousClock.now + .seconds(timeout)
         let socket: UnixSocket
         do {
             socket = try UnixSocket.connect(to: path)
         } catch {
-            throw ControlError.failed("cannot reach the terminal at \(path): \(error.reason) (is teller running? is TELLER_CONTROL_SOCKET right?)")
+            throw .failed("cannot reach the terminal at \(path): \(error.reason) (is teller running? is TELLER_CONTROL_SOCKET right?)")
         }
-        let answer: [UInt8]
         do {
-            // A terminal that refuses this peer answers and hangs up without reading; its answer says why.
-            do { try socket.writeAll(Array((line + "\n").utf8), until: deadline) } catch .system {}
-            answer = try socket.readToEnd(until: deadline)
+            return try answer(on: socket, to: line, expecting: id, until: deadline)
         } catch .timedOut {
-            throw ControlError.failed("the terminal at \(path) did not answer within \(timeout) s")
+            throw .failed("the terminal at \(path) did not answer within \(timeout) s")
+        } catch {
+            throw .failed("the terminal at \(path): \(error.reason)")
         }
-        guard !answer.isEmpty else { throw ControlError.failed("the terminal closed the connection without an answer") }
-        return Data(answer)
+    }
+
+    /// The answer line with tag `id` (the first line without one), or the
+    /// bytes the peer sent before closing; an empty answer when it sent none.
+    private static func answer(on socket: UnixSocket, to line: String, expecting id: String?,
+                               until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> Data {
+        // A terminal that refuses this peer answers and hangs up without reading; its answer says why.
+        do { try socket.writeAll(Array((line + "\n").utf8), until: deadline) } catch .system {}
+        var buffer: [UInt8] = []
+        while let answer = try socket.readLine(buffer: &buffer, until: deadline) {
+            // Someone else's answer (a client that hung up before it came) is skipped.
+            if id == nil || tag(of: answer) == id { return Data(answer) }
+        }
+        // The control socket's peer closes after its answer; what it sent without a line feed is still the answer.
+        return id == nil || tag(of: buffer) == id ? Data(buffer) : Data()
+    }
+
+    private static func tag(of answer: [UInt8]) -> String? {
+        guard let object = try? JSONValue(parsing: Data(answer)), case .string(let id)? = object["id"] else { return nil }
+        return id
     }
 }

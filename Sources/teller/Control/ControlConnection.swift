@@ -17,7 +17,7 @@ final class ControlConnection: @unchecked Sendable {
     static let readDeadlineSeconds = 2
     /// A peer that stops reading its answer is dropped.
     static let writeDeadlineSeconds = 10
-    static let maximumLineBytes = 65_536
+    static let maximumLineBytes = ControlCommand.maximumLineBytes
 
     private enum Phase { case reading, running, writing, finished }
 
@@ -73,17 +73,18 @@ final class ControlConnection: @unchecked Sendable {
 
     private func execute(_ line: ArraySlice<UInt8>) {
         stopReading()
+        let (id, text) = ControlAnswer.splitTag(String(decoding: line, as: UTF8.self))
         let command: ControlCommand
         do {
-            command = try ControlCommand(line: String(decoding: line, as: UTF8.self))
+            command = try ControlCommand(line: text)
         } catch {
-            reply(ControlAnswer.error("\(error)"))
+            reply(ControlAnswer.tagged(ControlAnswer.error("\(error)"), id: id))
             return
         }
         phase = .running
         let run = run
         Task {
-            let answer = await run(command)
+            let answer = ControlAnswer.tagged(await run(command), id: id)
             self.queue.async { self.reply(answer) }
         }
     }

@@ -1,8 +1,10 @@
 import FoundationEssentials
 
 /// The control socket's wire format: the client writes one command line
-/// ("tap sign-in.pin.1\n"); the server answers one JSON object,
+/// ("tap sign-in.pin.1\n"); the server answers one JSON object on one line,
 /// `{"ok": true, "result": …}` or `{"ok": false, "error": "…"}`, and closes.
+/// A line may start with a tag, "@ID tap sign-in.pin.1"; the answer then
+/// carries `"id": "ID"` (``ControlAnswer/tagged(_:id:)``).
 enum ControlCommand: Equatable {
     case status
     case ui
@@ -13,9 +15,22 @@ enum ControlCommand: Equatable {
     case tap(identifier: String)
     case type(text: String)
     case play(path: String)
+    /// What `teller ctl screenshot` sends: the PNG comes back in the answer
+    /// (base64), so it lands on the caller's side, also across the virtual
+    /// device's channel where the terminal cannot see the caller's files.
+    case screenshotPNG
+    /// What `teller ctl play` sends: the recording itself, read on the
+    /// caller's side, for the same reason.
+    case playRecording(text: String)
     case sync
     /// Answers once the view models have handled everything so far (QA drivers that inject through uinput).
     case settle
+
+    /// The largest recording `teller ctl play` takes: minutes of touching,
+    /// and small enough to parse without a pause a branch would notice.
+    static let maximumPlayBytes = 16 << 20
+    /// The longest command line: a base64 `play-evemu` of the largest recording.
+    static let maximumLineBytes = (maximumPlayBytes + 2) / 3 * 4 + 64
 
     static let usage = """
         status | ui | screenshot FILE.png | touch X Y | swipe X1 Y1 X2 Y2 | tap ID | type TEXT | play FILE.evemu | sync | settle
@@ -53,6 +68,14 @@ enum ControlCommand: Equatable {
         case "play":
             guard !rest.isEmpty else { throw .badCommand("play needs an evemu file") }
             self = .play(path: rest)
+        case "screenshot-png":
+            guard rest.isEmpty else { throw .badCommand("screenshot-png takes nothing; the PNG comes back in the answer") }
+            self = .screenshotPNG
+        case "play-evemu":
+            guard let data = Data(base64Encoded: rest), !rest.isEmpty else {
+                throw .badCommand("play-evemu needs the recording in base64")
+            }
+            self = .playRecording(text: String(decoding: data, as: UTF8.self))
         default:
             throw .badCommand("unknown command '\(verb)'; commands: \(ControlCommand.usage)")
         }
@@ -70,6 +93,8 @@ enum ControlCommand: Equatable {
         case .tap(let identifier): "tap \(identifier)"
         case .type(let text): "type \(Self.escapingLineBreaks(text))"
         case .play(let path): "play \(path)"
+        case .screenshotPNG: "screenshot-png"
+        case .playRecording(let text): "play-evemu \(Data(text.utf8).base64EncodedString())"
         }
     }
 
@@ -97,6 +122,27 @@ enum ControlError: Error, CustomStringConvertible, Equatable {
 
 /// Builds the one-object answers, and reads them back for `teller ctl`.
 enum ControlAnswer {
+    /// The tag of a request line and the command after it. A tag is "@"
+    /// and 1 to 64 letters, digits or dashes; `teller ctl` tags every request
+    /// so that, on a channel clients share one after another (the virtual
+    /// device's port, ``ControlBridge``), it can tell its own answer from one
+    /// left for a client that has gone.
+    static func splitTag(_ line: String) -> (id: String?, command: String) {
+        guard line.hasPrefix("@") else { return (nil, line) }
+        let word = line.dropFirst().prefix { $0 != " " }
+        guard (1...64).contains(word.count), word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            return (nil, line)
+        }
+        return (String(word), String(line.dropFirst(word.count + 1).dropFirst()))
+    }
+
+    /// `answer` with `"id": id` added; unchanged without an id.
+    static func tagged(_ answer: Data, id: String?) -> Data {
+        guard let id, case .object(var fields)? = try? JSONValue(parsing: answer) else { return answer }
+        fields["id"] = .string(id)
+        return encode(fields)
+    }
+
     static func ok(_ result: JSONValue = .null) -> Data {
         encode(["ok": .bool(true), "result": result])
     }

@@ -24,6 +24,59 @@ struct FileDescriptor: RawRepresentable, Sendable {
         FileDescriptor(rawValue: Int32(try retrying("open \(path)") { Int(Glibc.open(path, O_RDWR | O_CLOEXEC)) }))
     }
 
+    /// Opens `path` for reading and writing without blocking: reads and
+    /// writes that would wait fail with EAGAIN (see ``readAvailable(upTo:)``).
+    static func open(forUpdatingWithoutBlocking path: String) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: Int32(try retrying("open \(path)") { Int(Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) }))
+    }
+
+    /// Makes reads and writes on an already open descriptor fail with EAGAIN instead of waiting.
+    func setNonBlocking() throws(SystemCallError) {
+        let flags = try Self.retrying("fcntl F_GETFL") { Int(fcntl(rawValue, F_GETFL)) }
+        _ = try Self.retrying("fcntl F_SETFL") { Int(fcntl(rawValue, F_SETFL, Int32(flags) | O_NONBLOCK)) }
+    }
+
+    /// Asks the kernel for SIGIO to this process on the descriptor's events
+    /// (O_ASYNC): a virtio port signals each byte batch from the host and each
+    /// host connect and hang-up, which poll(2) alone can miss when both come
+    /// between two looks.
+    func signalEvents() throws(SystemCallError) {
+        _ = try Self.retrying("fcntl F_SETOWN") { Int(fcntl(rawValue, F_SETOWN, getpid())) }
+        let flags = try Self.retrying("fcntl F_GETFL") { Int(fcntl(rawValue, F_GETFL)) }
+        _ = try Self.retrying("fcntl F_SETFL O_ASYNC") { Int(fcntl(rawValue, F_SETFL, Int32(flags) | O_ASYNC)) }
+    }
+
+    /// poll(2) on this descriptor alone.
+    /// - Parameter milliseconds: how long to wait; -1 waits until an event.
+    /// - Returns: the events that happened (POLLHUP and POLLERR among them
+    ///   even when not asked for); 0 when the time ran out.
+    func wait(for events: Int32, milliseconds: Int32) throws(SystemCallError) -> Int32 {
+        var entry = pollfd(fd: rawValue, events: Int16(events), revents: 0)
+        let ready = try Self.retrying("poll") { Int(poll(&entry, 1, milliseconds)) }
+        precondition(entry.revents & Int16(POLLNVAL) == 0, "poll: bad file descriptor (a bug in teller)")
+        return ready == 0 ? 0 : Int32(entry.revents)
+    }
+
+    /// Up to `count` bytes of what has arrived on a non-blocking descriptor:
+    /// empty at the end of the file, nil when nothing is there yet.
+    func readAvailable(upTo count: Int) throws(SystemCallError) -> [UInt8]? {
+        do {
+            return try read(upTo: count)
+        } catch where error.errno == EAGAIN {
+            return nil
+        }
+    }
+
+    /// Writes what fits now on a non-blocking descriptor.
+    /// - Returns: how many bytes went; 0 when nothing fits yet.
+    func writeAvailable(_ bytes: ArraySlice<UInt8>) throws(SystemCallError) -> Int {
+        do {
+            return try Self.retrying("write") { bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) } }
+        } catch where error.errno == EAGAIN {
+            return 0
+        }
+    }
+
     /// Writes all of `bytes`, however many calls it takes.
     func writeAll(_ bytes: some Collection<UInt8>) throws(SystemCallError) {
         var unwritten = Array(bytes)[...]

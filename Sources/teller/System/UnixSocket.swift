@@ -141,13 +141,25 @@ final class UnixSocket {
         }
     }
 
-    /// Reads until the peer closes its side, waiting until `deadline`.
-    func readToEnd(until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> [UInt8] {
-        var received: [UInt8] = []
-        while try receiveAvailable(appendingTo: &received, limit: Int.max) {
-            guard try wait(for: POLLIN, until: deadline) else { throw .timedOut("read") }
+    /// The next line, without its line feed, from what has arrived and is
+    /// kept in `buffer` between calls, waiting until `deadline`; nil once
+    /// the peer has closed its side with no line feed left (what it sent
+    /// without one stays in `buffer`). A peer that answers a line and stays
+    /// connected (the virtual device's qemu socket) is read like one that closes.
+    func readLine(buffer: inout [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> [UInt8]? {
+        var open = true
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            guard open else { return nil }
+            open = try receiveAvailable(appendingTo: &buffer, limit: Int.max)
+            if open, buffer.firstIndex(of: 10) == nil, try !wait(for: POLLIN, until: deadline) {
+                throw .timedOut("read")
+            }
         }
-        return received
     }
 
     /// poll(2) until the socket is ready for `events`; false once `deadline` has passed.

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+@testable import ProcessTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `teller ctl-bridge` between a real terminal's control socket and a
+/// stand-in for the virtual device's virtio-serial port: a listening UNIX
+/// socket the bridge connects to, where each accepted connection is one host
+/// client of qemu's socket and its close is that client hanging up. (An
+/// answer for a client that has gone cannot reach the next one here, where
+/// each client is a connection of its own; qa-check's boot stage checks
+/// that case on the real port, `check_control_channel` in teller_vm.py.)
+@Suite(.serialized) struct ControlBridgeTests {
+    let terminal: TerminalProcess
+    let port: PortStandIn
+    let bridge: ChildProcess
+
+    init() async throws {
+        terminal = try TerminalProcess(host: nil)
+        try await terminal.start()
+        port = try PortStandIn(terminal.directory.file("port.sock"))
+        bridge = try ChildProcess(terminal.teller, ["ctl-bridge", "--port", port.path, "--socket", terminal.socket])
+    }
+
+    func stop() {
+        bridge.killNow()
+        terminal.child?.killNow()
+    }
+
+    @Test func severalClientsInARowEachGetTheirAnswer() async throws {
+        defer { stop() }
+        for round in 1...3 {
+            let client = try await port.nextClient()
+            try client.send("status\n")
+            let answer = try #require(await client.answerLine(), "client \(round) got no answer; bridge: \(bridge.stderr)")
+            #expect(answer["ok"] as? Bool == true, "client \(round): \(answer)")
+            client.hangUp()
+        }
+        #expect(bridge.isRunning)
+    }
+
+    @Test func aTaggedRequestIsAnsweredWithItsTag() async throws {
+        defer { stop() }
+        let client = try await port.nextClient()
+        try client.send("@t-1 status\n")
+        let answer = try #require(await client.answerLine())
+        #expect(answer["id"] as? String == "t-1" && answer["ok"] as? Bool == true, "\(answer)")
+    }
+
+    @Test func oneClientMaySendSeveralLines() async throws {
+        defer { stop() }
+        let client = try await port.nextClient()
+        try client.send("status\nui\n")
+        let status = try #require(await client.answerLine())
+        let ui = try #require(await client.answerLine())
+        #expect((status["result"] as? [String: Any])?["queued_count"] != nil, "\(status)")
+        #expect((ui["result"] as? [String: Any])?["identifier"] != nil || (ui["result"] as? [String: Any])?["children"] != nil, "\(ui)")
+    }
+
+    @Test func halfALineFromAClientThatHangsUpNeverReachesTheNext() async throws {
+        defer { stop() }
+        let leaving = try await port.nextClient()
+        try leaving.send("tap sign-in.pin.")
+        leaving.hangUp()
+        // Glued to the half line, this would be "tap sign-in.pin.status": an unknown element.
+        let next = try await port.nextClient()
+        try next.send("status\n")
+        let answer = try #require(await next.answerLine(), "bridge: \(bridge.stderr)")
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+    }
+
+    @Test func aSilentClientLeavesNothingBehind() async throws {
+        defer { stop() }
+        let silent = try await port.nextClient()
+        silent.hangUp()
+        let next = try await port.nextClient()
+        try next.send("status\n")
+        let answer = try #require(await next.answerLine(), "bridge: \(bridge.stderr)")
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+    }
+
+    @Test func halfALineThatSitsIsAnsweredWithAnErrorAndTheClientCanGoOn() async throws {
+        defer { stop() }
+        let client = try await port.nextClient()
+        try client.send("sta")
+        let refused = try #require(await client.answerLine(), "half a line was never answered; bridge: \(bridge.stderr)")
+        #expect(refused["ok"] as? Bool == false, "\(refused)")
+        #expect((refused["error"] as? String ?? "").contains("no command line"), "\(refused)")
+        try client.send("status\n")
+        let answer = try #require(await client.answerLine())
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+    }
+
+    @Test func aMissingPortIsNamed() async throws {
+        defer { stop() }
+        let result = try await ChildProcess.run(terminal.teller, ["ctl-bridge", "--port", terminal.directory.file("no-such-port")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no-such-port"), "\(result.stderr)")
+    }
+}
+
+/// `teller ctl` against a server that behaves like qemu's end of the
+/// virtual device's port: it keeps the connection open after the answer,
+/// and an answer left for an earlier client that hung up comes first.
+@Suite struct ControlClientLineTests {
+    @Test func ctlTakesItsOwnAnswerAndEndsAtItsLineFeed() async throws {
+        let directory = TemporaryDirectory("teller-ctl-line")
+        let port = try PortStandIn(directory.file("qemu.sock"))
+        let ctl = try ChildProcess(TestProducts.executable("teller"), ["ctl", "--socket", port.path, "status"])
+        defer { ctl.killNow() }
+        let server = try await port.nextClient()
+        let request = try #require(server.readLine())
+        // "@TAG status": the tag is what tells this client's answer from another's.
+        let parts = request.split(separator: " ", maxSplits: 1)
+        #expect(parts.count == 2 && parts[0].hasPrefix("@") && parts[1] == "status", "\(request)")
+        let tag = parts[0].dropFirst()
+        try server.send(#"{"id":"someone-else","ok":true,"result":{"screen":"stale"}}"# + "\n")
+        try server.send(#"{"id":"\#(tag)","ok":true,"result":{"screen":"home"}}"# + "\n")
+        // Held open: a client reading to the end would wait out its own 30 s deadline and fail.
+        #expect(await ctl.waitForExit(timeout: .seconds(20)), "ctl did not return after its answer's line feed")
+        #expect(ctl.terminationStatus == 0, "\(ctl.stderr)")
+        #expect(ctl.stdout.contains("\"home\"") && !ctl.stdout.contains("stale"), "\(ctl.stdout)")
+        server.hangUp()
+    }
+}
+
+/// A listening UNIX socket; each accepted connection is one host client.
+final class PortStandIn: Sendable {
+    let path: String
+    private let listener: Int32
+
+    init(_ path: String) throws {
+        self.path = path
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        precondition(bytes.count < MemoryLayout.size(ofValue: address.sun_path), "socket path too long for a test")
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else { throw ChildProcessError.failed("listen \(path)", errno, "") }
+    }
+
+    deinit { close(listener) }
+
+    /// The next connection, within 20 s (the bridge opens the port again
+    /// after each client), or an error.
+    func nextClient() async throws -> HostClient {
+        let listener = listener
+        guard await eventually(timeout: .seconds(20), {
+            var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, 0) > 0
+        }) else { throw ChildProcessError.failed("nobody connected to \(path)", 0, "") }
+        let fd = accept(listener, nil, nil)
+        guard fd >= 0 else { throw ChildProcessError.failed("accept", errno, "") }
+        return HostClient(fd)
+    }
+}
+
+/// One host client of the port; reads answers a line at a time.
+final class HostClient {
+    private var fd: Int32
+    private var received: [UInt8] = []
+
+    init(_ fd: Int32) { self.fd = fd }
+    deinit { hangUp() }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw ChildProcessError.failed("send to the bridge", errno, "") }
+            offset += written
+        }
+    }
+
+    func hangUp() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    /// Whether more has arrived, without waiting.
+    var hasMore: Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return !received.isEmpty || poll(&entry, 1, 0) > 0
+    }
+
+    /// The next line, waiting up to 30 s; nil at the end or without one.
+    func readLine() -> String? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while received.firstIndex(of: 10) == nil {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard ContinuousClock.now < deadline else { return nil }
+            guard poll(&entry, 1, 100) >= 0 || errno == EINTR else { return nil }
+            guard entry.revents != 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            received += buffer[..<count]
+        }
+        let newline = received.firstIndex(of: 10)!
+        defer { received.removeSubrange(...newline) }
+        return String(decoding: received[..<newline], as: UTF8.self)
+    }
+
+    /// The next line as a JSON object.
+    func answerLine() async -> [String: Any]? {
+        guard let line = readLine() else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+}
