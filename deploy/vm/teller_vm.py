@@ -3,13 +3,21 @@
 serves the guest: screendumps asked for on the second serial port, power
 cuts, and the end of a job. Standard library only; run by teller-vm.
 
-Guest -> host lines on the control serial (ttyS1):
+Guest -> host lines on the serial channel (ttyS1):
   READY                  teller answers on its control socket
   SCREENDUMP NAME        take a monitor screendump now; the host answers OK
   POWERCUT LINE          kill qemu now, as a power cut (scenario line LINE)
   LINK down|up           cut or restore the guest's network link; the host answers OK
   PROBE ADDR:PORT GOT WANTED  a connection the guest tried (isolation.sh): open or closed
   DONE STATUS            the job is over
+
+Host -> guest requests go the other way, over the control channel: a
+virtio-serial port whose host end is a UNIX socket (control_channel()),
+served in the guest by `teller ctl-bridge` (guest/ctl-bridge.sh), so
+`TELLER_CONTROL_SOCKET=<socket> teller ctl ...` works on the host as it does
+against a local terminal. What stays on ttyS1 is what only the guest can
+time: the moment a screen is ready for a screendump, the moment to cut the
+power, the end of a job.
 """
 import argparse
 import os
@@ -58,10 +66,30 @@ def set_link(monitor, up):
     return said.replace("(qemu)", "").strip()
 
 
+def control_channel(path):
+    """qemu arguments for the control channel: a virtio-serial port named
+    org.teller.control whose host end is a listening UNIX socket at `path`
+    (one client at a time; wait=off, so qemu boots without one)."""
+    return ["-device", "virtio-serial-pci",
+            "-chardev", f"socket,id=tctl,path={path},server=on,wait=off",
+            "-device", "virtserialport,chardev=tctl,name=org.teller.control"]
+
+
+def ctl(teller, socket_path, *words, timeout=60):
+    """Runs the host's `teller ctl WORDS` against the guest over the control
+    channel; returns (exit status, stdout, stderr)."""
+    env = dict(os.environ, TELLER_CONTROL_SOCKET=socket_path)
+    try:
+        done = subprocess.run([teller, "ctl", *words], capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "", f"teller ctl {' '.join(words)} did not return within {timeout} s"
+    return done.returncode, done.stdout, done.stderr
+
+
 class Guest:
     """One boot of the virtual device."""
 
-    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None):
+    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None, control_socket=None):
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.console = os.path.join(out, "console.log")
@@ -81,6 +109,10 @@ class Guest:
             "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
             "-monitor", f"unix:{mon_path},server=on,wait=off",
         ]
+        if control_socket:
+            if os.path.exists(control_socket):
+                os.unlink(control_socket)
+            self.command += control_channel(control_socket)
         if display == "window":
             pass  # qemu's default display: a GTK or SDL window
         elif display.startswith("vnc"):
@@ -175,6 +207,36 @@ def drawn(rows):
     return False
 
 
+def check_control_channel(teller, socket_path):
+    """The host's own `teller ctl status` and `ui` over the control channel,
+    answered by the terminal in the guest. Returns failures."""
+    failures = []
+    for words, expect in ((["status"], '"screen"'), (["ui"], '"identifier"')):
+        status, stdout, stderr = ctl(teller, socket_path, *words)
+        name = f"ctl {' '.join(words)} over the control channel"
+        if status == 0 and expect in stdout:
+            print(f"teller-vm: {name}: ok ({len(stdout)} bytes from the guest)", flush=True)
+        else:
+            print(f"teller-vm: {name}: FAILED (exit {status}): {(stderr or stdout).strip()[-300:]}", flush=True)
+            failures.append(f"{name}: exit {status}: {(stderr or stdout).strip()[-300:]}")
+    # A client that hangs up before its answer, then the next at once: the
+    # next must read its own answer, not the one left for the first.
+    name = "ctl status after a client left before its ui answer"
+    try:
+        impatient = connect(socket_path, time.time() + 10)
+        impatient.sendall(b"ui\n")
+        impatient.close()
+        status, stdout, stderr = ctl(teller, socket_path, "status")
+        if status == 0 and '"queued_count"' in stdout:
+            print(f"teller-vm: {name}: ok", flush=True)
+        else:
+            print(f"teller-vm: {name}: FAILED (exit {status}): {(stderr or stdout).strip()[:200]}", flush=True)
+            failures.append(f"{name}: exit {status}: {(stderr or stdout).strip()[:200]}")
+    except OSError as e:
+        failures.append(f"{name}: {e}")
+    return failures
+
+
 def run_job(args):
     network, decoy, append, probes = None, None, "", []
     if args.host_port:
@@ -187,7 +249,8 @@ def run_job(args):
         decoy.listen(16)
         decoy.setblocking(False)
         append = f"teller.probe={decoy.getsockname()[1]},{args.host_port}"
-    guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, append, network)
+    guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, append, network,
+                  control_socket=args.control_socket)
     print(f"teller-vm: qemu {' '.join(guest.command)}", flush=True)
     deadline = time.time() + args.timeout
     failures, status, ready_at, boots, logs = [], None, None, 1, []
@@ -198,6 +261,8 @@ def run_job(args):
                 if line == "READY":
                     ready_at = time.time() - guest.started
                     print(f"teller-vm: terminal ready after {ready_at:.1f} s", flush=True)
+                    if args.job == "check" and args.teller:
+                        failures += check_control_channel(args.teller, args.control_socket)
                     if args.job == "interactive":
                         png, w, h, rows = guest.screendump("screen")
                         print(f"teller-vm: screendump {png} ({w}x{h}); the terminal keeps running (Ctrl-C stops qemu)", flush=True)
@@ -246,7 +311,8 @@ def run_job(args):
             logs.append(guest.console_text())
             boots += 1
             print(f"teller-vm: power cut at {cut.rsplit(':', 1)[0]} line {int(cut.rsplit(':', 1)[1]) - 1}; boot {boots} resumes at line {cut.rsplit(':', 1)[1]}", flush=True)
-            guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut} {append}".strip(), network)
+            guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut} {append}".strip(), network,
+                          control_socket=args.control_socket)
         if status is None and args.job != "interactive" and guest.proc.poll() is None:
             failures.append(f"the guest did not finish within {args.timeout} s")
     except KeyboardInterrupt:
@@ -307,6 +373,8 @@ def main():
     ap.add_argument("--host-port", type=int, help="the reference host's port on 127.0.0.1: the guest gets a network to it")
     ap.add_argument("--link-monitor", help="a second monitor socket, for teller-vm link down|up")
     ap.add_argument("--probe-isolation", action="store_true", help="the guest tries forbidden connections (isolation.sh)")
+    ap.add_argument("--control-socket", help="the host end of the control channel (control_channel())")
+    ap.add_argument("--teller", help="the host's teller, for `teller ctl` over the control channel (--job check)")
     args = ap.parse_args()
     if args.job == "interactive":
         args.timeout = 10 ** 9
