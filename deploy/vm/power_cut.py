@@ -2,7 +2,9 @@
 """The power-cut test of the virtual teller device (teller-vm --power-cut N).
 
 Each cycle boots the same ext4 disk, where the guest (guest/power-cut.sh)
-signs in offline, sends the queue screen's accessibility tree, and enters
+signs in offline, says QUEUE on the serial channel once the queue screen is
+up, waits while the host reads its accessibility tree with its own `teller ctl ui`
+over the control channel (teller_vm.control_channel()), and enters
 deposits through uinput. The terminal logs `outbox: committed KEY ...` on
 the serial console only after each commit returned (log_commits). At a
 random moment the harness kills qemu (SIGKILL: a power cut for the guest),
@@ -28,7 +30,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from teller_vm import Guest, drawn  # noqa: E402
+from teller_vm import Guest, ctl, drawn  # noqa: E402
 
 COMMITTED = re.compile(r"outbox: committed ([0-9a-f-]{36}) (\w+) ([0-9.,]+) ([A-Z]{3}) ([A-Z0-9]+) ([A-Z0-9]+|-)\s*$")
 
@@ -120,7 +122,8 @@ def queue_amounts(tree):
 
 def boot(args, job_boot, disk, out, kill_after=None):
     """One boot. Returns (queue tree or None, killed, console, failures)."""
-    guest = Guest(args.kernel, args.initrd, disk, out, "none", "power-cut", f"teller.boot={job_boot}")
+    guest = Guest(args.kernel, args.initrd, disk, out, "none", "power-cut", f"teller.boot={job_boot}",
+                  control_socket=args.control_socket)
     failures, tree, killed = [], None, False
     deadline = time.time() + args.boot_timeout
     kill_at = None
@@ -136,8 +139,13 @@ def boot(args, job_boot, disk, out, kill_after=None):
                 if not drawn(rows):
                     failures.append(f"boot {job_boot}: the queue screendump is blank")
                 guest.reply("OK")
-            elif line.startswith("QUEUE-UI "):
-                tree = json.loads(line[len("QUEUE-UI "):])
+            elif line == "QUEUE":
+                status, stdout, stderr = ctl(args.teller, args.control_socket, "ui")
+                if status == 0:
+                    tree = json.loads(stdout)
+                else:
+                    failures.append(f"boot {job_boot}: `teller ctl ui` over the control channel failed (exit {status}): {stderr.strip()[-300:]}")
+                guest.reply("OK")
             elif line.startswith("DONE"):
                 status = line.split()[1] if len(line.split()) > 1 else "?"
                 if status != "0" or kill_after is not None:
@@ -201,7 +209,8 @@ def main():
     ap.add_argument("--disk", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--cycles", type=int, default=10)
-    ap.add_argument("--teller", required=True, help="the teller binary that drains natively")
+    ap.add_argument("--teller", required=True, help="the teller binary that drains natively and asks the guest over ctl")
+    ap.add_argument("--control-socket", required=True, help="the host end of the control channel")
     ap.add_argument("--reference-host", required=True)
     ap.add_argument("--host-db", required=True, help="the reference host's database from provisioning")
     ap.add_argument("--seed", type=int, default=None)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs inside the virtual device for one boot of the power-cut test
-# (deploy/vm/power_cut.py): signs in, shows the queue and sends its
-# accessibility tree to the host, then enters offline deposits through
+# (deploy/vm/power_cut.py): signs in, shows the queue and holds it while the
+# host reads its accessibility tree over the control channel (`teller ctl ui`
+# on the host; QUEUE and the host's OK on ttyS1 say when), then enters offline deposits through
 # uinput until the host pulls the plug. Each deposit's amount names the
 # boot and its place in it (boot 3, deposit 7: 3.07 EUR), so the host can
 # find every acknowledged transaction on the queue screen.
@@ -11,7 +12,8 @@ socket=/run/teller/control.sock
 drive="--drive uinput --socket $socket --host-channel /dev/ttyS1"
 
 teller scenario /qa/power-cut/sign-in-queue.scenario $drive || { echo "DONE 1" >/dev/ttyS1; exit 1; }
-echo "QUEUE-UI $(teller ctl --socket $socket ui | tr -d '\n')" >/dev/ttyS1
+echo QUEUE >/dev/ttyS1
+read -r answer </dev/ttyS1
 teller scenario /qa/power-cut/leave-queue.scenario $drive || { echo "DONE 1" >/dev/ttyS1; exit 1; }
 if [ "$boot" = final ]; then
     echo "DONE 0" >/dev/ttyS1
