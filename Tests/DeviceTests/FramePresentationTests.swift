@@ -135,11 +135,12 @@ private final class FlippingDisplay: Display {
     }
 
     func handleReadable() throws(DisplayError) {
-        guard let completionArrived else { return }
-        self.completionArrived = nil
-        flipPending = false
-        lastPresentedAt = completionArrived
-        completedFlips += 1
+        if let completionArrived {
+            self.completionArrived = nil
+            flipPending = false
+            lastPresentedAt = completionArrived
+            completedFlips += 1
+        }
     }
 
     /// The kernel's completion event, stamped `time` (the vblank), as DRM stamps it.

@@ -109,9 +109,10 @@ final class TerminalProcess: @unchecked Sendable {
     func identifiers() async throws -> [String] {
         var found: [String] = []
         func walk(_ node: Any) {
-            guard let node = node as? [String: Any] else { return }
-            if let identifier = node["identifier"] as? String { found.append(identifier) }
-            for child in node["children"] as? [Any] ?? [] { walk(child) }
+            if let node = node as? [String: Any] {
+                if let identifier = node["identifier"] as? String { found.append(identifier) }
+                for child in node["children"] as? [Any] ?? [] { walk(child) }
+            }
         }
         walk(try await ctl("ui"))
         return found
