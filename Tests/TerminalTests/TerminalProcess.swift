@@ -39,13 +39,34 @@ final class TerminalProcess: @unchecked Sendable {
     func start(fakeTime: String? = nil, environment: [String: String] = [:]) async throws {
         let run = [teller, "run", "--config", directory.file("teller.conf")]
         var command = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        if let fakeTime { command += ["FAKETIME_DONT_FAKE_MONOTONIC=1", "faketime", "-f", fakeTime] }
+        if let fakeTime {
+            Self.removeStaleFaketimeSemaphores()
+            command += ["FAKETIME_DONT_FAKE_MONOTONIC=1", "faketime", "-f", fakeTime]
+        }
         let child = try command.isEmpty ? ChildProcess(teller, Array(run.dropFirst())) : ChildProcess("/usr/bin/env", command + run)
         self.child = child
         let ready = await eventually(timeout: .seconds(20), interval: .milliseconds(20)) {
             child.stderr.contains("ready:") && FileManager.default.fileExists(atPath: self.socket) || !child.isRunning
         }
-        guard ready, child.isRunning else { throw TerminalError.didNotStart(child.stderr) }
+        guard ready, child.isRunning else {
+            throw TerminalError.didNotStart("\(command + run) ended with status \(child.terminationStatus.map(String.init) ?? "none"): \(child.stderr)")
+        }
+    }
+
+    /// The `faketime` wrapper keeps a semaphore and a shared-memory object
+    /// named after its pid in /dev/shm and removes them only when it ends
+    /// normally. A test that kills it leaves them behind, and a later wrapper
+    /// that is given the same pid then refuses to start ("sem_open: File
+    /// exists"). Objects whose process is gone are removed first. (Preloading
+    /// libfaketime without the wrapper is no way out: its own set-up then
+    /// moves `environ`, and a Swift program loses its arguments.)
+    static func removeStaleFaketimeSemaphores() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
+        for name in names {
+            guard let prefix = ["sem.faketime_sem_", "faketime_shm_"].first(where: name.hasPrefix),
+                  let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink("/dev/shm/" + name)
+        }
     }
 
     func stop(_ signal: Int32 = SIGTERM) async {
