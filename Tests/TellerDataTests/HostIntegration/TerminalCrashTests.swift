@@ -19,15 +19,25 @@ extension HostIntegrationTests {
                     keys.append(try await store.enqueue(HostFixtures.deposit(300 + Int64(index))).key.rawValue)
                 }
             }
-            // Slow answers: each posting is committed at the host 150 ms before the
-            // terminal hears of it, so the kill lands in that gap (checked below:
-            // the restarted drain must meet at least one replayed outcome).
+            // Slow answers, so that the drain is still midway when the faults change below.
             try await host.setFaults(.init(delayMs: 150))
-            let retries = ["--retry-base-s", "0.05", "--retry-cap-s", "0.5", "--request-timeout-s", "5"]
+            let retries = ["--retry-base-s", "0.05", "--retry-cap-s", "0.5", "--request-timeout-s", "30"]
 
             let (first, firstFiles) = try TellerDrainProcess.start(dataDirectory: data.path, hostURL: host.url, options: retries)
             let midway = try await eventually(timeout: .seconds(20)) { try await host.journal(outcome: "posted").count >= 10 }
+            // From here the host holds every answer after committing it. Once an
+            // answer already on its way has arrived, the drain waits on a
+            // posting the host committed and it has not heard of: the kill
+            // lands in the lost-reply window every run (checked below: the
+            // restarted drain meets a replayed outcome).
+            try await host.setFaults(.init(delayMs: 20_000))
+            try await Task.sleep(for: .milliseconds(300))
+            let held = try await eventually(timeout: .seconds(20)) {
+                try await host.journal(outcome: "posted").count > TellerDrainProcess.confirmedKeys(in: first.stderr).count
+            }
             kill(first.pid, SIGKILL)
+            try await host.setFaults(.init(delayMs: 0))
+            try #require(held, "no committed posting was waiting for its answer; drain log: \(first.stderr)")
             #expect(await first.waitForExit(timeout: .seconds(5)))
             try #require(midway, "no postings appeared before the kill; drain log: \(first.stderr)")
             #expect(first.terminationStatus == 128 + SIGKILL)
