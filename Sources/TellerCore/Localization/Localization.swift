@@ -1,0 +1,105 @@
+import Synchronization
+
+/// The terminal's language and regional format, and the catalog that
+/// translates into it. Every user-visible string goes through ``tr(_:)``,
+/// ``tr(_:_:)`` or ``trn(_:_:count:_:)``; `tools/catalogs` extracts those calls
+/// into `po/teller.pot`, and a test fails when a string on screen did not.
+///
+/// One per process: the technician's language switch replaces it, and the
+/// next frame is drawn in the new language.
+public enum Localization {
+    struct State: Sendable {
+        var format: RegionalFormat
+        var catalog: Catalog?
+    }
+
+    static let state = Mutex(State(format: .standard, catalog: nil))
+
+    /// The current regional format (language, currency display, digits).
+    public static var format: RegionalFormat { state.withLock { $0.format } }
+
+    /// The current language.
+    public static var language: Language { format.language }
+
+    /// Switches language and format. `catalog` is the language's compiled
+    /// catalog; nil for English and pseudo, which need none.
+    public static func use(_ format: RegionalFormat, catalog: Catalog? = nil) {
+        state.withLock { $0 = State(format: format, catalog: catalog) }
+        revision.add(1, ordering: .relaxed)
+    }
+
+    /// Counts switches, so that caches keyed by text (layout, shaping) can
+    /// tell that the same screen now reads differently.
+    public static var currentRevision: Int { revision.load(ordering: .relaxed) }
+    private static let revision = Atomic<Int>(0)
+
+    /// `text` as data inside translated text: an IBAN, an amount, a receipt
+    /// number, a time. In a right-to-left language it is isolated left to
+    /// right (U+2066 … U+2069), so "DE89 3704" never reads backwards inside
+    /// Arabic; in pseudo it is marked the same way, so QA can tell data from
+    /// text that skipped the catalog. Unchanged in other languages.
+    public static func leftToRight(_ text: String) -> String {
+        let language = language
+        guard language.isRightToLeft || language == .pseudo, !text.isEmpty else { return text }
+        return "\u{2066}" + text + "\u{2069}"
+    }
+
+    /// A name or free text from outside (an account holder, an operator):
+    /// isolated with its own direction (U+2068 … U+2069) in right-to-left and
+    /// pseudo, unchanged elsewhere.
+    public static func verbatim(_ text: String) -> String {
+        let language = language
+        guard language.isRightToLeft || language == .pseudo, !text.isEmpty else { return text }
+        return "\u{2068}" + text + "\u{2069}"
+    }
+
+    /// `text` with its Latin digits 0-9 written in the language's own digits
+    /// when the bank chose them (`digits = native`): Arabic-Indic "١٢٣" in
+    /// Arabic. Unchanged otherwise, and for languages with no digits of their own.
+    public static func digits(_ text: String) -> String {
+        let format = format
+        guard format.digits == .native, let zero = format.language.nativeZero else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            guard ("0"..."9").contains(scalar) else { return scalar }
+            return Unicode.Scalar(zero.value + scalar.value - 0x30) ?? scalar
+        }))
+    }
+
+    /// The bidirectional isolate marks ``leftToRight(_:)`` and ``verbatim(_:)`` add.
+    public static let isolateMarks: Set<Unicode.Scalar> = ["\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
+
+    static func translate(_ msgid: String, plural: String? = nil, count: Int? = nil) -> String {
+        let (language, catalog) = state.withLock { ($0.format.language, $0.catalog) }
+        if language == .pseudo { return Pseudo.text(count.map { $0 == 1 ? msgid : plural ?? msgid } ?? msgid) }
+        if let catalog, let translated = catalog.translation(msgid, plural: plural, count: count) { return translated }
+        guard let plural, let count else { return msgid }
+        return count == 1 ? msgid : plural
+    }
+}
+
+/// The text of `msgid` in the terminal's language.
+public func tr(_ msgid: String) -> String {
+    Localization.translate(msgid)
+}
+
+/// The text of `msgid` with each `{name}` replaced by its value. Values are
+/// inserted as given: wrap data in ``Localization/leftToRight(_:)``.
+public func tr(_ msgid: String, _ values: KeyValuePairs<String, String>) -> String {
+    Placeholders.fill(Localization.translate(msgid), values)
+}
+
+/// The singular or the plural form the language needs for `count`, with
+/// `{count}` and each `{name}` filled: "1 queued", "5 queued", and Arabic's six forms.
+public func trn(_ singular: String, _ plural: String, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
+    let text = Localization.translate(singular, plural: plural, count: count)
+    return Placeholders.fill(Placeholders.fill(text, values), ["count": Localization.digits(String(count))])
+}
+
+enum Placeholders {
+    static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
+        guard template.contains("{") else { return template }
+        var text = template
+        for (name, value) in values { text = text.replacing("{\(name)}", with: value) }
+        return text
+    }
+}
