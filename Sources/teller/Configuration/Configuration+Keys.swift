@@ -84,6 +84,24 @@ extension Configuration {
         },
         "text_scale": number(1...2) { c, v in c.textScale = v },
         "font_dir": path { c, v in c.fontDirectory = v },
+        "language": text { value, c in
+            guard let language = Language(code: value) else {
+                return "'\(value)' is not \(Language.all.map(\.code).joined(separator: ", "))"
+            }
+            c.regionalFormat.language = language
+            return nil
+        },
+        "currency_display": text { value, c in
+            guard let display = RegionalFormat.CurrencyDisplay(rawValue: value) else { return "'\(value)' is not symbol or code" }
+            c.regionalFormat.currencyDisplay = display
+            return nil
+        },
+        "digits": text { value, c in
+            guard let digits = RegionalFormat.Digits(rawValue: value) else { return "'\(value)' is not latin or native" }
+            c.regionalFormat.digits = digits
+            return nil
+        },
+        "locale_dir": path { c, v in c.localeDirectory = v },
         "input_grab": bool { c, v in c.grabInput = v },
         "idle_lock_s": number(15...3600) { c, v in c.idleLockSeconds = v },
         "technician_pin_hash": text { value, c in

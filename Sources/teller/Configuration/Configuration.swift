@@ -45,6 +45,12 @@ struct Configuration {
     var highContrast = false
     var textScale = 1.0
     var fontDirectory = "/usr/share/fonts/truetype/dejavu"
+
+    // Language and regional format
+    /// The language, currency display and digits of every screen.
+    var regionalFormat = RegionalFormat.standard
+    /// Holds the compiled catalogs, gettext's layout: DIR/LANG/LC_MESSAGES/teller.mo.
+    var localeDirectory = "/usr/share/locale"
     var grabInput = false
 
     // Session
