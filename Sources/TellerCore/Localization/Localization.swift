@@ -11,12 +11,39 @@ public enum Localization {
     struct State: Sendable {
         var format: RegionalFormat
         var catalog: Catalog?
+        /// Unique per switch (``use(_:catalog:)`` or ``with(_:catalog:_:)``).
+        var revision: Int
+
+        init(format: RegionalFormat, catalog: Catalog?) {
+            self.format = format
+            self.catalog = catalog
+            revision = Localization.revisions.add(1, ordering: .relaxed).newValue
+        }
     }
 
+    static let revisions = Atomic<Int>(0)
     static let state = Mutex(State(format: .standard, catalog: nil))
 
+    /// A language for the current task only: tests render screens in
+    /// Arabic or pseudo beside tests that expect English in the same process.
+    @TaskLocal static var scoped: State?
+
+    static var current: State { scoped ?? state.withLock { $0 } }
+
+    /// Runs `body` with `format` and `catalog` for this task (and the tasks it
+    /// starts) only; the process-wide language is untouched.
+    public static func with<R>(_ format: RegionalFormat, catalog: Catalog? = nil, _ body: () throws -> R) rethrows -> R {
+        try $scoped.withValue(State(format: format, catalog: catalog), operation: body)
+    }
+
+    /// The asynchronous form of ``with(_:catalog:_:)``.
+    public static func with<R>(_ format: RegionalFormat, catalog: Catalog? = nil, isolation: isolated (any Actor)? = #isolation,
+                               _ body: () async throws -> R) async rethrows -> R {
+        try await $scoped.withValue(State(format: format, catalog: catalog), operation: body, isolation: isolation)
+    }
+
     /// The current regional format (language, currency display, digits).
-    public static var format: RegionalFormat { state.withLock { $0.format } }
+    public static var format: RegionalFormat { current.format }
 
     /// The current language.
     public static var language: Language { format.language }
@@ -24,14 +51,13 @@ public enum Localization {
     /// Switches language and format. `catalog` is the language's compiled
     /// catalog; nil for English and pseudo, which need none.
     public static func use(_ format: RegionalFormat, catalog: Catalog? = nil) {
-        state.withLock { $0 = State(format: format, catalog: catalog) }
-        revision.add(1, ordering: .relaxed)
+        let state = State(format: format, catalog: catalog)
+        self.state.withLock { $0 = state }
     }
 
-    /// Counts switches, so that caches keyed by text (layout, shaping) can
-    /// tell that the same screen now reads differently.
-    public static var currentRevision: Int { revision.load(ordering: .relaxed) }
-    private static let revision = Atomic<Int>(0)
+    /// Changes with every switch of language or format, so that caches of
+    /// laid-out text can tell that the same screen now reads differently.
+    public static var currentRevision: Int { current.revision }
 
     /// `text` as data inside translated text: an IBAN, an amount, a receipt
     /// number, a time. In a right-to-left language it is isolated left to
@@ -69,7 +95,8 @@ public enum Localization {
     public static let isolateMarks: Set<Unicode.Scalar> = ["\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
 
     static func translate(_ msgid: String, plural: String? = nil, count: Int? = nil) -> String {
-        let (language, catalog) = state.withLock { ($0.format.language, $0.catalog) }
+        let current = current
+        let (language, catalog) = (current.format.language, current.catalog)
         if language == .pseudo { return Pseudo.text(count.map { $0 == 1 ? msgid : plural ?? msgid } ?? msgid) }
         if let catalog, let translated = catalog.translation(msgid, plural: plural, count: count) { return translated }
         guard let plural, let count else { return msgid }

@@ -1,3 +1,4 @@
+import TellerCore
 /// The words an on-screen keypad shows and speaks. Screens hand them to the
 /// keypad widget; like every other string they are owned here.
 public struct KeypadText: Hashable, Sendable {
@@ -10,7 +11,7 @@ public struct KeypadText: Hashable, Sendable {
     public let backspace: String
     public let space: String
 
-    public init(name: String, enterTitle: String, enter: String? = nil, backspace: String = "Delete", space: String = "Space") {
+    public init(name: String, enterTitle: String, enter: String? = nil, backspace: String = tr("Delete"), space: String = tr("Space")) {
         self.name = name
         self.enterTitle = enterTitle
         self.enter = enter ?? enterTitle

@@ -6,21 +6,22 @@ public enum LimitText {
     public static func text(_ violation: LimitViolation) -> String {
         switch violation {
         case .currencyNotSupported(let currency, let terminal):
-            "This terminal handles \(terminal.code), not \(currency.code)."
+            tr("This terminal handles {terminal}, not {currency}.", ["terminal": terminal.code, "currency": currency.code])
         case .perTransaction(let limit):
-            "Over the per-transaction limit of \(MoneyFormatting.text(limit))."
+            tr("Over the per-transaction limit of {limit}.", ["limit": MoneyFormatting.text(limit)])
         case .dailyTotal(let limit, let remaining):
-            "Over the daily terminal limit of \(MoneyFormatting.text(limit)): \(MoneyFormatting.text(remaining)) left today."
+            tr("Over the daily terminal limit of {limit}: {remaining} left today.", ["limit": MoneyFormatting.text(limit), "remaining": MoneyFormatting.text(remaining)])
         case .offlinePerTransaction(let limit):
-            "Over the offline limit of \(MoneyFormatting.text(limit)) per transaction."
+            tr("Over the offline limit of {limit} per transaction.", ["limit": MoneyFormatting.text(limit)])
         case .offlineQueuedTotal(let limit, let remaining):
-            "Over the offline queue limit of \(MoneyFormatting.text(limit)): \(MoneyFormatting.text(remaining)) left while offline."
+            tr("Over the offline queue limit of {limit}: {remaining} left while offline.", ["limit": MoneyFormatting.text(limit), "remaining": MoneyFormatting.text(remaining)])
         case .offlineQueueTooOld(let maxAge):
-            "Offline for too long: the oldest queued transaction is over \(Int(maxAge / 3600)) h old. Reconnect to the bank first."
+            trn("Offline for too long: the oldest queued transaction is over {count} h old. Reconnect to the bank first.",
+                "Offline for too long: the oldest queued transaction is over {count} h old. Reconnect to the bank first.", count: Int(maxAge / 3600))
         case .noKnownBalance:
-            "No known balance for this account on this terminal: withdrawals and transfers need the bank while offline."
+            tr("No known balance for this account on this terminal: withdrawals and transfers need the bank while offline.")
         case .insufficientAvailable(let withdrawable):
-            "Over the last known available balance minus queued debits: \(MoneyFormatting.text(withdrawable)) can be paid out."
+            tr("Over the last known available balance minus queued debits: {amount} can be paid out.", ["amount": MoneyFormatting.text(withdrawable)])
         case .arithmetic(let error):
             error.description
         }

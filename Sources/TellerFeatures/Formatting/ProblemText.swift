@@ -6,15 +6,15 @@ public enum ProblemText {
     /// A short reason for a queue row or the status line.
     public static func text(_ kind: SyncProblem.Kind) -> String {
         switch kind {
-        case .offline: "Waiting for the network"
-        case .timeout: "The bank did not answer in time"
-        case .hostBusy: "The bank asked the terminal to wait"
-        case .hostError: "The bank's system reported an error"
-        case .notUnderstood: "An answer that is not the bank's (portal or proxy?)"
-        case .mismatch: "The answer did not match this payment"
-        case .redirectRefused: "Sent elsewhere by the network; refused"
-        case .tls: "Secure connection refused: certificate or key"
-        case .authentication: "The bank refused this terminal's credentials"
+        case .offline: tr("Waiting for the network")
+        case .timeout: tr("The bank did not answer in time")
+        case .hostBusy: tr("The bank asked the terminal to wait")
+        case .hostError: tr("The bank's system reported an error")
+        case .notUnderstood: tr("An answer that is not the bank's (portal or proxy?)")
+        case .mismatch: tr("The answer did not match this payment")
+        case .redirectRefused: tr("Sent elsewhere by the network; refused")
+        case .tls: tr("Secure connection refused: certificate or key")
+        case .authentication: tr("The bank refused this terminal's credentials")
         }
     }
 }

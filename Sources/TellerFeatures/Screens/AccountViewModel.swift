@@ -27,10 +27,10 @@ public final class AccountViewModel {
         self.iban = iban
     }
 
-    public var title: String { state.value?.holder ?? "Account" }
+    public var title: String { state.value?.holder ?? tr("Account") }
     public var ibanText: String { iban.grouped }
-    public var balanceLabel: String { "Balance" }
-    public var availableLabel: String { "Available" }
+    public var balanceLabel: String { tr("Balance") }
+    public var availableLabel: String { tr("Available") }
     public var balanceText: String { state.value.map { MoneyFormatting.text($0.balance) } ?? "—" }
     public var availableText: String { state.value.map { MoneyFormatting.text($0.available) } ?? "—" }
 
@@ -38,7 +38,7 @@ public final class AccountViewModel {
     public var freshnessText: String? {
         switch state {
         case .loaded(_, .cached(let asOf)): dependencies.time.updated(asOf, now: dependencies.clock.now())
-        case .loading: "Loading…"
+        case .loading: tr("Loading…")
         default: nil
         }
     }
@@ -46,18 +46,18 @@ public final class AccountViewModel {
     /// A quiet message; never an error wall over figures already shown.
     public var message: String? {
         switch state {
-        case .failed(.offline): "The bank's host cannot be reached and this account was never loaded on this terminal."
+        case .failed(.offline): tr("The bank's host cannot be reached and this account was never loaded on this terminal.")
         case .failed(let error): error.description
         default: nil
         }
     }
 
-    public var depositTitle: String { "Deposit" }
-    public var withdrawTitle: String { "Withdraw" }
-    public var transferTitle: String { "Transfer" }
-    public var backTitle: String { "Back" }
-    public var activityTitle: String { "Recent activity" }
-    public var noActivityText: String { "No recent activity." }
+    public var depositTitle: String { tr("Deposit") }
+    public var withdrawTitle: String { tr("Withdraw") }
+    public var transferTitle: String { tr("Transfer") }
+    public var backTitle: String { tr("Back") }
+    public var activityTitle: String { tr("Recent activity") }
+    public var noActivityText: String { tr("No recent activity.") }
     public var canTransact: Bool { state.value != nil }
 
     public var activity: [ActivityLine] {
@@ -66,7 +66,7 @@ public final class AccountViewModel {
             ActivityLine(
                 id: entry.key.rawValue, title: Self.kindTitle(entry.request.kind),
                 amount: MoneyFormatting.signed(entry.request.kind.isDebit ? (try? entry.request.amount.negated()) ?? entry.request.amount : entry.request.amount),
-                detail: dependencies.time.dayAndClock(entry.createdAt, now: now), badge: "Queued")
+                detail: dependencies.time.dayAndClock(entry.createdAt, now: now), badge: tr("Queued"))
         }
         let host = (state.value?.recent ?? []).map { item in
             ActivityLine(id: item.reference, title: Self.kindTitle(item.kind), amount: MoneyFormatting.signed(item.amount),
@@ -78,9 +78,9 @@ public final class AccountViewModel {
 
     static func kindTitle(_ kind: TransactionKind) -> String {
         switch kind {
-        case .deposit: "Deposit"
-        case .withdrawal: "Withdrawal"
-        case .transfer: "Transfer"
+        case .deposit: tr("Deposit")
+        case .withdrawal: tr("Withdrawal")
+        case .transfer: tr("Transfer")
         }
     }
 

@@ -37,40 +37,40 @@ public final class AmountEntryViewModel {
 
     public var title: String {
         switch kind {
-        case .deposit: "Deposit"
-        case .withdrawal: "Withdrawal"
-        case .transfer: "Transfer"
+        case .deposit: tr("Deposit")
+        case .withdrawal: tr("Withdrawal")
+        case .transfer: tr("Transfer")
         }
     }
 
     public var accountText: String { account.grouped }
-    public var amountLabel: String { "Amount" }
+    public var amountLabel: String { tr("Amount") }
     public var amount: Money? { try? Money(keypadDigits: digits.isEmpty ? "0" : digits.digits, currency: currency) }
     public var amountText: String { MoneyFormatting.text(amount ?? .zero(currency)) }
     public var needsRecipient: Bool { kind == .transfer }
-    public var recipientLabel: String { "Recipient IBAN" }
+    public var recipientLabel: String { tr("Recipient IBAN") }
     public var recipientFieldText: String { FindAccountViewModel.grouped(IBAN.normalise(recipientText)) }
     public var recipientValidationText: String? {
         guard needsRecipient else { return nil }
-        if recipientText.isEmpty { return "Enter the recipient's IBAN." }
+        if recipientText.isEmpty { return tr("Enter the recipient's IBAN.") }
         return FindAccountViewModel.validationText(Result { () throws(IBANError) -> IBAN in try IBAN(recipientText) })
     }
-    public var continueTitle: String { "Review" }
-    public var backTitle: String { "Back" }
-    public var limitsTitle: String { "Limits left" }
+    public var continueTitle: String { tr("Review") }
+    public var backTitle: String { tr("Back") }
+    public var limitsTitle: String { tr("Limits left") }
     /// The cash-register keypad for the amount.
-    public var amountKeypad: KeypadText { KeypadText(name: "Amount keypad", enterTitle: continueTitle) }
+    public var amountKeypad: KeypadText { KeypadText(name: tr("Amount keypad"), enterTitle: continueTitle) }
     /// The keyboard for the recipient's IBAN.
-    public var recipientKeyboard: KeypadText { KeypadText(name: "Keyboard", enterTitle: continueTitle) }
+    public var recipientKeyboard: KeypadText { KeypadText(name: tr("Keyboard"), enterTitle: continueTitle) }
 
     /// The limits still open, including the offline ones while offline.
     public var limitLines: [String] {
         guard let remaining else { return [] }
-        var lines = ["Per transaction: \(MoneyFormatting.text(remaining.perTransaction))",
-                     "Left today: \(MoneyFormatting.text(remaining.today))"]
-        if let offline = remaining.offlinePerTransaction { lines.append("Offline per transaction: \(MoneyFormatting.text(offline))") }
-        if let queue = remaining.offlineQueue { lines.append("Offline queue left: \(MoneyFormatting.text(queue))") }
-        if let withdrawable = remaining.withdrawable { lines.append("Withdrawable (last known, minus queued): \(MoneyFormatting.text(withdrawable))") }
+        var lines = [tr("Per transaction: {amount}", ["amount": MoneyFormatting.text(remaining.perTransaction)]),
+                     tr("Left today: {amount}", ["amount": MoneyFormatting.text(remaining.today)])]
+        if let offline = remaining.offlinePerTransaction { lines.append(tr("Offline per transaction: {amount}", ["amount": MoneyFormatting.text(offline)])) }
+        if let queue = remaining.offlineQueue { lines.append(tr("Offline queue left: {amount}", ["amount": MoneyFormatting.text(queue)])) }
+        if let withdrawable = remaining.withdrawable { lines.append(tr("Withdrawable (last known, minus queued): {amount}", ["amount": MoneyFormatting.text(withdrawable)])) }
         return lines
     }
 
@@ -111,7 +111,8 @@ public final class AmountEntryViewModel {
 
     private var overlongText: String {
         let largest = try? Money(keypadDigits: String(repeating: "9", count: digits.maximumLength), currency: currency)
-        return "At most \(digits.maximumLength) digits (\(largest.map(MoneyFormatting.text) ?? "")): the extra digit was not taken. Check the amount."
+        return tr("At most {digits} digits ({largest}): the extra digit was not taken. Check the amount.",
+                  ["digits": Localization.digits(String(digits.maximumLength)), "largest": largest.map(MoneyFormatting.text) ?? ""])
     }
 
     /// The "00" key of a cash register.
@@ -182,10 +183,10 @@ public final class AmountEntryViewModel {
     /// Checks the amount, the recipient and the limits, then shows the review.
     public func reviewTransaction() async {
         guard !refusedOverlongInput else { return refuse(overlongText) }
-        guard let amount, amount.minorUnits > 0 else { return refuse("Enter an amount.") }
+        guard let amount, amount.minorUnits > 0 else { return refuse(tr("Enter an amount.")) }
         var recipient: IBAN?
         if needsRecipient {
-            do { recipient = try IBAN(recipientText) } catch { return refuse("Recipient: \(error.description)") }
+            do { recipient = try IBAN(recipientText) } catch { return refuse(tr("Recipient: {problem}", ["problem": error.description])) }
         }
         guard let signedIn = navigator?.signedInOperator else { return }
         await load()

@@ -40,23 +40,23 @@ public final class DiagnosticsViewModel {
         if case .calibrating = mode { dependencies.touchCalibration?.cancelCalibration() }
     }
 
-    public var title: String { "Technician" }
-    public var pinPrompt: String { "Technician PIN" }
+    public var title: String { tr("Technician") }
+    public var pinPrompt: String { tr("Technician PIN") }
     public var pinFieldText: String { pinEntry.masked }
-    public var unlockTitle: String { "Open" }
-    public var touchTestTitle: String { "Touch test" }
-    public var calibrateTitle: String { "Calibrate touch" }
-    public var backTitle: String { "Back" }
-    public var doneTitle: String { "Done" }
-    public var keypad: KeypadText { KeypadText(name: "PIN pad", enterTitle: unlockTitle) }
-    public var touchAreaLabel: String { "Touch test area" }
-    public var calibrationAreaLabel: String { "Calibration target" }
+    public var unlockTitle: String { tr("Open") }
+    public var touchTestTitle: String { tr("Touch test") }
+    public var calibrateTitle: String { tr("Calibrate touch") }
+    public var backTitle: String { tr("Back") }
+    public var doneTitle: String { tr("Done") }
+    public var keypad: KeypadText { KeypadText(name: tr("PIN pad"), enterTitle: unlockTitle) }
+    public var touchAreaLabel: String { tr("Touch test area") }
+    public var calibrationAreaLabel: String { tr("Calibration target") }
 
     public var instruction: String? {
         switch mode {
-        case .touchTest: "Touch anywhere: a dot marks each touch. Done ends the test."
-        case .calibrating(let step): "Tap the centre of cross \(step + 1) of 3."
-        case .calibrated: matrix.map { "Saved calibration: " + $0.map { $0.fixed(decimals: 4) }.joined(separator: " ") }
+        case .touchTest: tr("Touch anywhere: a dot marks each touch. Done ends the test.")
+        case .calibrating(let step): tr("Tap the centre of cross {number} of 3.", ["number": Localization.digits(String(step + 1))])
+        case .calibrated: matrix.map { tr("Saved calibration: ") + $0.map { $0.fixed(decimals: 4) }.joined(separator: " ") }
         default: nil
         }
     }
@@ -83,7 +83,7 @@ public final class DiagnosticsViewModel {
         let accepted = await diagnostics.verifyTechnicianPIN(pinEntry.digits)
         pinEntry.clear()
         guard accepted else {
-            message = "Wrong technician PIN."
+            message = tr("Wrong technician PIN.")
             navigator?.invalidate()
             return
         }
@@ -100,31 +100,34 @@ public final class DiagnosticsViewModel {
         let time = dependencies.time
         let terminal = dependencies.terminal
         var lines = [
-            Line(label: "Version", value: report.version),
-            Line(label: "Terminal", value: [terminal.terminalID ?? "not provisioned", terminal.branch].filter { !$0.isEmpty }.joined(separator: " · ")),
-            Line(label: "Host", value: report.host?.absoluteString ?? "none (offline only)"),
-            Line(label: "Database", value: report.databasePath),
+            Line(label: tr("Version"), value: Localization.leftToRight(report.version)),
+            Line(label: tr("Terminal"), value: [terminal.terminalID ?? tr("not provisioned"), terminal.branch].filter { !$0.isEmpty }.joined(separator: " · ")),
+            Line(label: tr("Host"), value: report.host.map { Localization.leftToRight($0.absoluteString) } ?? tr("none (offline only)")),
+            Line(label: tr("Database"), value: Localization.leftToRight(report.databasePath)),
         ]
         if let sync = report.sync {
-            lines.append(Line(label: "Clock", value: sync.clockVerified
+            lines.append(Line(label: tr("Clock"), value: sync.clockVerified
                 ? "set"
-                : "not set: the system clock says \(time.timestamp(report.systemClock)); rows are stamped from the last time the terminal knows (flagged clock_unverified)"))
-            let problem = sync.problem.map { "\($0.kind.rawValue) since \(time.timestamp($0.since)): \($0.detail)" }
-            lines.append(Line(label: "Sync problem", value: problem ?? (sync.isOnline ? "none: the bank answers" : "none yet")))
+                : tr("not set: the system clock says {time}; rows are stamped from the last time the terminal knows (flagged clock_unverified)",
+                     ["time": time.timestamp(report.systemClock)])))
+            let problem = sync.problem.map {
+                tr("{kind} since {time}: {detail}", ["kind": $0.kind.rawValue, "time": time.timestamp($0.since), "detail": Localization.verbatim($0.detail)])
+            }
+            lines.append(Line(label: tr("Sync problem"), value: problem ?? (sync.isOnline ? tr("none: the bank answers") : tr("none yet"))))
         }
         if !report.needsReview.isEmpty {
-            lines.append(Line(label: "Needs review", value: report.needsReview.map { "\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")" }.joined(separator: "; ")))
+            lines.append(Line(label: tr("Needs review"), value: report.needsReview.map { Localization.verbatim("\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")") }.joined(separator: "; ")))
         }
-        lines.append(Line(label: "Database size", value: report.databaseBytes.map { "\($0 / 1024) KiB" } ?? "unknown"))
-        lines.append(Line(label: "quick_check", value: report.quickCheck ?? "failed to run"))
+        lines.append(Line(label: tr("Database size"), value: report.databaseBytes.map { tr("{size} KiB", ["size": Localization.digits(String($0 / 1024))]) } ?? tr("unknown")))
+        lines.append(Line(label: "quick_check", value: report.quickCheck ?? tr("failed to run")))
         if let failure = report.lastStorageFailure {
-            lines.append(Line(label: "Last storage error", value: "\(failure.kind.rawValue): \(failure.detail)"))
+            lines.append(Line(label: tr("Last storage error"), value: Localization.verbatim("\(failure.kind.rawValue): \(failure.detail)")))
         }
         if let hardware = report.hardware {
-            lines.append(Line(label: "Display", value: hardware.display))
-            lines.append(Line(label: "Rotation", value: "\(hardware.rotationDegrees)°"))
-            if hardware.inputs.isEmpty { lines.append(Line(label: "Input", value: "no devices")) }
-            for device in hardware.inputs { lines.append(Line(label: "Input", value: "\(device.name) (\(device.kind.rawValue)) \(device.path)")) }
+            lines.append(Line(label: tr("Display"), value: Localization.verbatim(hardware.display)))
+            lines.append(Line(label: tr("Rotation"), value: Localization.digits("\(hardware.rotationDegrees)°")))
+            if hardware.inputs.isEmpty { lines.append(Line(label: tr("Input"), value: tr("no devices"))) }
+            for device in hardware.inputs { lines.append(Line(label: tr("Input"), value: Localization.verbatim("\(device.name) (\(device.kind.rawValue)) \(device.path)"))) }
         }
         return lines
     }
@@ -161,7 +164,7 @@ public final class DiagnosticsViewModel {
             return
         }
         guard let solved = CalibrationSolver.matrix(targets: Self.calibrationTargets, measured: measured) else {
-            message = "Those taps were too close to a line; try again."
+            message = tr("Those taps were too close to a line; try again.")
             startCalibration()
             return
         }
@@ -172,7 +175,7 @@ public final class DiagnosticsViewModel {
             message = nil
             dependencies.touchCalibration?.apply(solved)
         } catch {
-            message = "Could not save the calibration: \(error.description)"
+            message = tr("Could not save the calibration: {problem}", ["problem": error.description])
             mode = .report
             dependencies.touchCalibration?.cancelCalibration()
         }

@@ -13,11 +13,11 @@ public final class FindAccountViewModel {
         self.navigator = navigator
     }
 
-    public var title: String { "Find account" }
-    public var prompt: String { "IBAN (type or scan)" }
-    public var openTitle: String { "Open account" }
-    public var backTitle: String { "Back" }
-    public var keyboard: KeypadText { KeypadText(name: "Keyboard", enterTitle: "Open", enter: openTitle) }
+    public var title: String { tr("Find account") }
+    public var prompt: String { tr("IBAN (type or scan)") }
+    public var openTitle: String { tr("Open account") }
+    public var backTitle: String { tr("Back") }
+    public var keyboard: KeypadText { KeypadText(name: tr("Keyboard"), enterTitle: tr("Open"), enter: openTitle) }
 
     /// The IBAN as typed, grouped in fours.
     public var fieldText: String { Self.grouped(IBAN.normalise(text)) }
@@ -34,10 +34,12 @@ public final class FindAccountViewModel {
     /// The live line under an IBAN field; shared with the transfer's recipient.
     static func validationText(_ validation: Result<IBAN, IBANError>) -> String {
         switch validation {
-        case .success: "Valid IBAN"
-        case .failure(.empty): "Enter or scan an IBAN."
+        case .success: tr("Valid IBAN")
+        case .failure(.empty): tr("Enter or scan an IBAN.")
         case .failure(.wrongLength(let country, let expected, let actual)) where actual < expected:
-            "\(country) IBAN: \(expected - actual) more characters (\(expected) in all)."
+            tr("{country} IBAN: {missing} more characters ({expected} in all).",
+               ["country": Localization.leftToRight(country), "missing": Localization.digits(String(expected - actual)),
+                "expected": Localization.digits(String(expected))])
         case .failure(let error): error.description
         }
     }

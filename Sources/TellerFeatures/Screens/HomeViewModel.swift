@@ -13,16 +13,16 @@ public final class HomeViewModel {
         self.navigator = navigator
     }
 
-    public var title: String { navigator?.signedInOperator.map { "Hello, \($0.displayName)" } ?? "Teller" }
-    public var findAccountTitle: String { "Find account" }
+    public var title: String { navigator?.signedInOperator.map { tr("Hello, {name}", ["name": Localization.verbatim($0.displayName)]) } ?? tr("Teller") }
+    public var findAccountTitle: String { tr("Find account") }
     public var queueTitle: String {
-        var text = pendingCount == 0 ? "Queue" : "Queue (\(pendingCount))"
-        if rejectedCount > 0 { text += " · \(rejectedCount) to acknowledge" }
+        var text = pendingCount == 0 ? tr("Queue") : tr("Queue ({count})", ["count": Localization.digits(String(pendingCount))])
+        if rejectedCount > 0 { text += " · " + trn("{count} to acknowledge", "{count} to acknowledge", count: rejectedCount) }
         return text
     }
-    public var lockTitle: String { "Lock" }
-    public var signOutTitle: String { "Sign out" }
-    public var diagnosticsTitle: String { "Technician" }
+    public var lockTitle: String { tr("Lock") }
+    public var signOutTitle: String { tr("Sign out") }
+    public var diagnosticsTitle: String { tr("Technician") }
     public var hasDiagnostics: Bool { dependencies.diagnostics != nil }
 
     public func summaryChanged(_ summary: QueueSummary) {

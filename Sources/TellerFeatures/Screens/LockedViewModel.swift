@@ -15,19 +15,19 @@ public final class LockedViewModel {
         self.lockedOperator = lockedOperator
     }
 
-    public var title: String { "Locked" }
-    public var subtitle: String { "\(lockedOperator.displayName) (\(lockedOperator.id)) · enter your PIN to unlock" }
+    public var title: String { tr("Locked") }
+    public var subtitle: String { tr("{name} ({id}) · enter your PIN to unlock", ["name": Localization.verbatim(lockedOperator.displayName), "id": Localization.leftToRight("\(lockedOperator.id)")]) }
     public var fieldText: String { pinEntry.masked }
-    public var fieldAccessibilityValue: String { "\(pinEntry.digits.count) digits entered" }
-    public var unlockTitle: String { "Unlock" }
-    public var signOutTitle: String { "Sign out" }
-    public var pinLabel: String { "PIN" }
-    public var keypad: KeypadText { KeypadText(name: "PIN pad", enterTitle: unlockTitle) }
+    public var fieldAccessibilityValue: String { trn("{count} digit entered", "{count} digits entered", count: pinEntry.digits.count) }
+    public var unlockTitle: String { tr("Unlock") }
+    public var signOutTitle: String { tr("Sign out") }
+    public var pinLabel: String { tr("PIN") }
+    public var keypad: KeypadText { KeypadText(name: tr("PIN pad"), enterTitle: unlockTitle) }
 
     public var message: String? {
         switch state {
         case .entering: nil
-        case .verifying: "Checking…"
+        case .verifying: tr("Checking…")
         case .failed(let text), .lockedOut(let text): text
         }
     }

@@ -53,28 +53,28 @@ public final class QueueViewModel {
         self.navigator = navigator
     }
 
-    public var title: String { "Queue" }
-    public var syncNowTitle: String { "Sync now" }
-    public var backTitle: String { "Back" }
-    public var acknowledgeTitle: String { "Acknowledge" }
+    public var title: String { tr("Queue") }
+    public var syncNowTitle: String { tr("Sync now") }
+    public var backTitle: String { tr("Back") }
+    public var acknowledgeTitle: String { tr("Acknowledge") }
     /// The spoken name of a row's Acknowledge button, naming what is acknowledged.
     public func acknowledgeAccessibilityLabel(_ row: Row) -> String {
-        if case .needsReview = row.state { return "Acknowledge needs-review \(row.title)" }
-        return "Acknowledge rejected \(row.title)"
+        if case .needsReview = row.state { return tr("Acknowledge needs-review {row}", ["row": row.title]) }
+        return tr("Acknowledge rejected {row}", ["row": row.title])
     }
-    public var emptyText: String { "Nothing has been entered on this terminal yet." }
+    public var emptyText: String { tr("Nothing has been entered on this terminal yet.") }
     /// Jumps to the first row: the ones to act on, then the newest.
-    public var toTopTitle: String { "Top" }
-    public var toTopAccessibilityLabel: String { "Scroll to the top of the queue" }
+    public var toTopTitle: String { tr("Top") }
+    public var toTopAccessibilityLabel: String { tr("Scroll to the top of the queue") }
     /// Jumps to the last row, the oldest.
-    public var toBottomTitle: String { "Oldest" }
-    public var toBottomAccessibilityLabel: String { "Scroll to the oldest row of the queue" }
+    public var toBottomTitle: String { tr("Oldest") }
+    public var toBottomAccessibilityLabel: String { tr("Scroll to the oldest row of the queue") }
 
     public var summaryText: String {
         let pending = entries.filter { $0.state.isPending }.count
         let toAcknowledge = rows.filter(\.needsAcknowledgement).count
-        var parts = [pending == 1 ? "1 waiting to be sent" : "\(pending) waiting to be sent"]
-        if toAcknowledge > 0 { parts.append(toAcknowledge == 1 ? "1 rejection to acknowledge" : "\(toAcknowledge) rejections to acknowledge") }
+        var parts = [trn("{count} waiting to be sent", "{count} waiting to be sent", count: pending)]
+        if toAcknowledge > 0 { parts.append(trn("{count} rejection to acknowledge", "{count} rejections to acknowledge", count: toAcknowledge)) }
         return parts.joined(separator: " · ")
     }
 
@@ -98,29 +98,29 @@ public final class QueueViewModel {
         let tone: Tone
         switch entry.state {
         case .queued:
-            stateText = "Queued"
+            stateText = tr("Queued")
             tone = .neutral
             if let problem = entry.lastProblem { detail = "\(ProblemText.text(problem)) · \(detail)" }
         case .sending:
-            stateText = "Sending"
+            stateText = tr("Sending")
             tone = .neutral
         case .confirmed(let reference):
-            stateText = "Confirmed \(reference)"
+            stateText = tr("Confirmed {reference}", ["reference": Localization.leftToRight(reference)])
             tone = .positive
         case .rejected(let reason, let acknowledged):
-            stateText = acknowledged ? "Rejected (acknowledged)" : "Rejected"
+            stateText = acknowledged ? tr("Rejected (acknowledged)") : tr("Rejected")
             // Once told to the customer, a rejection is history, not an alarm.
             tone = acknowledged ? .neutral : .negative
             detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
             needsAcknowledgement = !acknowledged
         case .needsReview(let reason, let acknowledged):
-            stateText = acknowledged ? "Needs review (acknowledged)" : "Needs review"
+            stateText = acknowledged ? tr("Needs review (acknowledged)") : tr("Needs review")
             // Acknowledged or not, the row is not final: someone still has to settle it with the bank.
             tone = .attention
             detail = "\(reason) · \(detail)"
             needsAcknowledgement = !acknowledged
         }
-        return Row(key: entry.key, title: "\(AccountViewModel.kindTitle(entry.request.kind)) \(MoneyFormatting.text(entry.request.amount))",
+        return Row(key: entry.key, title: tr("{kind} {amount}", ["kind": AccountViewModel.kindTitle(entry.request.kind), "amount": MoneyFormatting.text(entry.request.amount)]),
                    amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
                    needsAcknowledgement: needsAcknowledgement, state: entry.state, tone: tone)
     }

@@ -28,32 +28,32 @@ public final class ReceiptViewModel {
 
     public var statusTitle: String {
         switch status {
-        case .queued: "Queued"
-        case .confirmed: "Confirmed"
-        case .rejected: "Rejected"
+        case .queued: tr("Queued")
+        case .confirmed: tr("Confirmed")
+        case .rejected: tr("Rejected")
         }
     }
 
     public var statusDetail: String {
         switch status {
-        case .queued: "Saved on this terminal. It will be sent to the bank; this receipt updates when the bank answers."
-        case .confirmed(let reference): "Posted by the bank. Reference \(reference)."
-        case .rejected(let reason): "The bank refused it: \(ReasonText.text(reason)). The customer's money did not move."
+        case .queued: tr("Saved on this terminal. It will be sent to the bank; this receipt updates when the bank answers.")
+        case .confirmed(let reference): tr("Posted by the bank. Reference {reference}.", ["reference": Localization.leftToRight(reference)])
+        case .rejected(let reason): tr("The bank refused it: {reason}. The customer's money did not move.", ["reason": ReasonText.text(reason)])
         }
     }
 
     public var lines: [ReviewViewModel.Line] {
-        var lines = [ReviewViewModel.Line(label: "Type", value: AccountViewModel.kindTitle(entry.request.kind)),
-                     ReviewViewModel.Line(label: "Account", value: entry.request.account.grouped)]
-        if let counterparty = entry.request.counterparty { lines.append(.init(label: "To", value: counterparty.grouped)) }
-        lines.append(.init(label: "Amount", value: MoneyFormatting.text(entry.request.amount)))
-        lines.append(.init(label: "Time", value: dependencies.time.dayAndClock(entry.createdAt, now: dependencies.clock.now())))
-        lines.append(.init(label: "Receipt", value: entry.key.receiptNumber))
-        if case .confirmed(let reference) = status { lines.append(.init(label: "Bank reference", value: reference)) }
+        var lines = [ReviewViewModel.Line(label: tr("Type"), value: AccountViewModel.kindTitle(entry.request.kind)),
+                     ReviewViewModel.Line(label: tr("Account"), value: entry.request.account.grouped)]
+        if let counterparty = entry.request.counterparty { lines.append(.init(label: tr("To"), value: counterparty.grouped)) }
+        lines.append(.init(label: tr("Amount"), value: MoneyFormatting.text(entry.request.amount)))
+        lines.append(.init(label: tr("Time"), value: dependencies.time.dayAndClock(entry.createdAt, now: dependencies.clock.now())))
+        lines.append(.init(label: tr("Receipt"), value: Localization.leftToRight(entry.key.receiptNumber)))
+        if case .confirmed(let reference) = status { lines.append(.init(label: tr("Bank reference"), value: Localization.leftToRight(reference))) }
         return lines
     }
 
-    public var doneTitle: String { "Done" }
+    public var doneTitle: String { tr("Done") }
 
     public func handle(_ event: SyncEvent) {
         switch event {

@@ -20,25 +20,31 @@ public final class ReviewViewModel {
         self.request = request
     }
 
-    public var title: String { "Review \(AccountViewModel.kindTitle(request.kind).lowercased())" }
+    public var title: String {
+        switch request.kind {
+        case .deposit: tr("Review deposit")
+        case .withdrawal: tr("Review withdrawal")
+        case .transfer: tr("Review transfer")
+        }
+    }
 
     public var lines: [Line] {
-        var lines = [Line(label: "Type", value: AccountViewModel.kindTitle(request.kind)),
-                     Line(label: request.kind == .transfer ? "From" : "Account", value: request.account.grouped)]
-        if let counterparty = request.counterparty { lines.append(Line(label: "To", value: counterparty.grouped)) }
-        lines.append(Line(label: "Amount", value: MoneyFormatting.text(request.amount)))
-        if let op = navigator?.signedInOperator { lines.append(Line(label: "Operator", value: "\(op.displayName) (\(op.id))")) }
+        var lines = [Line(label: tr("Type"), value: AccountViewModel.kindTitle(request.kind)),
+                     Line(label: request.kind == .transfer ? tr("From") : tr("Account"), value: request.account.grouped)]
+        if let counterparty = request.counterparty { lines.append(Line(label: tr("To"), value: counterparty.grouped)) }
+        lines.append(Line(label: tr("Amount"), value: MoneyFormatting.text(request.amount)))
+        if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: tr("{name} ({id})", ["name": Localization.verbatim(op.displayName), "id": Localization.leftToRight("\(op.id)")]))) }
         return lines
     }
 
     public var note: String {
         navigator?.isOnline == true
-            ? "It is saved on this terminal, then sent to the bank."
-            : "Offline: it is saved on this terminal and sent when the bank can be reached."
+            ? tr("It is saved on this terminal, then sent to the bank.")
+            : tr("Offline: it is saved on this terminal and sent when the bank can be reached.")
     }
 
-    public var confirmTitle: String { "Confirm" }
-    public var backTitle: String { "Change" }
+    public var confirmTitle: String { tr("Confirm") }
+    public var backTitle: String { tr("Change") }
 
     /// Writes the row; the receipt replaces this screen.
     public func confirm() async {

@@ -28,33 +28,33 @@ public final class SignInViewModel {
         self.navigator = navigator
     }
 
-    public var title: String { "Sign in" }
-    public var prompt: String { step == .operatorID ? "Operator ID" : "PIN for operator \(operatorEntry.digits)" }
+    public var title: String { tr("Sign in") }
+    public var prompt: String { step == .operatorID ? tr("Operator ID") : tr("PIN for operator {id}", ["id": Localization.leftToRight(operatorEntry.digits)]) }
     public var fieldText: String { step == .operatorID ? operatorEntry.digits : pinEntry.masked }
     public var fieldAccessibilityValue: String {
-        step == .operatorID ? operatorEntry.digits : "\(pinEntry.digits.count) digits entered"
+        step == .operatorID ? operatorEntry.digits : trn("{count} digit entered", "{count} digits entered", count: pinEntry.digits.count)
     }
-    public var enterTitle: String { step == .operatorID ? "Next" : "Sign in" }
+    public var enterTitle: String { step == .operatorID ? tr("Next") : tr("Sign in") }
     public var canGoBack: Bool { step == .pin }
-    public var backTitle: String { "Back" }
-    public var instructions: String { "Sign in with your operator ID and PIN." }
-    public var operatorLabel: String { "Operator ID" }
-    public var pinLabel: String { "PIN" }
+    public var backTitle: String { tr("Back") }
+    public var instructions: String { tr("Sign in with your operator ID and PIN.") }
+    public var operatorLabel: String { tr("Operator ID") }
+    public var pinLabel: String { tr("PIN") }
     public var operatorFieldText: String { operatorEntry.digits }
     /// One dot per digit; the digits themselves never leave this model.
     public var pinFieldText: String { pinEntry.masked }
-    public var keypad: KeypadText { KeypadText(name: "Number pad", enterTitle: enterTitle) }
+    public var keypad: KeypadText { KeypadText(name: tr("Number pad"), enterTitle: enterTitle) }
 
     /// Shown while the host is unreachable.
     public var offlineNote: String? {
         guard navigator?.isOnline == false else { return nil }
-        return "Offline: only operators who have signed in on this terminal before can sign in."
+        return tr("Offline: only operators who have signed in on this terminal before can sign in.")
     }
 
     public var message: String? {
         switch state {
         case .entering: nil
-        case .verifying: "Checking…"
+        case .verifying: tr("Checking…")
         case .failed(let text), .lockedOut(let text): text
         }
     }
@@ -90,7 +90,7 @@ public final class SignInViewModel {
         switch step {
         case .operatorID:
             guard OperatorID(operatorEntry.digits) != nil else {
-                state = .failed("An operator ID is 4 to 8 digits.")
+                state = .failed(tr("An operator ID is 4 to 8 digits."))
                 navigator?.invalidate()
                 return
             }
@@ -118,7 +118,7 @@ public final class SignInViewModel {
 
     static func state(for error: SignInError, time: TimeFormatting, now: Date) -> State {
         switch error {
-        case .lockedOut(let until): .lockedOut("Too many wrong PINs. Try again at \(time.clock(until)).")
+        case .lockedOut(let until): .lockedOut(tr("Too many wrong PINs. Try again at {time}.", ["time": time.clock(until)]))
         default: .failed(error.description)
         }
     }

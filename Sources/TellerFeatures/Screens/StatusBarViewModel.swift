@@ -30,52 +30,52 @@ public final class StatusBarViewModel {
     public var hasHostProblem: Bool { problem?.kind.isHostProblem == true }
 
     public var connectionText: String {
-        if hasHostProblem { return "Host problem" }
-        return isOnline ? "Online" : "Offline"
+        if hasHostProblem { return tr("Host problem") }
+        return isOnline ? tr("Online") : tr("Offline")
     }
 
     public var connectionAccessibilityLabel: String {
-        if let problem, hasHostProblem { return "Connection: host problem, \(ProblemText.text(problem.kind)), transactions are queued" }
-        return isOnline ? "Connection: online" : "Connection: offline, transactions are queued"
+        if let problem, hasHostProblem { return tr("Connection: host problem, {problem}, transactions are queued", ["problem": ProblemText.text(problem.kind)]) }
+        return isOnline ? tr("Connection: online") : tr("Connection: offline, transactions are queued")
     }
 
     public var queueText: String {
-        guard let summary, summary.pendingCount > 0 else { return "Queue empty" }
+        guard let summary, summary.pendingCount > 0 else { return tr("Queue empty") }
         let amounts = summary.pendingByCurrency.values.sorted { $0.currency.code < $1.currency.code }.map(MoneyFormatting.text)
-        return "\(summary.pendingCount) queued · \(amounts.joined(separator: " + "))"
+        return trn("{count} queued · {amounts}", "{count} queued · {amounts}", count: summary.pendingCount, ["amounts": amounts.joined(separator: " + ")])
     }
 
-    public var queueAccessibilityLabel: String { "Queue: \(queueText)" }
+    public var queueAccessibilityLabel: String { tr("Queue: {summary}", ["summary": queueText]) }
 
     public var rejectedText: String? {
         guard let count = summary?.unacknowledgedRejections, count > 0 else { return nil }
-        return count == 1 ? "1 rejected" : "\(count) rejected"
+        return trn("{count} rejected", "{count} rejected", count: count)
     }
 
     /// Rows a person must look at because the bank's answer did not match or the request was refused as malformed.
     public var reviewText: String? {
         guard let count = summary?.unacknowledgedReviews, count > 0 else { return nil }
-        return count == 1 ? "1 to review" : "\(count) to review"
+        return trn("{count} to review", "{count} to review", count: count)
     }
 
     public var reviewAccessibilityLabel: String? {
-        reviewText.map { "\($0): open the queue and acknowledge" }
+        reviewText.map { tr("{problem}: open the queue and acknowledge", ["problem": $0]) }
     }
 
     public var syncText: String {
-        guard let lastSyncAt else { return "Never synced" }
-        return "Synced \(dependencies.time.relative(lastSyncAt, now: dependencies.clock.now()))"
+        guard let lastSyncAt else { return tr("Never synced") }
+        return tr("Synced {when}", ["when": dependencies.time.relative(lastSyncAt, now: dependencies.clock.now())])
     }
 
     public var whoText: String {
         let terminal = dependencies.terminal.terminalID ?? "unprovisioned"
         guard let signedIn else { return terminal }
-        return "\(signedIn.displayName) · \(terminal)"
+        return tr("{name} · {terminal}", ["name": Localization.verbatim(signedIn.displayName), "terminal": Localization.leftToRight(terminal)])
     }
 
     /// The time on the operator's wall clock, or "Clock not set" while the
     /// terminal's clock is below what it knows has passed (a board without a
     /// real-time clock that booted at 1970).
-    public var clockText: String { clockVerified ? dependencies.time.clock(dependencies.clock.now()) : "Clock not set" }
+    public var clockText: String { clockVerified ? dependencies.time.clock(dependencies.clock.now()) : tr("Clock not set") }
     public private(set) var clockVerified = true
 }

@@ -36,6 +36,7 @@ final class TerminalApp {
         self.configurationPath = configurationPath
         // Before anything reads local time: the screens' clock, the daily limit's "today".
         if let zone = configuration.timeZone { SystemTimeZone.use(zone) }
+        Self.useLanguage(configuration.regionalFormat, localeDirectory: configuration.localeDirectory)
         live = try LiveData(configuration: configuration)
         let display = try Self.openConfiguredDisplay(configuration)
         Log.info("display: \(display.name)")
@@ -63,6 +64,27 @@ final class TerminalApp {
                                   scale: Scale(configuration.scale ?? Self.automaticScale(for: display.size)),
                                   textScale: configuration.textScale, theme: configuration.highContrast ? .highContrast : .standard)
         facts.app = self
+    }
+
+    /// Speaks `format`'s language from its catalog in `localeDirectory`.
+    /// A missing or damaged catalog is logged by name and the counter
+    /// speaks English rather than not starting: the branch can still work.
+    static func useLanguage(_ format: RegionalFormat, localeDirectory: String) {
+        guard format.language != .english, format.language != .pseudo else {
+            Localization.use(format)
+            return
+        }
+        let path = Catalog.path(for: format.language, in: localeDirectory)
+        do throws(CatalogError) {
+            let catalog = try Catalog(path: path)
+            Localization.use(format, catalog: catalog)
+            Log.info("language: \(format.language) from \(path) (\(catalog.count) strings)")
+        } catch {
+            var english = format
+            english.language = .english
+            Localization.use(english)
+            Log.error("language: \(error); speaking English")
+        }
     }
 
     /// Starts the display, input, sync and control socket on the main
