@@ -20,15 +20,15 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .offline: "The bank's host cannot be reached."
-        case .accountNotFound(let iban): "No account \(iban.grouped)."
+        case .offline: tr("The bank's host cannot be reached.")
+        case .accountNotFound(let iban): tr("No account {iban}.", ["iban": Localization.leftToRight(iban.grouped)])
         case .limit(let violation): violation.description
         case .rule(let error): error.description
         case .money(let error): error.description
         case .signIn(let error): error.description
-        case .noSuchEntry(let key): "No queued transaction \(key)."
+        case .noSuchEntry(let key): tr("No queued transaction {key}.", ["key": Localization.leftToRight("\(key)")])
         case .storage(let failure): failure.operatorText
-        case .host(let message): "Host: \(message)"
+        case .host(let message): tr("Host: {message}", ["message": Localization.verbatim(message)])
         }
     }
 }
@@ -47,13 +47,13 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .wrongPIN(let left): left == 1 ? "Wrong PIN. 1 attempt left." : "Wrong PIN. \(left) attempts left."
-        case .lockedOut: "Too many wrong PINs. Sign-in is locked for now."
-        case .unknownOperator(let id): "Operator \(id) is not known to the bank."
-        case .neverSeenOnline(let id): "Operator \(id) has never signed in online on this terminal, so cannot sign in offline."
-        case .operatorDisabled(let id): "Operator \(id) is disabled at the bank."
-        case .malformedPIN: "A PIN is 4 to 8 digits."
-        case .unavailable(let reason): "Sign-in is unavailable: \(reason)"
+        case .wrongPIN(let left): trn("Wrong PIN. {count} attempt left.", "Wrong PIN. {count} attempts left.", count: left)
+        case .lockedOut: tr("Too many wrong PINs. Sign-in is locked for now.")
+        case .unknownOperator(let id): tr("Operator {id} is not known to the bank.", ["id": Localization.leftToRight("\(id)")])
+        case .neverSeenOnline(let id): tr("Operator {id} has never signed in online on this terminal, so cannot sign in offline.", ["id": Localization.leftToRight("\(id)")])
+        case .operatorDisabled(let id): tr("Operator {id} is disabled at the bank.", ["id": Localization.leftToRight("\(id)")])
+        case .malformedPIN: tr("A PIN is 4 to 8 digits.")
+        case .unavailable(let reason): tr("Sign-in is unavailable: {reason}", ["reason": Localization.verbatim(reason)])
         }
     }
 }
@@ -84,10 +84,10 @@ public struct StorageFailure: Hashable, Sendable {
     /// What the operator reads: what happened, that no money moved, and what to do.
     public var operatorText: String {
         switch kind {
-        case .full: "Not saved: this terminal's storage is full. Nothing was charged. Call a technician."
-        case .readOnly: "Not saved: this terminal's storage has become read-only. Nothing was charged. Call a technician."
-        case .failing: "Not saved: this terminal's storage is failing. Nothing was charged. Call a technician."
-        case .other: "Not saved: this terminal's storage reported a problem. Nothing was charged. Call a technician."
+        case .full: tr("Not saved: this terminal's storage is full. Nothing was charged. Call a technician.")
+        case .readOnly: tr("Not saved: this terminal's storage has become read-only. Nothing was charged. Call a technician.")
+        case .failing: tr("Not saved: this terminal's storage is failing. Nothing was charged. Call a technician.")
+        case .other: tr("Not saved: this terminal's storage reported a problem. Nothing was charged. Call a technician.")
         }
     }
 }

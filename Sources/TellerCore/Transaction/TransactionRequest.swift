@@ -34,9 +34,9 @@ public enum TransactionRuleError: Error, Hashable, Sendable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .amountNotPositive: "The amount must be more than zero."
-        case .missingRecipient: "A transfer needs a recipient IBAN."
-        case .recipientIsSameAccount: "The recipient must be a different account."
+        case .amountNotPositive: tr("The amount must be more than zero.")
+        case .missingRecipient: tr("A transfer needs a recipient IBAN.")
+        case .recipientIsSameAccount: tr("The recipient must be a different account.")
         case .unexpectedRecipient(let kind): "A \(kind.rawValue) has no recipient."
         }
     }
