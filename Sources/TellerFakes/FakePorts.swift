@@ -207,6 +207,17 @@ public actor FakeDiagnostics: DiagnosticsPort {
         if let saveFailure { throw saveFailure }
         saved.append(matrix)
     }
+
+    /// The languages switched to, in order.
+    public private(set) var languages: [Language] = []
+
+    public func switchLanguage(to language: Language) async throws(TellerError) {
+        if let saveFailure { throw saveFailure }
+        languages.append(language)
+        var format = Localization.format
+        format.language = language
+        Localization.use(format)
+    }
 }
 
 /// Records what the diagnostics screen asked of the touchscreen, in order.

@@ -38,6 +38,26 @@ actor LiveDiagnostics: DiagnosticsPort {
             lastStorageFailure: await storageFailures.last, hardware: await hardware())
     }
 
+    func switchLanguage(to language: Language) async throws(TellerError) {
+        var format = Localization.format
+        format.language = language
+        var catalog: Catalog?
+        if language != .english && language != .pseudo {
+            do throws(CatalogError) {
+                catalog = try Catalog(path: Catalog.path(for: language, in: configuration.localeDirectory))
+            } catch {
+                throw .storage(detail: error.description)
+            }
+        }
+        do {
+            try ConfigurationEditor.set("language", to: language.code, in: configurationPath)
+        } catch {
+            throw .storage(detail: "cannot write \(configurationPath): \(error.description)")
+        }
+        Localization.use(format, catalog: catalog)
+        Log.info("language: switched to \(language) by the technician")
+    }
+
     func saveCalibration(_ matrix: [Double]) async throws(TellerError) {
         let value = matrix.map { $0.fixed(decimals: 6) }.joined(separator: " ")
         do {

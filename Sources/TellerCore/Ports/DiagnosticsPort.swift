@@ -7,4 +7,8 @@ public protocol DiagnosticsPort: Sendable {
     func report() async -> DiagnosticsReport
     /// Stores a touch calibration matrix (libinput's six numbers) in the configuration.
     func saveCalibration(_ matrix: [Double]) async throws(TellerError)
+    /// Switches every screen to `language` and stores it in the
+    /// configuration, so a restart keeps it. Nothing changes when its
+    /// catalog cannot be read or the configuration cannot be written.
+    func switchLanguage(to language: Language) async throws(TellerError)
 }

@@ -107,11 +107,11 @@ public final class DiagnosticsViewModel {
         ]
         if let sync = report.sync {
             lines.append(Line(label: tr("Clock"), value: sync.clockVerified
-                ? "set"
+                ? tr("set")
                 : tr("not set: the system clock says {time}; rows are stamped from the last time the terminal knows (flagged clock_unverified)",
                      ["time": time.timestamp(report.systemClock)])))
             let problem = sync.problem.map {
-                tr("{kind} since {time}: {detail}", ["kind": $0.kind.rawValue, "time": time.timestamp($0.since), "detail": Localization.verbatim($0.detail)])
+                tr("{kind} since {time}: {detail}", ["kind": Localization.leftToRight($0.kind.rawValue), "time": time.timestamp($0.since), "detail": Localization.verbatim($0.detail)])
             }
             lines.append(Line(label: tr("Sync problem"), value: problem ?? (sync.isOnline ? tr("none: the bank answers") : tr("none yet"))))
         }
@@ -119,7 +119,7 @@ public final class DiagnosticsViewModel {
             lines.append(Line(label: tr("Needs review"), value: report.needsReview.map { Localization.verbatim("\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")") }.joined(separator: "; ")))
         }
         lines.append(Line(label: tr("Database size"), value: report.databaseBytes.map { tr("{size} KiB", ["size": Localization.digits(String($0 / 1024))]) } ?? tr("unknown")))
-        lines.append(Line(label: "quick_check", value: report.quickCheck ?? tr("failed to run")))
+        lines.append(Line(label: tr("quick_check"), value: report.quickCheck.map(Localization.verbatim) ?? tr("failed to run")))
         if let failure = report.lastStorageFailure {
             lines.append(Line(label: tr("Last storage error"), value: Localization.verbatim("\(failure.kind.rawValue): \(failure.detail)")))
         }
@@ -178,6 +178,26 @@ public final class DiagnosticsViewModel {
             message = tr("Could not save the calibration: {problem}", ["problem": error.description])
             mode = .report
             dependencies.touchCalibration?.cancelCalibration()
+        }
+        navigator?.invalidate()
+    }
+
+    /// The languages the technician can switch to, in their own names.
+    public var languages: [(language: Language, title: String, isCurrent: Bool)] {
+        Language.all.map { ($0, $0.nativeName, $0 == Localization.language) }
+    }
+
+    public var languageTitle: String { tr("Language") }
+
+    /// Switches every screen to `language` at once and keeps it in the configuration.
+    public func switchLanguage(to language: Language) async {
+        guard let diagnostics = dependencies.diagnostics, language != Localization.language else { return }
+        do throws(TellerError) {
+            try await diagnostics.switchLanguage(to: language)
+            message = nil
+            lines = lines(for: await diagnostics.report())
+        } catch {
+            message = tr("Could not switch the language: {problem}", ["problem": error.description])
         }
         navigator?.invalidate()
     }

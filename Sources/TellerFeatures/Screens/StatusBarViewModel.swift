@@ -68,7 +68,7 @@ public final class StatusBarViewModel {
     }
 
     public var whoText: String {
-        let terminal = dependencies.terminal.terminalID ?? "unprovisioned"
+        let terminal = dependencies.terminal.terminalID ?? tr("unprovisioned")
         guard let signedIn else { return terminal }
         return tr("{name} · {terminal}", ["name": Localization.verbatim(signedIn.displayName), "terminal": Localization.leftToRight(terminal)])
     }

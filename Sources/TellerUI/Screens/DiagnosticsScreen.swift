@@ -1,3 +1,4 @@
+import TellerCore
 import TellerFeatures
 import Widgets
 
@@ -16,6 +17,8 @@ public struct DiagnosticsScreen: TerminalScreen {
     public static let calibrate = "diagnostics.calibrate"
     public static let report = "diagnostics.report"
     public static let touchArea = "diagnostics.touch-area"
+    /// A language button: "diagnostics.language.de".
+    public static func language(_ code: String) -> String { "diagnostics.language.\(code)" }
 
     public let model: DiagnosticsViewModel
 
@@ -70,6 +73,7 @@ public struct DiagnosticsScreen: TerminalScreen {
                 Button(model.calibrateTitle, identifier: Self.calibrate, style: .secondary),
             ]),
         ]
+        children.append(languageRow())
         if let instruction = model.instruction {
             children.append(Label(instruction, style: .body, color: .success, maxLines: 2, identifier: "diagnostics.instruction"))
         }
@@ -80,6 +84,19 @@ public struct DiagnosticsScreen: TerminalScreen {
             ListRow(identifier: "\(Self.report).\(index)", title: line.value, subtitle: line.label)
         }))
         return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+    }
+
+    /// The language switch: each language in its own name, the current one
+    /// highlighted. One row when it fits, two when large text needs them.
+    private func languageRow() -> any Widget {
+        let buttons: [any Widget] = model.languages.map { choice in
+            Button(choice.title, identifier: Self.language(choice.language.code), style: choice.isCurrent ? .primary : .secondary)
+        }
+        let title = Label(model.languageTitle, style: .body, color: .secondaryText)
+        return FirstThatFits([
+            HStack(spacing: 8, alignment: .center, [title] + buttons + [Spacer()]),
+            VStack(spacing: 6, [title, HStack(spacing: 8, Array(buttons.prefix(3))), HStack(spacing: 8, Array(buttons.dropFirst(3)))]),
+        ])
     }
 
     private func markLayout() -> any Widget {
@@ -112,6 +129,9 @@ extension DiagnosticsScreen {
         case Self.touchTest where model.mode != .locked: model.startTouchTest()
         case Self.calibrate where model.mode != .locked: model.startCalibration()
         case Self.pinField: break
+        case _ where identifier.hasPrefix("diagnostics.language.") && model.mode != .locked:
+            guard let language = Language(code: String(identifier.dropFirst("diagnostics.language.".count))) else { return false }
+            actions.perform { await model.switchLanguage(to: language) }
         default: return identifier.hasPrefix(Self.report + ".")
         }
         return true
