@@ -27,7 +27,7 @@ public final class AccountViewModel {
         self.iban = iban
     }
 
-    public var title: String { state.value?.holder ?? tr("Account") }
+    public var title: String { state.value.map { Localization.verbatim($0.holder) } ?? tr("Account") }
     public var ibanText: String { iban.grouped }
     public var balanceLabel: String { tr("Balance") }
     public var availableLabel: String { tr("Available") }
@@ -70,7 +70,7 @@ public final class AccountViewModel {
         }
         let host = (state.value?.recent ?? []).map { item in
             ActivityLine(id: item.reference, title: Self.kindTitle(item.kind), amount: MoneyFormatting.signed(item.amount),
-                         detail: [dependencies.time.dayAndClock(item.bookedAt, now: now), item.description].filter { !$0.isEmpty }.joined(separator: " · "),
+                         detail: [dependencies.time.dayAndClock(item.bookedAt, now: now), Localization.verbatim(item.description)].filter { !$0.isEmpty }.joined(separator: " · "),
                          badge: nil)
         }
         return own + host

@@ -49,7 +49,7 @@ public final class AmountEntryViewModel {
     public var amountText: String { MoneyFormatting.text(amount ?? .zero(currency)) }
     public var needsRecipient: Bool { kind == .transfer }
     public var recipientLabel: String { tr("Recipient IBAN") }
-    public var recipientFieldText: String { FindAccountViewModel.grouped(IBAN.normalise(recipientText)) }
+    public var recipientFieldText: String { Localization.leftToRight(FindAccountViewModel.grouped(IBAN.normalise(recipientText))) }
     public var recipientValidationText: String? {
         guard needsRecipient else { return nil }
         if recipientText.isEmpty { return tr("Enter the recipient's IBAN.") }

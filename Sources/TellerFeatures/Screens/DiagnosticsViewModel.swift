@@ -101,7 +101,8 @@ public final class DiagnosticsViewModel {
         let terminal = dependencies.terminal
         var lines = [
             Line(label: tr("Version"), value: Localization.leftToRight(report.version)),
-            Line(label: tr("Terminal"), value: [terminal.terminalID ?? tr("not provisioned"), terminal.branch].filter { !$0.isEmpty }.joined(separator: " · ")),
+            Line(label: tr("Terminal"), value: [terminal.terminalID.map(Localization.leftToRight) ?? tr("not provisioned"), Localization.verbatim(terminal.branch)]
+                .filter { !$0.isEmpty }.joined(separator: " · ")),
             Line(label: tr("Host"), value: report.host.map { Localization.leftToRight($0.absoluteString) } ?? tr("none (offline only)")),
             Line(label: tr("Database"), value: Localization.leftToRight(report.databasePath)),
         ]
@@ -184,7 +185,7 @@ public final class DiagnosticsViewModel {
 
     /// The languages the technician can switch to, in their own names.
     public var languages: [(language: Language, title: String, isCurrent: Bool)] {
-        Language.all.map { ($0, $0.nativeName, $0 == Localization.language) }
+        Language.all.map { ($0, Localization.verbatim($0.nativeName), $0 == Localization.language) }
     }
 
     public var languageTitle: String { tr("Language") }

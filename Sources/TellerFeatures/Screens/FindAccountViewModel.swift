@@ -20,7 +20,7 @@ public final class FindAccountViewModel {
     public var keyboard: KeypadText { KeypadText(name: tr("Keyboard"), enterTitle: tr("Open"), enter: openTitle) }
 
     /// The IBAN as typed, grouped in fours.
-    public var fieldText: String { Self.grouped(IBAN.normalise(text)) }
+    public var fieldText: String { Localization.leftToRight(Self.grouped(IBAN.normalise(text))) }
 
     public var validation: Result<IBAN, IBANError> {
         Result { () throws(IBANError) -> IBAN in try IBAN(text) }

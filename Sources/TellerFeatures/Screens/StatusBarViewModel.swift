@@ -68,9 +68,9 @@ public final class StatusBarViewModel {
     }
 
     public var whoText: String {
-        let terminal = dependencies.terminal.terminalID ?? tr("unprovisioned")
+        let terminal = dependencies.terminal.terminalID.map(Localization.leftToRight) ?? tr("unprovisioned")
         guard let signedIn else { return terminal }
-        return tr("{name} · {terminal}", ["name": Localization.verbatim(signedIn.displayName), "terminal": Localization.leftToRight(terminal)])
+        return tr("{name} · {terminal}", ["name": Localization.verbatim(signedIn.displayName), "terminal": terminal])
     }
 
     /// The time on the operator's wall clock, or "Clock not set" while the
