@@ -154,8 +154,12 @@ enum Scenario: String, CaseIterable, Sendable {
                 await h.outbox.setState(key, .rejected(reason: "account_blocked", acknowledged: false))
                 await h.sync.send(.rejected(key, reason: "account_blocked"))
             }
-            if self != .receipt { await d.waitUntil { d.receipt?.statusTitle != "Queued" } }
-            let queued = self == .receipt ? "Queue: 1 queued · 250.00 EUR" : "Queue: Queue empty"
+            // In whatever language the scenario runs.
+            if self != .receipt { await d.waitUntil { d.receipt?.statusTitle != tr("Queued") } }
+            let summary = self == .receipt
+                ? trn("{count} queued · {amounts}", "{count} queued · {amounts}", count: 1, ["amounts": MoneyFormatting.text(FeatureHarness.eur(25_000))])
+                : tr("Queue empty")
+            let queued = tr("Queue: {summary}", ["summary": summary])
             await d.waitUntil { d.layout().node(withIdentifier: "status.queue")?.label == queued }
         case .queue, .queueRejected:
             let first = try await h.outbox.enqueue(request(.deposit, 25_000))

@@ -38,7 +38,8 @@ public struct SignInScreen: TerminalScreen {
         }
         form.append(Spacer())
         return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
-            Flexible(1, VStack(spacing: 10, form)),
+            // A longer language at large text scrolls the form rather than squeeze its fields.
+            Flexible(1, ScrollArea(identifier: "sign-in.form", label: model.title, VStack(spacing: 10, form))),
             Flexible(1, Keypad(identifier: Self.keypad, model.keypad, isEnabled: model.state != .verifying)),
         ])
     }

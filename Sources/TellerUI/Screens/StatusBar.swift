@@ -11,8 +11,9 @@ public struct StatusBar {
     public init(model: StatusBarViewModel) { self.model = model }
 
     /// One row when it fits; at large text two: who and the clock, then
-    /// the sync line and the badges; on a narrow panel the badges get a row
-    /// of their own, one under the other if need be. The operator's name,
+    /// the sync line and the badges; on a narrow panel the sync line joins
+    /// the first row and the badges get rows of their own, two to a row or
+    /// one under the other if need be. The operator's name,
     /// the queue total and the clock are never cut; only the sync line gives way.
     public func body() -> any Widget {
         let whoAndClock = HStack(spacing: 10, alignment: .center, [who, Spacer(minLength: 8), clock])
@@ -23,15 +24,30 @@ public struct StatusBar {
                 whoAndClock,
                 HStack(spacing: 10, alignment: .center, [sync, Spacer(minLength: 8)] + badges),
             ]),
+            // The sync line shares the first row, giving way to the name and the clock.
+            VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
+                HStack(spacing: 10, alignment: .center, [who, Spacer(minLength: 8), sync, clock]),
+                FirstThatFits(stackedBadges),
+            ]),
             VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
                 whoAndClock,
                 sync,
-                FirstThatFits([
-                    HStack(spacing: 10, alignment: .center, badges + [Spacer()]),
-                    VStack(spacing: 4, alignment: .start, badges),
-                ]),
+                FirstThatFits(stackedBadges),
             ]),
         ])
+    }
+
+    /// The badges in one row, two to a row, or one under the other.
+    private var stackedBadges: [any Widget] {
+        let badges = badges
+        return [
+            HStack(spacing: 10, alignment: .center, badges + [Spacer()]),
+            // Two to a row: a longer language at large text keeps the bar short.
+            VStack(spacing: 4, alignment: .start, stride(from: 0, to: badges.count, by: 2).map { start in
+                HStack(spacing: 10, alignment: .center, Array(badges[start..<min(start + 2, badges.count)]) + [Spacer()])
+            }),
+            VStack(spacing: 4, alignment: .start, badges),
+        ]
     }
 
     private var padding: Insets { .symmetric(horizontal: 16, vertical: 6) }
