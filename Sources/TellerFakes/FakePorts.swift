@@ -213,10 +213,8 @@ public actor FakeDiagnostics: DiagnosticsPort {
 
     public func switchLanguage(to language: Language) async throws(TellerError) {
         if let saveFailure { throw saveFailure }
+        // Recorded only: the process-wide language belongs to the tests running beside this one.
         languages.append(language)
-        var format = Localization.format
-        format.language = language
-        Localization.use(format)
     }
 }
 
