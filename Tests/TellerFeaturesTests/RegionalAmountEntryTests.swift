@@ -41,6 +41,18 @@ import TellerFakes
             #expect(lines.recipientField == "\u{2066}DE89 3704\u{2069}")
         }
     }
+
+    @Test func receiptNumberStaysLatinWhileTheAmountIsArabic() async {
+        await #expect(processExitsWith: .success) {
+            Localization.use(RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native))
+            defer { Localization.use(.standard) }
+            let receipt = await depositReceipt("5000")
+            let number = try #require(receipt.first { $0.label == "Receipt" }?.value)
+            #expect(number.unicodeScalars.first == "\u{2066}" && number.unicodeScalars.last == "\u{2069}")
+            #expect(number.unicodeScalars.dropFirst().dropLast().allSatisfy { $0.isASCII }, "\(number) has native digits")
+            #expect(receipt.first { $0.label == "Amount" }?.value == "\u{2066}٥٠٫٠٠ €\u{2069}")
+        }
+    }
 }
 
 /// Types `digits` on a deposit's amount keypad; returns what the field shows
@@ -62,10 +74,25 @@ private func accountLines() async -> (account: String, amountEntryAccount: Strin
     return (ibanText ?? "no account screen", model?.accountText ?? "no amount screen", model?.recipientFieldText ?? "no amount screen")
 }
 
+/// The receipt lines of a deposit of `digits` typed on the keypad.
+@MainActor
+private func depositReceipt(_ digits: String) async -> [ReviewViewModel.Line] {
+    let (_, model) = await amountEntry(.deposit)
+    for digit in digits { model?.press(digit: digit) }
+    await model?.reviewTransaction()
+    let h = harness
+    await h?.coordinator.current.review?.confirm()
+    return h?.coordinator.current.receipt?.lines ?? []
+}
+
+/// The harness of the last ``amountEntry(_:)``, one per exit test's process.
+@MainActor private var harness: FeatureHarness?
+
 /// Signs in, opens the harness's account and its amount screen for `kind`.
 @MainActor
 private func amountEntry(_ kind: TransactionKind) async -> (accountIBANText: String?, model: AmountEntryViewModel?) {
     let h = FeatureHarness()
+    harness = h
     let account = FeatureHarness.account
     await h.signIn()
     await h.accounts.set(cached: nil, fresh: h.snapshot(account, asOf: h.clock.now()), for: account)
