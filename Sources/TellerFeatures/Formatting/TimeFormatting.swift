@@ -40,7 +40,7 @@ public struct TimeFormatting: Sendable {
         let text = if let separator = regional.rules.dateSeparator {
             [local.day.zeroPadded(2), local.month.zeroPadded(2), String(local.year)].joined(separator: separator) + " " + clock(local)
         } else {
-            "\(local.day) \(Self.monthAbbreviation(local.month)) \(clock(local))"
+            "\(local.day) \(Self.months[local.month - 1]) \(clock(local))"
         }
         return regional.leftToRight(regional.digits(text))
     }
@@ -81,21 +81,8 @@ public struct TimeFormatting: Sendable {
         "\(local.hour.zeroPadded(2)):\(local.minute.zeroPadded(2))"
     }
 
-    /// English's month abbreviations; languages with numeric dates never ask.
-    private static func monthAbbreviation(_ month: Int) -> String {
-        switch month {
-        case 1: tr("Jan")
-        case 2: tr("Feb")
-        case 3: tr("Mar")
-        case 4: tr("Apr")
-        case 5: tr("May")
-        case 6: tr("Jun")
-        case 7: tr("Jul")
-        case 8: tr("Aug")
-        case 9: tr("Sep")
-        case 10: tr("Oct")
-        case 11: tr("Nov")
-        default: tr("Dec")
-        }
-    }
+    /// English's month abbreviations. Only English and pseudo write month
+    /// names (the others write numeric dates), and in pseudo the date is
+    /// isolated as data, so they need no catalog entries.
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
