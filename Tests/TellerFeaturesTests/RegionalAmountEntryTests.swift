@@ -4,16 +4,17 @@ import TellerCore
 @testable import TellerFeatures
 import TellerFakes
 
-/// The amount keypad and the account lines in another language, through the
-/// view models themselves. They read the process-wide format, and the other
-/// suites in this process run in parallel and expect English, so each test
-/// is an exit test: its body, `Localization.use(...)` included, runs in a
-/// child process of its own and cannot race them.
-@Suite(.serialized) struct RegionalAmountEntryTests {
+/// The amount keypad, the IBANs and the receipt in another language,
+/// through the view models themselves. Each test speaks its language only
+/// in its own task (``Localization/with(_:catalog:_:)``): the other suites
+/// in this process run in parallel and expect English.
+@MainActor
+@Suite struct RegionalAmountEntryTests {
+    static let german = RegionalFormat(language: .german, currencyDisplay: .symbol)
+    static let arabicNative = RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native)
+
     @Test func germanAmountShowsTheCommaWhileTheValueIsUnchanged() async {
-        await #expect(processExitsWith: .success) {
-            Localization.use(RegionalFormat(language: .german, currencyDisplay: .symbol))
-            defer { Localization.use(.standard) }
+        await Localization.with(Self.german) {
             let typed = await typeAmount("1248025")
             #expect(typed.text == "12.480,25 €")
             #expect(typed.amount == Money(minorUnits: 1_248_025, currency: .eur))
@@ -21,9 +22,7 @@ import TellerFakes
     }
 
     @Test func arabicAmountShowsTheArabicDecimalSeparatorWithNativeDigits() async {
-        await #expect(processExitsWith: .success) {
-            Localization.use(RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native))
-            defer { Localization.use(.standard) }
+        await Localization.with(Self.arabicNative) {
             let typed = await typeAmount("1248025")
             #expect(typed.text == "\u{2066}١٢٬٤٨٠٫٢٥ €\u{2069}")
             #expect(typed.amount == Money(minorUnits: 1_248_025, currency: .eur))
@@ -31,9 +30,7 @@ import TellerFakes
     }
 
     @Test func ibanStaysLatinInArabicWithNativeDigits() async {
-        await #expect(processExitsWith: .success) {
-            Localization.use(RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native))
-            defer { Localization.use(.standard) }
+        await Localization.with(Self.arabicNative) {
             let lines = await accountLines()
             let isolated = "\u{2066}DE54 5001 0517 0426 3971 58\u{2069}"
             #expect(lines.account == isolated)
@@ -42,16 +39,15 @@ import TellerFakes
         }
     }
 
-    @Test func receiptNumberStaysLatinWhileTheAmountIsArabic() async {
-        await #expect(processExitsWith: .success) {
-            Localization.use(RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native))
-            defer { Localization.use(.standard) }
+    @Test func receiptNumberStaysLatinWhileTheAmountIsArabic() async throws {
+        try await Localization.with(Self.arabicNative) {
             let receipt = await depositReceipt("5000")
             let number = try #require(receipt.first { $0.label == "Receipt" }?.value)
             #expect(number.unicodeScalars.first == "\u{2066}" && number.unicodeScalars.last == "\u{2069}")
             #expect(number.unicodeScalars.dropFirst().dropLast().allSatisfy { $0.isASCII }, "\(number) has native digits")
             #expect(receipt.first { $0.label == "Amount" }?.value == "\u{2066}٥٠٫٠٠ €\u{2069}")
         }
+        #expect(Localization.format == .standard, "the language did not leak out of the test")
     }
 }
 
@@ -68,7 +64,7 @@ private func typeAmount(_ digits: String) async -> (text: String, amount: Money?
 /// recipient IBAN half typed.
 @MainActor
 private func accountLines() async -> (account: String, amountEntryAccount: String, recipientField: String) {
-    let (ibanText, model) = await amountEntry(.transfer)
+    let (_, ibanText, model) = await amountEntry(.transfer)
     model?.focus(.recipient)
     for character in "DE893704" { model?.type(character) }
     return (ibanText ?? "no account screen", model?.accountText ?? "no amount screen", model?.recipientFieldText ?? "no amount screen")
@@ -77,22 +73,17 @@ private func accountLines() async -> (account: String, amountEntryAccount: Strin
 /// The receipt lines of a deposit of `digits` typed on the keypad.
 @MainActor
 private func depositReceipt(_ digits: String) async -> [ReviewViewModel.Line] {
-    let (_, model) = await amountEntry(.deposit)
+    let (h, _, model) = await amountEntry(.deposit)
     for digit in digits { model?.press(digit: digit) }
     await model?.reviewTransaction()
-    let h = harness
-    await h?.coordinator.current.review?.confirm()
-    return h?.coordinator.current.receipt?.lines ?? []
+    await h.coordinator.current.review?.confirm()
+    return h.coordinator.current.receipt?.lines ?? []
 }
-
-/// The harness of the last ``amountEntry(_:)``, one per exit test's process.
-@MainActor private var harness: FeatureHarness?
 
 /// Signs in, opens the harness's account and its amount screen for `kind`.
 @MainActor
-private func amountEntry(_ kind: TransactionKind) async -> (accountIBANText: String?, model: AmountEntryViewModel?) {
+private func amountEntry(_ kind: TransactionKind) async -> (harness: FeatureHarness, accountIBANText: String?, model: AmountEntryViewModel?) {
     let h = FeatureHarness()
-    harness = h
     let account = FeatureHarness.account
     await h.signIn()
     await h.accounts.set(cached: nil, fresh: h.snapshot(account, asOf: h.clock.now()), for: account)
@@ -101,5 +92,5 @@ private func amountEntry(_ kind: TransactionKind) async -> (accountIBANText: Str
     let ibanText = h.coordinator.current.account?.ibanText
     h.coordinator.push(.amount(account, kind))
     await h.coordinator.settle()
-    return (ibanText, h.coordinator.current.amount)
+    return (h, ibanText, h.coordinator.current.amount)
 }
