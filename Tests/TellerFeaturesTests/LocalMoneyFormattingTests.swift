@@ -65,6 +65,11 @@ import TellerFeatures
         #expect(MoneyFormatting.text(Self.money(1_248_025), format: Self.format(.arabic, .code)) == "\(Self.lri)12,480.25 EUR\(Self.pdi)")
     }
 
+    @Test func pseudoReadsLikeEnglishButMarksTheAmountAsData() {
+        #expect(MoneyFormatting.text(Self.money(1_248_025), format: Self.format(.pseudo, .symbol)) == "\(Self.lri)€12,480.25\(Self.pdi)")
+        #expect(MoneyFormatting.text(Self.money(-1_248_025), format: Self.format(.pseudo, .code)) == "\(Self.lri)\(Self.minus)12,480.25 EUR\(Self.pdi)")
+    }
+
     @Test func currenciesWithoutOrWithThreeDecimals() {
         #expect(MoneyFormatting.text(Self.money(1_248_025, "JPY"), format: Self.format(.english, .symbol)) == "¥1,248,025")
         #expect(MoneyFormatting.text(Self.money(-700, "JPY"), format: Self.format(.german, .code)) == "\(Self.minus)700 JPY")
