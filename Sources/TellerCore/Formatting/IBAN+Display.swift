@@ -7,15 +7,4 @@ extension IBAN {
     public func displayed(format: RegionalFormat = Localization.format) -> String {
         format.leftToRight(grouped)
     }
-
-    /// Partly typed IBAN text (normalised) as the entry field shows it:
-    /// groups of four so far, isolated like ``displayed(format:)``.
-    public static func displayedEntry(_ normalised: String, format: RegionalFormat = Localization.format) -> String {
-        var result = ""
-        for (index, character) in normalised.enumerated() {
-            if index > 0 && index % 4 == 0 { result.append(" ") }
-            result.append(character)
-        }
-        return format.leftToRight(result)
-    }
 }
