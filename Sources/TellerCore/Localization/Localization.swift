@@ -65,9 +65,7 @@ public enum Localization {
     /// Arabic; in pseudo it is marked the same way, so QA can tell data from
     /// text that skipped the catalog. Unchanged in other languages.
     public static func leftToRight(_ text: String) -> String {
-        let language = language
-        guard language.isRightToLeft || language == .pseudo, !text.isEmpty else { return text }
-        return "\u{2066}" + text + "\u{2069}"
+        format.leftToRight(text)
     }
 
     /// A name or free text from outside (an account holder, an operator):
@@ -83,12 +81,7 @@ public enum Localization {
     /// when the bank chose them (`digits = native`): Arabic-Indic "١٢٣" in
     /// Arabic. Unchanged otherwise, and for languages with no digits of their own.
     public static func digits(_ text: String) -> String {
-        let format = format
-        guard format.digits == .native, let zero = format.language.nativeZero else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            guard ("0"..."9").contains(scalar) else { return scalar }
-            return Unicode.Scalar(zero.value + scalar.value - 0x30) ?? scalar
-        }))
+        format.digits(text)
     }
 
     /// The bidirectional isolate marks ``leftToRight(_:)`` and ``verbatim(_:)`` add.
@@ -116,10 +109,11 @@ public func tr(_ msgid: String, _ values: KeyValuePairs<String, String>) -> Stri
 }
 
 /// The singular or the plural form the language needs for `count`, with
-/// `{count}` and each `{name}` filled: "1 queued", "5 queued", and Arabic's six forms.
+/// `{count}` (grouped, in the format's digits) and each `{name}` filled:
+/// "1 queued", "5 queued", and Arabic's six forms.
 public func trn(_ singular: String, _ plural: String, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
     let text = Localization.translate(singular, plural: plural, count: count)
-    return Placeholders.fill(Placeholders.fill(text, values), ["count": Localization.digits(String(count))])
+    return Placeholders.fill(Placeholders.fill(text, values), ["count": Localization.format.number(count)])
 }
 
 enum Placeholders {

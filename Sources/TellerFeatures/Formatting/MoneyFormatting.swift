@@ -1,35 +1,63 @@
 import TellerCore
 
-/// How amounts read on the counter: grouped digits, the currency's own
-/// decimals and the ISO code after, "1,234.50 EUR", so no symbol is ambiguous.
+/// How amounts read on the counter, in the bank's regional format:
+/// grouped digits, the currency's own decimals, and its symbol or ISO code
+/// where the language puts it. "12,480.25 EUR" or "€12,480.25" in English,
+/// "12.480,25 €" in German and Spanish, "١٢٬٤٨٠٫٢٥ €" in Arabic with native
+/// digits. A minus is U+2212.
+///
+/// Each function comes twice: without a format it writes in the terminal's
+/// (``Localization/format``, read at each call) and can be passed as a
+/// function (`amounts.map(MoneyFormatting.text)`); with `format:` it writes
+/// in the one given, so tests read any language without switching the
+/// process-wide one.
 public enum MoneyFormatting {
-    public static func text(_ money: Money) -> String {
-        let magnitude = money.minorUnits.magnitude
-        let divisor = UInt64(money.currency.minorPerMajor)
-        let major = grouped(String(magnitude / divisor))
-        var text = money.minorUnits < 0 ? "−" + major : major
-        if money.currency.exponent > 0 {
-            text += "." + (magnitude % divisor).zeroPadded(money.currency.exponent)
-        }
-        return "\(text) \(money.currency.code)"
+    /// The amount as screens show it. In Arabic and pseudo it is isolated
+    /// left to right, so it never reads backwards inside Arabic text.
+    public static func text(_ money: Money) -> String { text(money, format: Localization.format) }
+
+    public static func text(_ money: Money, format: RegionalFormat) -> String {
+        format.leftToRight(format.digits(unisolated(money, sign: money.isNegative ? "\u{2212}" : "", rules: format.rules, display: format.currencyDisplay)))
     }
 
     /// With an explicit sign, for activity lines: "+50.00 EUR", "−12.00 EUR".
-    public static func signed(_ money: Money) -> String {
-        money.minorUnits > 0 ? "+" + text(money) : text(money)
+    public static func signed(_ money: Money) -> String { signed(money, format: Localization.format) }
+
+    public static func signed(_ money: Money, format: RegionalFormat) -> String {
+        let sign = money.minorUnits > 0 ? "+" : money.isNegative ? "\u{2212}" : ""
+        return format.leftToRight(format.digits(unisolated(money, sign: sign, rules: format.rules, display: format.currencyDisplay)))
     }
 
-    /// How the spoken label reads an amount: "1234.50 euro" style with the code spelled.
-    public static func spoken(_ money: Money) -> String {
-        text(money).replacing(",", with: "").replacing("−", with: "minus ")
+    /// How the spoken label reads an amount: no grouping, the ISO code
+    /// spelled, the minus said: "minus 1234.50 EUR".
+    public static func spoken(_ money: Money) -> String { spoken(money, format: Localization.format) }
+
+    public static func spoken(_ money: Money, format: RegionalFormat) -> String {
+        var rules = format.rules
+        rules.groupingSeparator = ""
+        let amount = format.digits(unisolated(money, sign: "", rules: rules, display: .code))
+        return money.isNegative ? tr("minus {amount}", ["amount": amount]) : amount
     }
 
-    static func grouped(_ digits: String) -> String {
-        var result = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(character)
+    private static func unisolated(_ money: Money, sign: String, rules: RegionalRules, display: RegionalFormat.CurrencyDisplay) -> String {
+        let amount = number(money, rules: rules)
+        guard display == .symbol, let symbol = money.currency.symbol else {
+            return "\(sign)\(amount) \(money.currency.code)"
         }
-        return result
+        guard rules.symbolBeforeAmount else { return "\(sign)\(amount) \(symbol)" }
+        // A symbol of letters ("CHF") needs a space before the digits; "€" does not.
+        let space = symbol.unicodeScalars.allSatisfy { $0.properties.isAlphabetic } ? " " : ""
+        return "\(sign)\(symbol)\(space)\(amount)"
+    }
+
+    /// The magnitude's digits, grouped, with the currency's decimals.
+    private static func number(_ money: Money, rules: RegionalRules) -> String {
+        let magnitude = money.minorUnits.magnitude
+        let divisor = UInt64(money.currency.minorPerMajor)
+        var text = rules.grouped(String(magnitude / divisor))
+        if money.currency.exponent > 0 {
+            text += rules.decimalSeparator + (magnitude % divisor).zeroPadded(money.currency.exponent)
+        }
+        return text
     }
 }

@@ -1,56 +1,88 @@
 import FoundationEssentials
 import TellerCore
 
-/// Times as the counter shows them: "08:02", "2 min ago", "updated 08:02";
-/// for the technician, ISO 8601 instants.
+/// Times as the counter shows them, in the bank's regional format: "08:02",
+/// "2 min ago", "updated 08:02"; a day that is not today as "29 Nov 14:05"
+/// in English, "29.11.2026 14:05" in German, "29/11/2026 14:05" in Spanish
+/// and Arabic (in Arabic-Indic digits when the bank chose them). For the
+/// technician, ISO 8601 instants.
 public struct TimeFormatting: Sendable {
     /// Whose wall clock the times of day are read on (``LocalTime``).
     public let zone: LocalTime.Zone
+    /// The regional format to write in, or nil for the terminal's current
+    /// one (``Localization/format``), read at each call so a language
+    /// switch shows at the next frame.
+    public let format: RegionalFormat?
 
-    /// - Parameter zone: the terminal's own zone by default; tests pass a
-    ///   fixed one so that they read the same on every machine.
-    public init(zone: LocalTime.Zone) {
+    /// - Parameters:
+    ///   - zone: the terminal's own zone by default; tests pass a
+    ///     fixed one so that they read the same on every machine.
+    ///   - format: nil follows the terminal's language; tests pass one.
+    public init(zone: LocalTime.Zone, format: RegionalFormat? = nil) {
         self.zone = zone
+        self.format = format
     }
+
+    private var regional: RegionalFormat { format ?? Localization.format }
 
     /// "14:05" in the terminal's time zone.
     public func clock(_ date: Date) -> String {
-        clock(LocalTime(date, in: zone))
+        let regional = regional
+        return regional.leftToRight(regional.digits(clock(LocalTime(date, in: zone))))
     }
 
-    /// "29 Nov 14:05" for dates that are not today.
+    /// The time alone for today; with the date for other days: "29 Nov 14:05"
+    /// in English, "29.11.2026 14:05" in German.
     public func dayAndClock(_ date: Date, now: Date) -> String {
+        let regional = regional
         let local = LocalTime(date, in: zone)
-        if local.isSameDay(as: LocalTime(now, in: zone)) { return clock(local) }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(local.day) \(months[local.month - 1]) \(clock(local))"
+        if local.isSameDay(as: LocalTime(now, in: zone)) { return clock(date) }
+        let text = if let separator = regional.rules.dateSeparator {
+            [local.day.zeroPadded(2), local.month.zeroPadded(2), String(local.year)].joined(separator: separator) + " " + clock(local)
+        } else {
+            "\(local.day) \(Self.months[local.month - 1]) \(clock(local))"
+        }
+        return regional.leftToRight(regional.digits(text))
     }
 
     /// "just now", "1 min ago", "2 min ago", "3 h ago", "2 days ago".
     public func relative(_ date: Date, now: Date) -> String {
+        let regional = regional
         let seconds = max(0, Int(now.timeIntervalSince(date)))
         switch seconds {
-        case ..<60: return "just now"
-        case ..<3600: return "\(seconds / 60) min ago"
-        case ..<86_400: return "\(seconds / 3600) h ago"
+        case ..<60:
+            return tr("just now")
+        case ..<3600:
+            let minutes = seconds / 60
+            return trn("{count} min ago", "{count} min ago", count: minutes, ["count": regional.number(minutes)])
+        case ..<86_400:
+            let hours = seconds / 3600
+            return trn("{count} h ago", "{count} h ago", count: hours, ["count": regional.number(hours)])
         default:
             let days = seconds / 86_400
-            return days == 1 ? "1 day ago" : "\(days) days ago"
+            return trn("{count} day ago", "{count} days ago", count: days, ["count": regional.number(days)])
         }
     }
 
     /// "2026-11-30T08:02:00Z": an instant for the technician, in UTC as the
     /// log and `teller status` write it, so the three can be compared.
+    /// Never localized.
     public func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
 
     /// "updated 08:02" for data from the cache.
     public func updated(_ date: Date, now: Date) -> String {
-        "updated \(dayAndClock(date, now: now))"
+        tr("updated {time}", ["time": dayAndClock(date, now: now)])
     }
 
+    /// "14:05" in Latin digits, before the format's digits and isolation.
     private func clock(_ local: LocalTime) -> String {
         "\(local.hour.zeroPadded(2)):\(local.minute.zeroPadded(2))"
     }
+
+    /// English's month abbreviations. Only English and pseudo write month
+    /// names (the others write numeric dates), and in pseudo the date is
+    /// isolated as data, so they need no catalog entries.
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }

@@ -28,7 +28,7 @@ public final class AccountViewModel {
     }
 
     public var title: String { state.value.map { Localization.verbatim($0.holder) } ?? tr("Account") }
-    public var ibanText: String { iban.grouped }
+    public var ibanText: String { iban.displayed() }
     public var balanceLabel: String { tr("Balance") }
     public var availableLabel: String { tr("Available") }
     public var balanceText: String { state.value.map { MoneyFormatting.text($0.balance) } ?? "—" }

@@ -43,7 +43,7 @@ public final class AmountEntryViewModel {
         }
     }
 
-    public var accountText: String { account.grouped }
+    public var accountText: String { account.displayed() }
     public var amountLabel: String { tr("Amount") }
     public var amount: Money? { try? Money(keypadDigits: digits.isEmpty ? "0" : digits.digits, currency: currency) }
     public var amountText: String { MoneyFormatting.text(amount ?? .zero(currency)) }

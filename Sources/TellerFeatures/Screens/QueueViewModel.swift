@@ -90,7 +90,7 @@ public final class QueueViewModel {
     }
 
     private func row(_ entry: OutboxEntry, now: Date) -> Row {
-        let who = entry.request.counterparty.map { "\(entry.request.account.grouped) → \($0.grouped)" } ?? entry.request.account.grouped
+        let who = entry.request.counterparty.map { "\(entry.request.account.displayed()) → \($0.displayed())" } ?? entry.request.account.displayed()
         let time = dependencies.time.dayAndClock(entry.createdAt, now: now)
         let stateText: String
         var detail = "\(who) · \(time)"

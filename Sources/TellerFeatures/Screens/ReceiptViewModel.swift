@@ -44,8 +44,8 @@ public final class ReceiptViewModel {
 
     public var lines: [ReviewViewModel.Line] {
         var lines = [ReviewViewModel.Line(label: tr("Type"), value: AccountViewModel.kindTitle(entry.request.kind)),
-                     ReviewViewModel.Line(label: tr("Account"), value: entry.request.account.grouped)]
-        if let counterparty = entry.request.counterparty { lines.append(.init(label: tr("To"), value: counterparty.grouped)) }
+                     ReviewViewModel.Line(label: tr("Account"), value: entry.request.account.displayed())]
+        if let counterparty = entry.request.counterparty { lines.append(.init(label: tr("To"), value: counterparty.displayed())) }
         lines.append(.init(label: tr("Amount"), value: MoneyFormatting.text(entry.request.amount)))
         lines.append(.init(label: tr("Time"), value: dependencies.time.dayAndClock(entry.createdAt, now: dependencies.clock.now())))
         lines.append(.init(label: tr("Receipt"), value: Localization.leftToRight(entry.key.receiptNumber)))

@@ -30,8 +30,8 @@ public final class ReviewViewModel {
 
     public var lines: [Line] {
         var lines = [Line(label: tr("Type"), value: AccountViewModel.kindTitle(request.kind)),
-                     Line(label: request.kind == .transfer ? tr("From") : tr("Account"), value: request.account.grouped)]
-        if let counterparty = request.counterparty { lines.append(Line(label: tr("To"), value: counterparty.grouped)) }
+                     Line(label: request.kind == .transfer ? tr("From") : tr("Account"), value: request.account.displayed())]
+        if let counterparty = request.counterparty { lines.append(Line(label: tr("To"), value: counterparty.displayed())) }
         lines.append(Line(label: tr("Amount"), value: MoneyFormatting.text(request.amount)))
         if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: tr("{name} ({id})", ["name": Localization.verbatim(op.displayName), "id": Localization.leftToRight("\(op.id)")]))) }
         return lines
