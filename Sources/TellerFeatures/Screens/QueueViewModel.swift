@@ -117,7 +117,8 @@ public final class QueueViewModel {
             stateText = acknowledged ? tr("Needs review (acknowledged)") : tr("Needs review")
             // Acknowledged or not, the row is not final: someone still has to settle it with the bank.
             tone = .attention
-            detail = "\(reason) · \(detail)"
+            // The problem in the operator's language; the stored reason is the record's own (English) words.
+            detail = "\(entry.lastProblem.map(ProblemText.text) ?? Localization.verbatim(reason)) · \(detail)"
             needsAcknowledgement = !acknowledged
         }
         return Row(key: entry.key, title: tr("{kind} {amount}", ["kind": AccountViewModel.kindTitle(entry.request.kind), "amount": MoneyFormatting.text(entry.request.amount)]),
