@@ -7,11 +7,12 @@ public struct Catalog: Sendable {
     /// The file the catalog was read from, for messages.
     public let path: String
     let translations: [String: [String]]
-    let plural: PluralRule
+    /// The language's plural rule, from the catalog's Plural-Forms header.
+    public let plural: PluralRule
 
     /// The translation of `msgid`, the form for `count` when `plural` is
     /// given; nil when the catalog has none (an untranslated string).
-    func translation(_ msgid: String, plural pluralID: String?, count: Int?) -> String? {
+    public func translation(_ msgid: String, plural pluralID: String?, count: Int?) -> String? {
         guard let forms = translations[msgid], !forms.isEmpty else { return nil }
         guard pluralID != nil, let count else { return forms[0].isEmpty ? nil : forms[0] }
         let index = plural.index(for: count)
@@ -126,4 +127,7 @@ extension Catalog {
 
     /// How many strings the catalog translates.
     public var count: Int { translations.count }
+
+    /// The source strings the catalog translates.
+    public var messageIDs: Dictionary<String, [String]>.Keys { translations.keys }
 }

@@ -4,8 +4,9 @@
 ///
 /// Parsed once when the catalog loads, into a tree evaluated per count;
 /// an expression that does not parse is refused with the reason.
-struct PluralRule: Sendable {
-    let count: Int
+public struct PluralRule: Sendable {
+    /// How many forms the language has (`nplurals`).
+    public let count: Int
     private let expression: Expression
 
     /// English's rule, used when a catalog has no header.
@@ -17,7 +18,7 @@ struct PluralRule: Sendable {
     }
 
     /// Reads `nplurals=N; plural=EXPR;` from a `Plural-Forms` header value.
-    init(header: String) throws(CatalogError) {
+    public init(header: String) throws(CatalogError) {
         var nplurals: Int?
         var plural: String?
         for part in header.split(separator: ";") {
@@ -39,8 +40,8 @@ struct PluralRule: Sendable {
     }
 
     /// The form for `count` (negative counts use their magnitude).
-    func index(for count: Int) -> Int {
-        let value = expression.evaluate(Int64(count.magnitude))
+    public func index(for count: Int) -> Int {
+        let value = expression.evaluate(Int64(clamping: count.magnitude))
         return value < 0 ? 0 : Int(min(value, 5))
     }
 
