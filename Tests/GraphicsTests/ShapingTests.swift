@@ -161,12 +161,14 @@ import Testing
         let font = freshFonts.font(.regular, pixelSize: 24)
         let canvas = Canvas(surface: Surface(width: 300, height: 50))
         canvas.drawText("إيداع نقدي", font: font, color: .white, baseline: Point(x: 0, y: 40))
+        #expect(font.shapedLines.shaped == 1)
         let shaped = font.shapedLines.lines.count
         let misses = font.statistics.misses
         let size = font.cacheSize
         canvas.drawText("إيداع نقدي", font: font, color: .white, baseline: Point(x: 0, y: 40))
         _ = font.width(of: "إيداع نقدي")
         #expect(font.shapedLines.lines.count == shaped)
+        #expect(font.shapedLines.shaped == 1)
         #expect(font.statistics.misses == misses)
         #expect(font.cacheSize == size)
         #expect(size.glyphs > 0)

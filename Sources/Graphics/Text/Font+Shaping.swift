@@ -10,6 +10,7 @@ extension Font {
         }
         let line = shape(text)
         shapedLines.remember(line, for: key)
+        shapedLines.shaped += 1
         return line
     }
 

@@ -28,6 +28,8 @@ struct ShapedLines {
     }
 
     var lines: [Key: ShapedLine] = [:]
+    /// Lines ordered and shaped since the font was made: what the memory saves is counted here.
+    var shaped = 0
     static let limit = 4096
 
     mutating func remember(_ line: ShapedLine, for key: Key) {
