@@ -40,7 +40,7 @@ public final class Font {
     /// The base direction shaped text is ordered in, its ``FontLibrary``'s
     /// ``FontLibrary/paragraphDirection``. Widths and line breaks of shaped
     /// text can depend on it, so a change forgets them.
-    var paragraphDirection: TextDirection {
+    public internal(set) var paragraphDirection: TextDirection {
         didSet { if paragraphDirection != oldValue { breaks = LineBreaks() } }
     }
     /// Look-up counts since creation or the last ``resetStatistics()``.
