@@ -37,6 +37,12 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CHarfBuzz", path: "CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFriBidi", path: "CFriBidi", pkgConfig: "fribidi",
+            providers: [.apt(["libfribidi-dev"])]),
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
@@ -49,7 +55,7 @@ let package = Package(
         .target(name: "TellerFakes", dependencies: ["TellerCore", "TellerFeatures"]),
 
         // MARK: Rendering
-        .target(name: "Graphics", dependencies: ["CFreeType", "CPNG"]),
+        .target(name: "Graphics", dependencies: ["CFreeType", "CPNG", "CHarfBuzz", "CFriBidi"]),
         .target(name: "Widgets", dependencies: ["Graphics"]),
 
         // MARK: Screens

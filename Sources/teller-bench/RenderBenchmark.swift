@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Graphics
 import TellerCore
 import Widgets
@@ -7,7 +8,9 @@ import Widgets
 /// render as a frame costs when the screen changes), one key pressed and
 /// released as the terminal does it (finding the damage included: the
 /// layout is kept and the key's paints swapped), and a memset of the frame as the
-/// memory-bandwidth floor of the same run.
+/// memory-bandwidth floor of the same run. At 1280x800 the frame with layout
+/// is also timed in Arabic, right to left, from the compiled catalog in
+/// TELLER_LOCALE_DIR or the repository's .build/locale (tools/catalogs).
 /// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames.
 let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
     let iterations = args.firstIndex(of: "--iterations").flatMap { Int(args[$0 + 1]) } ?? 300
@@ -19,6 +22,7 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         (Size(width: 800, height: 480), 1), (Size(width: 1280, height: 800), 1.5), (Size(width: 1920, height: 1080), 2),
     ]
     var steadyState = GlyphCacheStatistics()
+    let arabic = ArabicCatalog.load()
     for (size, scale) in panels {
         let name = "\(size.width)x\(size.height)"
         var context = LayoutContext(scale: Scale(scale), fonts: fonts, state: InteractionState(focused: "deposit.amount"))
@@ -64,6 +68,23 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         print("render_full_\(name)_median_ms: \(format(percentile(full, 0.5)))")
         print("render_full_\(name)_p99_ms: \(format(percentile(full, 0.99)))")
         print("frame_full_with_layout_\(name)_median_ms: \(format(percentile(frame, 0.5)))")
+        if size == Size(width: 1280, height: 800) {
+            switch arabic {
+            case .success(let catalog):
+                // The same screen, layout and loop, worded by the Arabic catalog and ordered right to left.
+                Localization.use(RegionalFormat(language: .arabic), catalog: catalog)
+                fonts.paragraphDirection = .rightToLeft
+                let screen = { RenderBenchmarkScreen.account(text: .catalog()) }
+                for _ in 0..<10 { renderer.render(context.layout(screen(), in: size), into: surface) }
+                let arabicFrame = measure(iterations) { renderer.render(context.layout(screen(), in: size), into: surface) }
+                if let pngDirectory { try PNG.write(surface, to: "\(pngDirectory)/render-arabic-\(name).png") }
+                fonts.paragraphDirection = .leftToRight
+                Localization.use(.standard)
+                print("frame_full_arabic_\(name)_median_ms: \(format(percentile(arabicFrame, 0.5)))")
+            case .failure(let problem):
+                print("frame_full_arabic_\(name)_median_ms: unavailable (\(problem.reason))")
+            }
+        }
         print("render_press_\(name)_median_ms: \(format(percentile(press, 0.5)))")
         print("damage_label_\(name)_median_ms: \(format(percentile(labelDamage, 0.5)))")
         print("render_label_\(name)_median_ms: \(format(percentile(label, 0.5)))")
@@ -86,3 +107,24 @@ private func percentile(_ samples: [Double], _ p: Double) -> Double {
 }
 
 private func format(_ ms: Double) -> String { ms.fixed(decimals: 3) }
+
+/// The Arabic catalog the Arabic frame is worded from, or why there is none.
+private struct ArabicCatalog: Error {
+    let reason: String
+
+    static func load() -> Result<Catalog, ArabicCatalog> {
+        let directory = ProcessInfo.processInfo.environment["TELLER_LOCALE_DIR"] ?? repositoryRoot + "/.build/locale"
+        let path = Catalog.path(for: .arabic, in: directory)
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(ArabicCatalog(reason: "no catalog at \(path); run tools/catalogs"))
+        }
+        do { return .success(try Catalog(path: path)) } catch { return .failure(ArabicCatalog(reason: "\(error)")) }
+    }
+
+    /// The repository this file was built from: Sources/teller-bench/RenderBenchmark.swift, three levels up.
+    private static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}

@@ -39,3 +39,8 @@ func coveredArea(of surface: Surface) -> Double {
 var freshFonts: FontLibrary {
     do { return try FontLibrary() } catch { fatalError("\(error)") }
 }
+
+/// Every pixel of `surface`, row by row: two drawings compare equal when they match exactly.
+func allPixels(of surface: Surface) -> [UInt32] {
+    (0..<surface.height).flatMap { y in (0..<surface.width).map { x in surface[x, y] } }
+}

@@ -5,8 +5,19 @@ extension Canvas {
     /// stored directly and partial ones blended, so opaque text on any
     /// background costs one pass over each mask.
     /// - Returns: The advance width drawn, equal to ``Font/width(of:)``.
+    /// Text with right-to-left or complex-script letters is drawn shaped and
+    /// ordered for the font library's ``FontLibrary/paragraphDirection``.
     @discardableResult
     public func drawText<S: StringProtocol>(_ text: S, font: Font, color: Color, baseline: Point) -> Int {
+        switch TextRoute(text) {
+        case .scalars: drawScalars(text, font: font, color: color, baseline: baseline)
+        case .scalarsWithoutMarks: drawScalars(TextRoute.withoutMarks(text), font: font, color: color, baseline: baseline)
+        case .shaped: drawShaped(font.shapedLine(String(text)), font: font, color: color, baseline: baseline)
+        }
+    }
+
+    /// Text that needs no shaping: a glyph per scalar, kerned in pairs.
+    private func drawScalars<S: StringProtocol>(_ text: S, font: Font, color: Color, baseline: Point) -> Int {
         let clip = self.clip
         let src = color.xrgb
         let colorAlpha = UInt32(color.alpha)
@@ -28,6 +39,24 @@ extension Canvas {
             previous = (scalar, glyph)
         }
         return ((pen + 32) >> 6) - baseline.x
+    }
+
+    /// A shaped line: its glyphs were placed left to right by HarfBuzz and FriBidi.
+    private func drawShaped(_ line: ShapedLine, font: Font, color: Color, baseline: Point) -> Int {
+        let clip = self.clip
+        let src = color.xrgb
+        let colorAlpha = UInt32(color.alpha)
+        let lineBox = Rect(x: clip.minX, y: baseline.y - font.ascender - 2, width: clip.width,
+                           height: font.ascender + font.descender + 4)
+        if lineBox.intersects(clip) && colorAlpha > 0 {
+            let start = baseline.x << 6
+            for glyph in line.glyphs where glyph.mask.width > 0 {
+                let x0 = ((start + glyph.x + 32) >> 6) + glyph.mask.left
+                let y0 = baseline.y - ((glyph.y + 32) >> 6) - glyph.mask.top
+                drawMask(glyph.mask, x: x0, y: y0, src: src, colorAlpha: colorAlpha, clip: clip)
+            }
+        }
+        return line.width
     }
 
     /// Draws `text` vertically centred in `rect` with the given alignment,

@@ -6,7 +6,18 @@ extension Font {
     ///
     /// Uses the same glyph advances and kerning as ``Canvas/drawText(_:font:color:baseline:)``,
     /// so a measured box holds exactly what is drawn.
+    /// Text with right-to-left or complex-script letters is measured as it
+    /// is shaped and ordered for the ``FontLibrary/paragraphDirection``.
     public func width<S: StringProtocol>(of text: S) -> Int {
+        switch TextRoute(text) {
+        case .scalars: scalarWidth(of: text)
+        case .scalarsWithoutMarks: scalarWidth(of: TextRoute.withoutMarks(text))
+        case .shaped: shapedLine(String(text)).width
+        }
+    }
+
+    /// The width of text that needs no shaping: a glyph per scalar, kerned in pairs.
+    private func scalarWidth<S: StringProtocol>(of text: S) -> Int {
         var pen = 0
         var previous: (Unicode.Scalar, GlyphMask)?
         for scalar in text.unicodeScalars {

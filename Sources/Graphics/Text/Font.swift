@@ -5,6 +5,9 @@ import CFreeType
 /// Every glyph is rasterised once (alpha mask per size) and reused for every
 /// later draw and measurement; ASCII glyphs and ASCII kerning pairs live in
 /// flat arrays because labels, amounts and keys are nearly all ASCII.
+/// Text with right-to-left or complex-script letters is ordered by FriBidi
+/// and shaped by HarfBuzz instead (``TextRoute``); its glyphs are cached by
+/// glyph index and its lines per (text, ``paragraphDirection``).
 /// Obtain fonts from ``FontLibrary/font(_:pixelSize:)``. Not thread-safe.
 public final class Font {
     public let typeface: Typeface
@@ -25,15 +28,31 @@ public final class Font {
     private let hasKerning: Bool
     /// Lines already broken at a width (``truncated(_:toWidth:)``, ``wrapped(_:toWidth:maxLines:)``).
     var breaks = LineBreaks()
+    /// Masks of shaped text by glyph index: a joined Arabic form has no scalar of its own.
+    private var indexedGlyphs: [UInt32: GlyphMask] = [:]
+    /// Shaped text by (text, direction).
+    var shapedLines = ShapedLines()
+    /// Made on the first shaped text, so Latin-only fonts hold no HarfBuzz font.
+    lazy var shaper: RunShaper = {
+        selectPixelSize()
+        return RunShaper(typeface: typeface)
+    }()
+    /// The base direction shaped text is ordered in, its ``FontLibrary``'s
+    /// ``FontLibrary/paragraphDirection``. Widths and line breaks of shaped
+    /// text can depend on it, so a change forgets them.
+    public internal(set) var paragraphDirection: TextDirection {
+        didSet { if paragraphDirection != oldValue { breaks = LineBreaks() } }
+    }
     /// Look-up counts since creation or the last ``resetStatistics()``.
-    public private(set) var statistics = GlyphCacheStatistics()
+    public internal(set) var statistics = GlyphCacheStatistics()
     /// Masks cached and their coverage bytes; ``resetStatistics()`` leaves them, as the masks stay.
     private var cachedGlyphs = 0
     private var cachedMaskBytes = 0
 
-    init(typeface: Typeface, weight: FontWeight, pixelSize: Int) {
+    init(typeface: Typeface, weight: FontWeight, pixelSize: Int, paragraphDirection: TextDirection = .leftToRight) {
         precondition(pixelSize > 0, "font pixel size must be positive")
         self.typeface = typeface
+        self.paragraphDirection = paragraphDirection
         self.weight = weight
         self.pixelSize = pixelSize
         typeface.select(pixelSize: pixelSize)
@@ -62,6 +81,20 @@ public final class Font {
         cachedGlyphs += 1
         cachedMaskBytes += mask.coverage.count
         if value < 128 { asciiGlyphs[value] = mask } else { otherGlyphs[scalar] = mask }
+        return mask
+    }
+
+    /// The cached mask of the glyph at `index` in the face, for shaped text.
+    func glyph(index: UInt32) -> GlyphMask {
+        if let cached = indexedGlyphs[index] {
+            statistics.hits += 1
+            return cached
+        }
+        statistics.misses += 1
+        let mask = rasterise(index: index)
+        cachedGlyphs += 1
+        cachedMaskBytes += mask.coverage.count
+        indexedGlyphs[index] = mask
         return mask
     }
 
@@ -98,10 +131,17 @@ public final class Font {
         return Int(delta.x)
     }
 
+    /// Sets the shared face to this font's size before FreeType or HarfBuzz reads it.
+    func selectPixelSize() { typeface.select(pixelSize: pixelSize) }
+
     private func rasterise(_ scalar: Unicode.Scalar) -> GlyphMask {
         typeface.select(pixelSize: pixelSize)
+        return rasterise(index: FT_Get_Char_Index(typeface.face, FT_ULong(scalar.value)))
+    }
+
+    private func rasterise(index: UInt32) -> GlyphMask {
+        typeface.select(pixelSize: pixelSize)
         let face = typeface.face
-        let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))
         // A glyph that fails to load draws as nothing rather than stopping the counter screen.
         guard FT_Load_Glyph(face, index, cft_load_render_light()) == 0, let slot = face.pointee.glyph else {
             return GlyphMask(glyphIndex: index, width: 0, height: 0, left: 0, top: 0, advance: 0, coverage: [])

@@ -11,6 +11,17 @@ public final class FontLibrary {
     private var typefaces: [FontWeight: Typeface] = [:]
     private var fonts: [FontKey: Font] = [:]
 
+    /// The base direction of every paragraph the library's fonts order:
+    /// ``TextDirection/rightToLeft`` for an Arabic screen. Text with no
+    /// right-to-left letter looks the same either way; a change reaches
+    /// every font already handed out and forgets what depended on it.
+    public var paragraphDirection: TextDirection = .leftToRight {
+        didSet {
+            guard paragraphDirection != oldValue else { return }
+            for font in fonts.values { font.paragraphDirection = paragraphDirection }
+        }
+    }
+
     private struct FontKey: Hashable {
         let weight: FontWeight
         let pixelSize: Int
@@ -33,7 +44,8 @@ public final class FontLibrary {
     public func font(_ weight: FontWeight, pixelSize: Int) -> Font {
         let key = FontKey(weight: weight, pixelSize: max(1, pixelSize))
         if let font = fonts[key] { return font }
-        let font = Font(typeface: typefaces[weight]!, weight: weight, pixelSize: key.pixelSize)
+        let font = Font(typeface: typefaces[weight]!, weight: weight, pixelSize: key.pixelSize,
+                        paragraphDirection: paragraphDirection)
         fonts[key] = font
         return font
     }

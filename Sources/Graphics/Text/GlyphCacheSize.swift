@@ -2,12 +2,13 @@
 ///
 /// The caches are unbounded and never evict: a font is kept per weight and
 /// pixel size for the life of its ``FontLibrary``, and a mask per distinct
-/// scalar for the life of its ``Font``. These figures are how a reader judges
-/// whether that is still right.
+/// scalar (and per glyph index of shaped text) for the life of its ``Font``.
+/// These figures are how a reader judges whether that is still right; the
+/// shaped lines themselves are bounded apart (``ShapedLines``) and not counted.
 public struct GlyphCacheSize: Hashable, Sendable {
     /// Fonts made, one per (weight, pixel size) asked for.
     public var fonts: Int
-    /// Masks cached: each distinct scalar once per font that drew or measured it.
+    /// Masks cached: each distinct scalar, and each glyph index shaped text used, once per font that drew or measured it.
     public var glyphs: Int
     /// Coverage bytes of those masks (each also costs a small object and an array header).
     public var maskBytes: Int

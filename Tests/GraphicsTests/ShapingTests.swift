@@ -1,0 +1,176 @@
+@testable import Graphics
+import Testing
+
+/// Arabic through FriBidi and HarfBuzz: letters join, runs are ordered for
+/// the paragraph direction, and every entry point agrees with what is drawn.
+@Suite struct ShapingTests {
+    let fonts = freshFonts
+    var font: Font { fonts.font(.regular, pixelSize: 22) }
+
+    /// Glyph indices of `text` as shaped, left to right on screen.
+    func glyphIndices(_ text: String, in font: Font) -> [UInt32] {
+        font.shapedLine(text).glyphs.map(\.mask.glyphIndex)
+    }
+
+    @Test func arabicLettersJoin() throws {
+        let font = self.font
+        let word = "سلام"
+        let joined = glyphIndices(word, in: font)
+        // Each letter shaped alone is its isolated form; on screen the last letter is leftmost.
+        let isolated = word.unicodeScalars.reversed().flatMap { glyphIndices(String($0), in: font) }
+        #expect(isolated.count == 4)
+        // Seen takes its initial form and lam with alef becomes one ligature.
+        #expect(joined.count == 3)
+        #expect(joined != isolated)
+        #expect(Set(joined).isDisjoint(with: isolated.dropFirst()))
+
+        let width = font.width(of: word)
+        let surface = Surface(width: width + 20, height: 40)
+        Canvas(surface: surface).drawText(word, font: font, color: .white, baseline: Point(x: 10, y: 30))
+        let letters = Surface(width: width + 60, height: 40)
+        var x = 10
+        for letter in word.unicodeScalars.reversed() {
+            x += Canvas(surface: letters).drawText(String(letter), font: font, color: .white, baseline: Point(x: x, y: 30))
+        }
+        #expect(inkBounds(of: surface, background: 0).width > 0)
+        #expect(coveredArea(of: surface) != coveredArea(of: letters))
+        #expect(x - 10 != width)
+    }
+
+    @Test func anRTLParagraphKeepsLatinRunsLeftToRightOnTheLeft() throws {
+        let library = freshFonts
+        library.paragraphDirection = .rightToLeft
+        let font = library.font(.regular, pixelSize: 22)
+        let line = font.shapedLine("الحساب DE89 3704")
+        let latin = Set("DE89 3704".unicodeScalars.map { font.glyph($0).glyphIndex })
+        let d = try #require(line.glyphs.firstIndex { $0.mask.glyphIndex == font.glyph("D").glyphIndex })
+        let three = try #require(line.glyphs.firstIndex { $0.mask.glyphIndex == font.glyph("3").glyphIndex })
+        #expect(line.glyphs[d].x < line.glyphs[three].x)
+        let latinRight = try #require(line.glyphs.filter { latin.contains($0.mask.glyphIndex) }.map(\.x).max())
+        let arabicLeft = try #require(line.glyphs.filter { !latin.contains($0.mask.glyphIndex) }.map(\.x).min())
+        #expect(latinRight < arabicLeft)
+
+        // The same text in a left-to-right paragraph starts with the Arabic on the left.
+        library.paragraphDirection = .leftToRight
+        let ltr = font.shapedLine("الحساب DE89 3704")
+        let d2 = try #require(ltr.glyphs.firstIndex { $0.mask.glyphIndex == font.glyph("D").glyphIndex })
+        #expect(ltr.glyphs[..<d2].contains { !latin.contains($0.mask.glyphIndex) })
+        #expect(ltr.glyphs[d2].x > ltr.glyphs[0].x)
+    }
+
+    @Test(arguments: [TextDirection.leftToRight, .rightToLeft],
+          ["رقم الحساب: DE89 3704 0044 0532 0130 00", "سلام", "إيداع نقدي ١٢٣٫٤٥", "(مرحبا) [Anna]"])
+    func measuredWidthIsTheDrawnExtent(direction: TextDirection, text: String) {
+        let library = freshFonts
+        library.paragraphDirection = direction
+        let font = library.font(.regular, pixelSize: 22)
+        let surface = Surface(width: 600, height: 60)
+        let baseline = Point(x: 20, y: 40)
+        let drawn = Canvas(surface: surface).drawText(text, font: font, color: .white, baseline: baseline)
+        let measured = font.bounds(of: text, baseline: baseline)
+        #expect(drawn == measured.width)
+        #expect(drawn == font.width(of: Substring(text)))
+        let ink = inkBounds(of: surface, background: 0)
+        #expect(ink.minX >= measured.minX - 1)
+        #expect(ink.maxX <= measured.maxX + 1)
+        #expect(ink.minY >= measured.minY)
+        #expect(ink.maxY <= measured.maxY)
+        #expect(ink.width >= measured.width - 4)
+    }
+
+    @Test func truncatedArabicFitsAndTheEllipsisIsOnTheLeft() throws {
+        let library = freshFonts
+        library.paragraphDirection = .rightToLeft
+        let font = library.font(.regular, pixelSize: 22)
+        let text = "تحويل إلى حساب التوفير المنتهي برقم ٤٤٧١ لدى الفرع الرئيسي"
+        let cut = font.truncated(text, toWidth: 180)
+        #expect(cut.hasSuffix(Font.ellipsis))
+        #expect(font.width(of: cut) <= 180)
+        #expect(cut.count > 3)
+        let glyphs = font.shapedLine(cut).glyphs
+        let leftmost = try #require(glyphs.min { $0.x < $1.x })
+        #expect(leftmost.mask.glyphIndex == font.glyph("\u{2026}").glyphIndex)
+        // Drawn, the ellipsis's ink is at the left edge of the box.
+        let surface = Surface(width: 200, height: 40)
+        Canvas(surface: surface).drawText(cut, font: font, color: .white, in: Rect(x: 10, y: 0, width: 180, height: 40))
+        let ink = inkBounds(of: surface, background: 0)
+        #expect(ink.maxX <= 191)
+    }
+
+    @Test func wrappedArabicKeepsEveryWordAndEveryLineFits() {
+        let library = freshFonts
+        library.paragraphDirection = .rightToLeft
+        let font = library.font(.regular, pixelSize: 22)
+        let text = "الإيداع في قائمة الانتظار وسيُرسل إلى البنك عندما يعود الجهاز إلى الاتصال"
+        let lines = font.wrapped(text, toWidth: 200)
+        #expect(lines.count > 2)
+        #expect(lines.allSatisfy { font.width(of: $0) <= 200 })
+        #expect(lines.joined(separator: " ") == text)
+        let limited = font.wrapped(text, toWidth: 200, maxLines: 2)
+        #expect(limited.count == 2)
+        #expect(limited[1].hasSuffix(Font.ellipsis))
+        #expect(font.width(of: limited[1]) <= 200)
+    }
+
+    @Test(arguments: [TextDirection.leftToRight, .rightToLeft])
+    func isolateMarksAroundLatinDrawNothing(direction: TextDirection) {
+        let library = freshFonts
+        library.paragraphDirection = direction
+        let font = library.font(.regular, pixelSize: 22)
+        for (plain, marked) in [("DE89 3704 0044", "\u{2066}DE89 3704 0044\u{2069}"),
+                                ("AV Total: EUR 12.00", "A\u{2068}V\u{2069} Total: \u{2066}EUR 12.00\u{2069}\u{200E}")] {
+            let a = Surface(width: 400, height: 40), b = Surface(width: 400, height: 40)
+            let drawnA = Canvas(surface: a).drawText(plain, font: font, color: .white, baseline: Point(x: 10, y: 30))
+            let drawnB = Canvas(surface: b).drawText(marked, font: font, color: .white, baseline: Point(x: 10, y: 30))
+            #expect(drawnA == drawnB)
+            #expect(font.width(of: marked) == font.width(of: plain))
+            #expect(allPixels(of: a) == allPixels(of: b), "\(marked)")
+        }
+        // Inside shaped text the marks are zero-width too.
+        #expect(font.width(of: "سلام \u{2066}DE89\u{2069}") == font.width(of: "سلام DE89"))
+    }
+
+    @Test func latinLooksTheSameInEitherDirection() {
+        let library = freshFonts
+        let font = library.font(.regular, pixelSize: 22)
+        let text = "Balance: 1,234.56 EUR (today)!"
+        let ltr = Surface(width: 400, height: 40), rtl = Surface(width: 400, height: 40)
+        Canvas(surface: ltr).drawText(text, font: font, color: .white, baseline: Point(x: 10, y: 30))
+        library.paragraphDirection = .rightToLeft
+        Canvas(surface: rtl).drawText(text, font: font, color: .white, baseline: Point(x: 10, y: 30))
+        #expect(allPixels(of: ltr) == allPixels(of: rtl))
+        #expect(font.shapedLines.lines.isEmpty)
+    }
+
+    @Test func aChangedDirectionReachesFontsAlreadyHandedOut() throws {
+        let library = freshFonts
+        let font = library.font(.bold, pixelSize: 20)
+        let text = "المبلغ EUR 250"
+        let ltr = glyphIndices(text, in: font)
+        _ = font.truncated(text, toWidth: 90)
+        library.paragraphDirection = .rightToLeft
+        #expect(font.paragraphDirection == .rightToLeft)
+        #expect(font.breaks.lines.isEmpty)
+        let rtl = glyphIndices(text, in: font)
+        #expect(ltr != rtl)
+        #expect(Set(ltr) == Set(rtl))
+        #expect(library.font(.regular, pixelSize: 31).paragraphDirection == .rightToLeft)
+    }
+
+    @Test func redrawingAShapedLabelShapesNothing() {
+        let font = freshFonts.font(.regular, pixelSize: 24)
+        let canvas = Canvas(surface: Surface(width: 300, height: 50))
+        canvas.drawText("إيداع نقدي", font: font, color: .white, baseline: Point(x: 0, y: 40))
+        #expect(font.shapedLines.shaped == 1)
+        let shaped = font.shapedLines.lines.count
+        let misses = font.statistics.misses
+        let size = font.cacheSize
+        canvas.drawText("إيداع نقدي", font: font, color: .white, baseline: Point(x: 0, y: 40))
+        _ = font.width(of: "إيداع نقدي")
+        #expect(font.shapedLines.lines.count == shaped)
+        #expect(font.shapedLines.shaped == 1)
+        #expect(font.statistics.misses == misses)
+        #expect(font.cacheSize == size)
+        #expect(size.glyphs > 0)
+    }
+}
