@@ -83,7 +83,7 @@ public struct TextField: Widget {
             let box = caretRight ? Rect(x: content.minX, y: content.minY, width: content.width - context.px(4), height: content.height) : content
             paints += text.paints(in: box, context)
             isTruncated = !empty && text.isCut(in: box, context)
-            if caretRight { caretX = box.maxX + context.px(1) }
+            if caretRight { caretX = box.maxX + context.px(2) }
             else if !empty { caretX = context.placed(x: content.minX + font.width(of: text.lines[0]) + context.px(2), in: content) }
             else { caretX = context.placed(x: caretX, in: content) }
         }
