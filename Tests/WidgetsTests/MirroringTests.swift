@@ -140,6 +140,25 @@ import Widgets
         #expect(bar.frame.maxX < 20, "a scroll area's indicator too: \(bar.frame)")
     }
 
+    /// A field's value starts at the right; the caret follows left-to-right data
+    /// (an amount) on its right, and a PIN's dots start at the right.
+    @Test func aFieldStartsAtTheRightRightToLeft() throws {
+        let frame = Rect(x: 0, y: 0, width: 300, height: 48)
+        let focused = InteractionState(focused: "amount")
+        let field = TextField(identifier: "amount", label: "Amount", value: "250.00")
+        let node = field.layout(in: frame, context(.rightToLeft, state: focused))
+        let width = makeContext().font(.body).width(of: "250.00")
+        let textX = try #require(firstTextX(node))
+        #expect(textX + width <= frame.maxX - 14 && textX + width >= frame.maxX - 14 - 6, "the value ends at the right inset: \(textX)")
+        var caret: Int?
+        for paint in node.paints { if case .line(let from, _, _, _) = paint { caret = from.x } }
+        #expect(try #require(caret) > textX + width, "the caret is right of the amount")
+        let pin = TextField(identifier: "pin", label: "PIN", value: "1234", isSecure: true)
+        var dots: [Int] = []
+        for paint in pin.layout(in: frame, context(.rightToLeft)).paints { if case .circle(let center, _, _) = paint { dots.append(center.x) } }
+        #expect(dots.count == 4 && dots.allSatisfy { $0 > frame.midX }, "the dots start at the right: \(dots)")
+    }
+
     @Test func fixedDirectionKeepsARowLeftToRight() {
         let row = FixedDirection(.leftToRight, HStack(spacing: 0, [Frame(width: 10, Spacer()), Frame(width: 20, Spacer())]))
         let tree = context(.rightToLeft).layout(row, in: Size(width: 100, height: 10))
