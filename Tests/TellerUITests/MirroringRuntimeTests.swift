@@ -12,7 +12,8 @@ import Widgets
 ///
 /// The language is the process's, so the test switches it and back with
 /// no suspension in between: frames and touches are driven by hand on the
-/// main actor, and no other main-actor test runs while it is Arabic.
+/// main actor, and no other main-actor test runs while it is Arabic. It
+/// leaves the language as it found it.
 @MainActor
 @Suite struct MirroringRuntimeTests {
     @Test func aLanguageSwitchBetweenFramesLaysOutMirroredAndRedrawsTheWholeScreen() async throws {
@@ -21,6 +22,11 @@ import Widgets
         let runtime = TerminalRuntime(display: display, fonts: d.fonts,
                                       monitor: InputMonitor(configuration: .init(transform: display.transform)),
                                       coordinator: d.coordinator, scale: Scale(Display.small.scale))
+        // Another test may have left a language behind (EveryControlTests taps every language button);
+        // this one starts in English and leaves what it found.
+        let found = Localization.format
+        Localization.use(.standard)
+        defer { Localization.use(found) }
         let surface = Surface(size: display.size)
         _ = runtime.renderFrame(into: surface, stale: .zero)
         #expect(runtime.renderFrame(into: surface, stale: .zero) == .zero, "an unchanged screen draws nothing")
@@ -28,7 +34,6 @@ import Widgets
         let ltrBack = try #require(runtime.tree?.node(withIdentifier: AmountEntryScreen.back)).frame
 
         Localization.use(RegionalFormat(language: .arabic))
-        defer { Localization.use(.standard) }
         let changed = runtime.renderFrame(into: surface, stale: .zero)
         #expect(runtime.layoutCount == layouts + 1, "the switch did not lay the screen out again")
         #expect(changed == surface.bounds, "a language switch redraws the whole screen, not \(changed)")
