@@ -87,6 +87,7 @@ public final class TerminalRuntime {
     /// since, a new layout otherwise.
     public func layoutCurrentScreen() -> LayoutNode {
         layout.state = view.interactionState(layout.state)
+        layout.direction = view.layoutDirection
         if let tree, currentInputs == treeInputs, pressable?.pressed == layout.state.pressed { return tree }
         layoutCount += 1
         return layout.layout(currentBody(), in: display.size)
@@ -97,7 +98,7 @@ public final class TerminalRuntime {
     /// scrolled frame after frame is laid out again, its 1,000 rows are not
     /// built again.
     private func currentBody() -> any Widget {
-        let key = BodyKey(revision: coordinator.revision, screenInputs: screenInputs)
+        let key = BodyKey(revision: coordinator.revision, screenInputs: screenInputs, language: view.languageRevision)
         if let body, body.key == key { return body.widget }
         let widget = view.body()
         body = (key, widget)
@@ -109,7 +110,8 @@ public final class TerminalRuntime {
         var state = layout.state
         state.pressed = nil
         return LayoutInputs(revision: coordinator.revision, screenInputs: screenInputs, state: state, size: display.size,
-                            scale: layout.scale, textScale: layout.textScale, theme: layout.theme)
+                            scale: layout.scale, textScale: layout.textScale, theme: layout.theme,
+                            direction: layout.direction, language: view.languageRevision)
     }
 
     /// A full rendering of the current screen into a new surface, for
@@ -129,6 +131,7 @@ public final class TerminalRuntime {
     func renderFrame(into surface: Surface, stale: Rect) -> Rect {
         touch.step(now: animationSeconds, state: &layout.state)
         layout.state = view.interactionState(layout.state)
+        layout.direction = view.layoutDirection
         var damage: [Rect]
         let inputs = currentInputs
         if var kept = tree, var pressable, inputs == treeInputs {
@@ -138,7 +141,10 @@ public final class TerminalRuntime {
             self.pressable = pressable
         } else {
             let newTree = layoutCurrentScreen()
-            damage = tree.map { DamageTracker.damage(from: $0, to: newTree) } ?? [surface.bounds]
+            // After a language switch every word may be another and every row mirrored: redraw it all
+            // rather than compare two trees that share almost nothing.
+            let sameLanguage = treeInputs.map { $0.language == inputs.language && $0.direction == inputs.direction } ?? false
+            damage = tree.map { sameLanguage ? DamageTracker.damage(from: $0, to: newTree) : [surface.bounds] } ?? [surface.bounds]
             tree = newTree
             treeInputs = inputs
             pressable = PressableNodes(newTree, pressed: layout.state.pressed)
@@ -182,11 +188,16 @@ private struct LayoutInputs: Equatable {
     var scale: Scale
     var textScale: Double
     var theme: Theme
+    /// A language switch lays the screen out again: other words, perhaps mirrored.
+    var direction: LayoutDirection
+    var language: Int
 }
 
 /// What the screen's widgets are built from: the view models' state, which
-/// changes with a new revision or with input that reached them.
+/// changes with a new revision or with input that reached them, and the language.
 private struct BodyKey: Equatable {
     var revision: Int
     var screenInputs: Int
+    /// The view models' strings are read while the body is built, so a language switch builds it again.
+    var language: Int
 }

@@ -1,3 +1,4 @@
+import TellerCore
 import TellerFeatures
 import Widgets
 
@@ -6,14 +7,18 @@ import Widgets
 /// screen (``TerminalScreen``), which turns them into view-model calls.
 ///
 /// The app lays out ``body()`` with its own `LayoutContext`, which carries
-/// the theme (`Theme.standard` or `.highContrast`), the panel scale and the
-/// operator's text scale (1.0 to 2.0):
+/// the theme (`Theme.standard` or `.highContrast`), the panel scale, the
+/// operator's text scale (1.0 to 2.0) and the language's direction:
 ///
 ///     let view = TerminalView(coordinator: coordinator)
 ///     var context = LayoutContext(scale: Scale(1), textScale: 1, theme: .standard, fonts: fonts, state: interaction)
 ///     interaction = view.interactionState(interaction)
 ///     context.state = interaction
+///     context.direction = view.layoutDirection
 ///     let tree = context.layout(view.body(), in: Size(width: 800, height: 480))
+///
+/// A laid-out tree kept between frames is stale once ``languageRevision``
+/// changes: the same screen then reads in other words, and perhaps the other way.
 ///
 /// Taps the `TouchTracker` reports go to ``handleTap(identifier:)``, keys to
 /// ``handleText(_:)`` or ``handleKey(_:)``, and touches that hit no control
@@ -48,6 +53,17 @@ public final class TerminalView {
             Flexible(1, screen.body()),
         ]))
     }
+
+    /// Right to left while the terminal speaks a right-to-left language
+    /// (Arabic): screens mirror, numbers and keypads do not.
+    public var layoutDirection: LayoutDirection {
+        Localization.language.isRightToLeft ? .rightToLeft : .leftToRight
+    }
+
+    /// Changes with every switch of language or regional format: the body
+    /// built before says other words, formats numbers otherwise, and may
+    /// read the other way.
+    public var languageRevision: Int { Localization.currentRevision }
 
     /// The identifier of the field that keys type into, if the screen has one.
     public var focusedField: String? { screen.focusedField }

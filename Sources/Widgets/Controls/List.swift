@@ -137,7 +137,10 @@ public struct List: Widget {
         let theme = context.theme
         var paints: [Paint] = []
         let pad = context.px(16)
-        paints.append(.line(from: Point(x: frame.minX + pad, y: frame.maxY - 1), to: Point(x: frame.maxX - 1, y: frame.maxY - 1),
+        // Parts are placed left to right and mirrored within the row when it reads right to left:
+        // the title and badge on the right, the amount and the action on the left.
+        paints.append(.line(from: Point(x: context.placed(x: frame.minX + pad, in: frame), y: frame.maxY - 1),
+                            to: Point(x: context.placed(x: frame.maxX - 1, in: frame), y: frame.maxY - 1),
                             width: 1, theme.separator))
         let content = frame.insetBy(dx: pad, dy: context.px(8))
         var children: [LayoutNode] = []
@@ -150,18 +153,18 @@ public struct List: Widget {
                        width: plan.actionSize.width, height: plan.actionSize.height)
                 : Rect(x: content.maxX - plan.actionSize.width, y: frame.midY - plan.actionSize.height / 2,
                        width: plan.actionSize.width, height: min(plan.actionSize.height, frame.height - 2 * context.px(4)))
-            children.append(action.layout(in: actionFrame, context))
+            children.append(action.layout(in: context.placed(actionFrame, in: frame), context))
         }
         let title = TextLines(lines: plan.titleLines, spec: context.fontSpec(.body), color: theme.primaryText, alignment: .leading)
         let titleFrame = Rect(x: content.minX, y: y, width: plan.textWidth, height: plan.titleLines.count * plan.titleLineHeight)
-        paints += title.paints(in: titleFrame, context)
+        paints += title.paints(in: context.placed(titleFrame, in: frame), context)
         if let trailing = row.trailing {
             let lines = TextLines(lines: [trailing], spec: context.fontSpec(.amount), color: theme.primaryText, alignment: .trailing)
             let trailingFrame = plan.trailingBelow
                 ? Rect(x: content.minX, y: titleFrame.maxY, width: plan.textAreaWidth, height: plan.amountLineHeight)
                 : Rect(x: content.minX + plan.textAreaWidth - plan.trailingWidth, y: content.minY,
                        width: plan.trailingWidth, height: content.height)
-            paints += lines.paints(in: trailingFrame, context)
+            paints += lines.paints(in: context.placed(trailingFrame, in: frame), context)
         }
         y = titleFrame.maxY + (plan.trailingBelow ? plan.amountLineHeight : 0)
         if plan.hasSecondLine {
@@ -169,7 +172,7 @@ public struct List: Widget {
             var x = content.minX
             if let badge = row.badge {
                 let badgeFrame = Rect(x: x, y: y, width: plan.badgeSize.width, height: plan.badgeSize.height)
-                children.append(badge.layout(in: badgeFrame, context))
+                children.append(badge.layout(in: context.placed(badgeFrame, in: frame), context))
                 if plan.subtitleBesideBadge { x += plan.badgeSize.width + context.px(8) } else { y += plan.badgeSize.height }
             }
             if !plan.subtitleLines.isEmpty {
@@ -178,7 +181,7 @@ public struct List: Widget {
                                          alignment: .leading)
                 let height = plan.subtitleLines.count * plan.subtitleLineHeight
                 let top = plan.subtitleBesideBadge && row.badge != nil ? y + (plan.badgeSize.height - min(plan.badgeSize.height, height)) / 2 : y
-                paints += subtitle.paints(in: Rect(x: x, y: max(y, top), width: width, height: height), context)
+                paints += subtitle.paints(in: context.placed(Rect(x: x, y: max(y, top), width: width, height: height), in: frame), context)
             }
         }
         let press = PressAppearance(released: paints, pressed: [.fill(frame, theme.rowPressed, radius: 0)] + paints)

@@ -40,6 +40,14 @@ public struct TextField: Widget {
         isSecure ? 0 : context.font(.body).width(of: value) + 2 * context.px(14) + context.px(6)
     }
 
+    /// Whether `text` has a letter of a right-to-left script (Hebrew, Arabic
+    /// and their presentation forms), so that its end is on its left.
+    static func readsRightToLeft(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            (0x0590...0x08FF).contains(scalar.value) || (0xFB1D...0xFDFF).contains(scalar.value) || (0xFE70...0xFEFF).contains(scalar.value)
+        }
+    }
+
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
         let theme = context.theme
         let focused = context.state.focused == identifier
@@ -59,18 +67,25 @@ public struct TextField: Widget {
             let dot = max(4, font.pixelSize * 3 / 10)
             let pitch = dot * 3
             for index in 0..<min(value.count, max(0, content.width / pitch)) {
-                let center = Point(x: content.minX + index * pitch + dot + 1, y: content.midY)
+                let center = Point(x: context.placed(x: content.minX + index * pitch + dot + 1, in: content), y: content.midY)
                 paints.append(.circle(center: center, radius: dot, theme.primaryText))
             }
-            caretX = content.minX + value.count * pitch + context.px(2)
+            caretX = context.placed(x: content.minX + value.count * pitch + context.px(2), in: content)
         } else {
             let empty = value.isEmpty
             let text = TextLines.single(empty ? placeholder : value, style: .body,
                                         color: empty ? theme.secondaryText : theme.primaryText,
                                         width: content.width - context.px(4), context)
-            paints += text.paints(in: content, context)
-            isTruncated = !empty && text.isCut(in: content, context)
-            if !empty { caretX = content.minX + font.width(of: text.lines[0]) + context.px(2) }
+            // Right to left the text starts at the right. What is typed here is mostly data that reads left
+            // to right (an amount, an IBAN, an operator id), whose end, where the caret goes, is its right
+            // end: it then stops short of the edge to leave the caret room. Right-to-left text ends on its left.
+            let caretRight = context.direction == .rightToLeft && !empty && !Self.readsRightToLeft(value)
+            let box = caretRight ? Rect(x: content.minX, y: content.minY, width: content.width - context.px(4), height: content.height) : content
+            paints += text.paints(in: box, context)
+            isTruncated = !empty && text.isCut(in: box, context)
+            if caretRight { caretX = box.maxX + context.px(2) }
+            else if !empty { caretX = context.placed(x: content.minX + font.width(of: text.lines[0]) + context.px(2), in: content) }
+            else { caretX = context.placed(x: caretX, in: content) }
         }
         if focused {
             let top = content.midY - font.lineHeight / 2

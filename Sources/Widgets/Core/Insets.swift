@@ -1,4 +1,5 @@
-/// Padding around content, in dp.
+/// Padding around content, in dp. Leading is the left edge in a
+/// left-to-right layout and the right edge in a right-to-left one.
 public struct Insets: Hashable, Sendable {
     public var top: Double
     public var leading: Double

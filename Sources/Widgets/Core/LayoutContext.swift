@@ -1,7 +1,7 @@
 import Graphics
 
 /// Everything layout needs besides the widgets: density, text size, colours,
-/// fonts for measuring, and the interaction state.
+/// fonts for measuring, the interaction state, and which way the screen reads.
 public struct LayoutContext {
     /// dp to pixel conversion of the panel.
     public var scale: Scale
@@ -14,15 +14,20 @@ public struct LayoutContext {
     public var state: InteractionState
     /// Row heights measured so far, kept across layouts (``List``).
     public var rowHeights: RowHeightCache
+    /// Right to left mirrors rows, leading padding and leading text (see
+    /// ``LayoutDirection``); the runtime sets it from the terminal's language.
+    public var direction: LayoutDirection
 
     public init(scale: Scale, textScale: Double = 1, theme: Theme = .standard, fonts: FontLibrary,
-                state: InteractionState = InteractionState(), rowHeights: RowHeightCache = RowHeightCache()) {
+                state: InteractionState = InteractionState(), rowHeights: RowHeightCache = RowHeightCache(),
+                direction: LayoutDirection = .leftToRight) {
         self.scale = scale
         self.textScale = min(2, max(1, textScale))
         self.theme = theme
         self.fonts = fonts
         self.state = state
         self.rowHeights = rowHeights
+        self.direction = direction
     }
 
     /// The smallest side of anything a finger must hit, in dp.

@@ -11,6 +11,13 @@ import Graphics
 /// keypad fills the frame it is given up to a comfortable key size and
 /// centres itself; keys never get smaller than the frame allows, and the
 /// screen is expected to give at least 48 dp per key.
+///
+/// A keypad does not mirror right to left, as the numeric pads of Android
+/// and iOS do not: 1-2-3 read left to right in Arabic as everywhere, and
+/// what the keys type (digits, and on the alphanumeric layout the Latin
+/// letters of an IBAN or a reference) reads left to right, so the erase
+/// key keeps pointing left, at the character it removes. The keypad as a
+/// whole still moves where its stack puts it.
 public struct Keypad: Widget {
     public var identifier: String
     public var layout: KeypadLayout

@@ -1,9 +1,10 @@
 /// Where a stack places a child that is narrower than the stack across its axis.
 public enum CrossAlignment: String, Hashable, Sendable, Codable {
-    /// Left in a vertical stack, top in a horizontal one.
+    /// Leading in a vertical stack (left, or right when the layout runs
+    /// right to left), top in a horizontal one.
     case start
     case center
-    /// Right in a vertical stack, bottom in a horizontal one.
+    /// Trailing in a vertical stack, bottom in a horizontal one.
     case end
     /// Stretch to the stack's full cross size.
     case fill

@@ -43,13 +43,14 @@ public struct ScrollArea: Widget {
                           children: [child, Self.indicator(in: frame, contentHeight: contentHeight, offset: offset, context)])
     }
 
-    /// A thin bar at the right edge: how much there is, and where the view is in it.
+    /// A thin bar at the trailing edge (the right, or the left right to
+    /// left): how much there is, and where the view is in it.
     static func indicator(in frame: Rect, contentHeight: Int, offset: Int, _ context: LayoutContext) -> LayoutNode {
         let width = max(3, context.px(4))
         let length = max(context.px(24), frame.height * frame.height / contentHeight)
         let travel = frame.height - length
         let y = frame.minY + (contentHeight > frame.height ? travel * offset / (contentHeight - frame.height) : 0)
-        let bar = Rect(x: frame.maxX - width - context.px(2), y: y, width: width, height: length)
+        let bar = context.placed(Rect(x: frame.maxX - width - context.px(2), y: y, width: width, height: length), in: frame)
         return LayoutNode(frame: bar, role: .spacer, paints: [.fill(bar, context.theme.secondaryText, radius: width / 2)])
     }
 

@@ -1,6 +1,8 @@
 import Graphics
 
-/// Lays out its children left to right, with optional padding and background.
+/// Lays out its children in reading order across: left to right, or right
+/// to left when ``LayoutContext/direction`` says so (wrap it in
+/// ``FixedDirection`` for a row that must not mirror).
 public typealias HStack = Stack<LeftToRight>
 /// Lays out its children top to bottom, with optional padding and background.
 public typealias VStack = Stack<TopToBottom>

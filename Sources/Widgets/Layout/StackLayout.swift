@@ -40,8 +40,10 @@ struct StackLayout {
 
     func layoutChildren(in frame: Rect, _ context: LayoutContext) -> [LayoutNode] {
         let pad = paddingPixels(context)
+        let isRightToLeft = context.direction == .rightToLeft
+        // The leading inset is on the right when the screen reads right to left.
         let content = Rect(
-            x: frame.minX + context.px(padding.leading), y: frame.minY + context.px(padding.top),
+            x: frame.minX + context.px(isRightToLeft ? padding.trailing : padding.leading), y: frame.minY + context.px(padding.top),
             width: max(0, frame.width - pad.width), height: max(0, frame.height - pad.height))
         let gap = context.px(spacing)
         let contentCross = cross(content.size)
@@ -60,9 +62,11 @@ struct StackLayout {
             case .center: crossOffset = (contentCross - crossLength) / 2
             case .end: crossOffset = contentCross - crossLength
             }
-            let childFrame = axis == .vertical
+            var childFrame = axis == .vertical
                 ? Rect(x: crossStart + crossOffset, y: offset, width: crossLength, height: lengths[i])
                 : Rect(x: offset, y: crossStart + crossOffset, width: lengths[i], height: crossLength)
+            // Right to left, a row starts at the right and a column's start alignment is its right edge.
+            if isRightToLeft { childFrame = context.placed(childFrame, in: content) }
             nodes.append(child.layout(in: childFrame, context))
             offset += lengths[i] + gap
         }

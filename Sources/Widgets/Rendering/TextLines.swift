@@ -1,7 +1,8 @@
 import Graphics
 
 /// Places already-broken lines of text in a frame: vertically centred,
-/// horizontally aligned, dropping lines that would spill out of the frame
+/// horizontally aligned (leading is the right edge in a right-to-left
+/// layout), dropping lines that would spill out of the frame
 /// (a spilled line would be outside the node's damage rect).
 struct TextLines {
     var lines: [String]
@@ -25,7 +26,7 @@ struct TextLines {
             : lines
         let top = frame.minY + (frame.height - shown.count * font.lineHeight) / 2
         return shown.enumerated().map { index, line in
-            let x = alignment.lineStart(width: font.width(of: line), in: frame)
+            let x = alignment.lineStart(width: font.width(of: line), in: frame, context.direction)
             let baseline = top + index * font.lineHeight + (font.lineHeight - font.ascender - font.descender) / 2 + font.ascender
             return .text(line, spec, color, baseline: Point(x: x, y: baseline))
         }
