@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import TellerCore
 import TellerUI
 import Testing
 import Widgets
@@ -25,14 +26,26 @@ import Widgets
         var scenario: Scenario
         var theme: Theme
         var textScale = 1.0
+        var language = Language.english
 
         var fileName: String {
-            textScale == 1 ? "\(scenario.rawValue)-\(theme.name).png" : "\(scenario.rawValue)-text-\(Int(textScale)).png"
+            if language != .english { return "\(scenario.rawValue)-\(language.code).png" }
+            return textScale == 1 ? "\(scenario.rawValue)-\(theme.name).png" : "\(scenario.rawValue)-text-\(Int(textScale)).png"
         }
 
         var caption: String {
             scenario.caption + (theme.name == "high-contrast" ? " (high contrast)" : "")
                 + (textScale == 1 ? "" : " (text scale \(Int(textScale)).0)")
+                + (language == .english ? "" : " in \(language == .german ? "German" : "Arabic")")
+        }
+
+        /// The language's format as a bank there would configure it, and its catalog.
+        func regionalFormat() throws -> (RegionalFormat, Catalog?) {
+            switch language {
+            case .english: (.standard, nil)
+            case .arabic: (RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native), try TestCatalogs.catalog(.arabic))
+            default: (RegionalFormat(language: language, currencyDisplay: .symbol), try TestCatalogs.catalog(language))
+            }
         }
     }
 
@@ -41,13 +54,17 @@ import Widgets
         Scenario.screens.flatMap { s in [Shot(scenario: s, theme: .standard), Shot(scenario: s, theme: .highContrast)] }
         + Scenario.allCases.filter { !Scenario.screens.contains($0) }.map { Shot(scenario: $0, theme: .standard) }
         + Scenario.screens.map { Shot(scenario: $0, theme: .standard, textScale: 2) }
+        + [Language.german, .arabic].flatMap { language in Scenario.screens.map { Shot(scenario: $0, theme: .standard, language: language) } }
 
     @Test(arguments: shots.indices)
     func rendersScreenshot(_ index: Int) async throws {
         let shot = Self.shots[index]
         let scenario = shot.scenario
-        let d = try await scenario.make()
-        let (tree, surface) = d.render(.small, theme: shot.theme, textScale: shot.textScale)
+        let (format, catalog) = try shot.regionalFormat()
+        let (tree, surface) = try await Localization.with(format, catalog: catalog) {
+            let d = try await scenario.make()
+            return d.render(.small, theme: shot.theme, textScale: shot.textScale)
+        }
         #expect(tree.identifier == scenario.screenName)
         // Every view model on the stack has a TerminalScreen (TerminalView shows a stand-in otherwise).
         var standIns = 0
@@ -87,7 +104,9 @@ import Widgets
 
                 and look at every picture before committing. Each screen is shown in the standard and the
                 high-contrast theme; the states after it in the standard theme; last, each screen at text
-                scale 2.0, the largest an operator can choose. The suite compares every
+                scale 2.0, the largest an operator can choose; then each screen in German and in Arabic
+                (`language = de | ar`, amounts with the currency symbol, Arabic with Arabic-Indic digits),
+                laid out right to left. The suite compares every
                 rendering with its picture here, so a screen that changes fails until it is written again.
 
                 | picture | what it shows |

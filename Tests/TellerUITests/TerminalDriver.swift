@@ -41,7 +41,8 @@ final class TerminalDriver {
 
     func context(_ display: Display = .small, theme: Theme = .standard, textScale: Double = 1) -> LayoutContext {
         state = view.interactionState(state)
-        return LayoutContext(scale: Scale(display.scale), textScale: textScale, theme: theme, fonts: fonts, state: state)
+        return LayoutContext(scale: Scale(display.scale), textScale: textScale, theme: theme, fonts: fonts, state: state,
+                             direction: view.layoutDirection)
     }
 
     func layout(_ display: Display = .small, theme: Theme = .standard, textScale: Double = 1) -> LayoutNode {

@@ -90,7 +90,9 @@ public final class QueueViewModel {
     }
 
     private func row(_ entry: OutboxEntry, now: Date) -> Row {
-        let who = entry.request.counterparty.map { "\(entry.request.account.displayed()) → \($0.displayed())" } ?? entry.request.account.displayed()
+        let who = entry.request.counterparty.map {
+            tr("{from} → {to}", ["from": entry.request.account.displayed(), "to": $0.displayed()])
+        } ?? entry.request.account.displayed()
         let time = dependencies.time.dayAndClock(entry.createdAt, now: now)
         let stateText: String
         var detail = "\(who) · \(time)"

@@ -16,7 +16,11 @@ public struct LayoutContext {
     public var rowHeights: RowHeightCache
     /// Right to left mirrors rows, leading padding and leading text (see
     /// ``LayoutDirection``); the runtime sets it from the terminal's language.
-    public var direction: LayoutDirection
+    /// The fonts follow: text is ordered with the same paragraph direction,
+    /// so measuring and drawing agree with the mirrored layout.
+    public var direction: LayoutDirection {
+        didSet { fonts.paragraphDirection = direction.textDirection }
+    }
 
     public init(scale: Scale, textScale: Double = 1, theme: Theme = .standard, fonts: FontLibrary,
                 state: InteractionState = InteractionState(), rowHeights: RowHeightCache = RowHeightCache(),
@@ -28,6 +32,7 @@ public struct LayoutContext {
         self.state = state
         self.rowHeights = rowHeights
         self.direction = direction
+        fonts.paragraphDirection = direction.textDirection
     }
 
     /// The smallest side of anything a finger must hit, in dp.

@@ -14,6 +14,9 @@ public enum LayoutDirection: String, Hashable, Sendable, Codable {
     case leftToRight, rightToLeft
 
     public var isRightToLeft: Bool { self == .rightToLeft }
+
+    /// The paragraph direction text is ordered with.
+    public var textDirection: TextDirection { self == .rightToLeft ? .rightToLeft : .leftToRight }
 }
 
 extension LayoutContext {
