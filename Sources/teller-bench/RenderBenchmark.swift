@@ -73,10 +73,12 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
             case .success(let catalog):
                 // The same screen, layout and loop, worded by the Arabic catalog and ordered right to left.
                 Localization.use(RegionalFormat(language: .arabic), catalog: catalog)
-                fonts.paragraphDirection = .rightToLeft
+                // Mirrored as the terminal lays Arabic out; the fonts follow the context's direction.
+                var mirrored = context
+                mirrored.direction = .rightToLeft
                 let screen = { RenderBenchmarkScreen.account(text: .catalog()) }
-                for _ in 0..<10 { renderer.render(context.layout(screen(), in: size), into: surface) }
-                let arabicFrame = measure(iterations) { renderer.render(context.layout(screen(), in: size), into: surface) }
+                for _ in 0..<10 { renderer.render(mirrored.layout(screen(), in: size), into: surface) }
+                let arabicFrame = measure(iterations) { renderer.render(mirrored.layout(screen(), in: size), into: surface) }
                 if let pngDirectory { try PNG.write(surface, to: "\(pngDirectory)/render-arabic-\(name).png") }
                 fonts.paragraphDirection = .leftToRight
                 Localization.use(.standard)
