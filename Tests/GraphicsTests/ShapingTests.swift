@@ -173,4 +173,82 @@ import Testing
         #expect(font.cacheSize == size)
         #expect(size.glyphs > 0)
     }
+
+    /// The glyphs of `text` as shaped, left to right on screen, each with its
+    /// x range in 26.6: where the pen stood and where the next glyph starts.
+    func screenOrder(_ text: String, in font: Font) -> [(index: UInt32, minX: Int, maxX: Int)] {
+        font.shapedLine(text).glyphs.map { ($0.mask.glyphIndex, $0.x, $0.x + $0.mask.advance) }
+    }
+
+    /// Where `needle`'s glyphs (one per scalar: Latin and digits) stand together in `line`, left to right.
+    func range(of needle: String, in line: [(index: UInt32, minX: Int, maxX: Int)], font: Font) throws -> Range<Int> {
+        let wanted = needle.unicodeScalars.map { font.glyph($0).glyphIndex }
+        let start = try #require((0...(line.count - wanted.count)).first { start in
+            line[start..<(start + wanted.count)].map(\.index) == wanted
+        }, "\(needle) is not drawn left to right in one piece")
+        return start..<(start + wanted.count)
+    }
+
+    /// An IBAN and a time isolated left to right (U+2066 … U+2069) in an
+    /// Arabic paragraph: the isolates reach FriBidi, so each reads left to
+    /// right in one piece, the IBAN (first in logical order) on the right.
+    @Test func isolatedDataReadsLeftToRightInOnePieceInAnRTLParagraph() throws {
+        let library = freshFonts
+        library.paragraphDirection = .rightToLeft
+        let font = library.font(.regular, pixelSize: 22)
+        let space = font.glyph(" ").advance
+        let time = "\u{2066}٠٨:٠٢\u{2069}"
+        for text in ["\u{2066}DE54 5001 0517 0426 3971 58\u{2069} · " + time,
+                     "\u{2066}DE54 5001 0517 0426 3971 58\u{2069} ← \u{2066}ES91 2100 0418 4502 0005 1332\u{2069} · " + time] {
+            let line = screenOrder(text, in: font)
+            let group = try range(of: "3971", in: line, font: font)
+            let last = try range(of: "58", in: line, font: font)
+            // "58" follows "3971" after one space, not detached elsewhere on the line.
+            #expect(last.lowerBound > group.upperBound, "\(text)")
+            let gap = line[last.lowerBound].minX - line[group.upperBound - 1].maxX
+            #expect(gap >= 0 && gap <= space, "gap \(gap) between 3971 and 58 in \(text)")
+            let iban = try range(of: "DE54", in: line, font: font)
+            #expect(iban.upperBound <= group.lowerBound)
+            // The whole IBAN is right of the time and of the "·" between them.
+            let digits = Set("٠٨٢:".unicodeScalars.map { font.glyph($0).glyphIndex })
+            let timeRight = try #require(line.filter { digits.contains($0.index) }.map(\.maxX).max())
+            let dot = try #require(line.firstIndex { $0.index == font.glyph("·").glyphIndex })
+            #expect(timeRight <= line[dot].minX)
+            #expect(line[dot].maxX <= line[iban.lowerBound].minX)
+            // The time reads left to right too: ٠٨ then ٠٢.
+            let order = line.filter { digits.contains($0.index) }.map(\.index)
+            #expect(order == "٠٨:٠٢".unicodeScalars.map { font.glyph($0).glyphIndex })
+            // The marks are zero-width: the line is as wide as with the marks left out.
+            let unmarked = String(String.UnicodeScalarView(text.unicodeScalars.filter { !TextRoute.isBidiControl($0.value) }))
+            #expect(font.width(of: text) == font.width(of: unmarked))
+        }
+    }
+
+    /// An amount isolated left to right reads digits then euro, as UAX #9
+    /// orders it; without the isolate an Arabic paragraph puts the euro first
+    /// on the left, as it does today.
+    @Test func anIsolatedAmountKeepsTheEuroRightOfItsDigits() throws {
+        let library = freshFonts
+        library.paragraphDirection = .rightToLeft
+        let font = library.font(.regular, pixelSize: 22)
+        let euro = font.glyph("€").glyphIndex
+        let digits = Set("٢٥٠٫".unicodeScalars.map { font.glyph($0).glyphIndex })
+
+        let isolated = screenOrder("\u{2066}٢٥٠٫٠٠ €\u{2069}", in: font)
+        let euroX = try #require(isolated.first { $0.index == euro })
+        let digitsRight = try #require(isolated.filter { digits.contains($0.index) }.map(\.maxX).max())
+        #expect(digitsRight <= euroX.minX)
+        #expect(isolated.filter { digits.contains($0.index) }.map(\.index)
+                == "٢٥٠٫٠٠".unicodeScalars.map { font.glyph($0).glyphIndex })
+
+        // Without isolates today's order stays: the euro first, on the left.
+        let bare = screenOrder("٢٥٠٫٠٠ €", in: font)
+        let bareEuro = try #require(bare.first { $0.index == euro })
+        let digitsLeft = try #require(bare.filter { digits.contains($0.index) }.map(\.minX).min())
+        #expect(bareEuro.maxX <= digitsLeft)
+        #expect(bare.filter { digits.contains($0.index) }.map(\.index)
+                == "٢٥٠٫٠٠".unicodeScalars.map { font.glyph($0).glyphIndex })
+        // The marks are zero-width: both lines are as wide.
+        #expect(font.width(of: "\u{2066}٢٥٠٫٠٠ €\u{2069}") == font.width(of: "٢٥٠٫٠٠ €"))
+    }
 }
