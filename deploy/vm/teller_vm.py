@@ -89,7 +89,8 @@ def ctl(teller, socket_path, *words, timeout=60):
 class Guest:
     """One boot of the virtual device."""
 
-    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None, control_socket=None):
+    def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None, control_socket=None,
+                 extra_disks=()):
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.console = os.path.join(out, "console.log")
@@ -104,6 +105,8 @@ class Guest:
             "-usb", "-device", "usb-tablet",
             *network_arguments(network), "-no-reboot",
             "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
+            # Further raw disks (vdb, ...): the crash-states recording's log device.
+            *[a for extra in extra_disks for a in ("-drive", f"file={extra},format=raw,if=virtio,cache=writeback")],
             "-kernel", kernel, "-initrd", initrd, "-append", append,
             "-serial", f"file:{self.console}",
             "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",

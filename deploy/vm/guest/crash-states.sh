@@ -1,0 +1,90 @@
+#!/bin/sh
+# The crash-states recording inside the virtual device (deploy/vm/crash-states,
+# docs/qa.md "Power loss below the filesystem").
+#   crash-states.sh setup   (from init, before the data disk is mounted) puts
+#                           /dev/vda behind a dm-log-writes target that logs
+#                           every write, flush and FUA to /dev/vdb; prints the
+#                           device to mount.
+#   crash-states.sh run     drives the real terminal through uinput: deposits,
+#                           a withdrawal, a transfer, a lock and unlock. Each
+#                           time a receipt says Queued, it puts a mark
+#                           ack-<receipt number> in the log for every commit the
+#                           terminal has logged (log_commits) and not yet marked.
+#                           Then unmounts and removes the target so the log is
+#                           complete, and says DONE on ttyS1.
+dev=crashlog
+socket=/run/teller/control.sock
+drive="--drive uinput --socket $socket --host-channel /dev/ttyS1"
+export DM_DISABLE_UDEV=1
+
+case "$1" in
+setup)
+    size=$(cat /sys/block/vda/size)
+    dmsetup create $dev --noudevsync --table "0 $size log-writes /dev/vda /dev/vdb" >&2 ||
+        echo "crash-states guest: FAIL dmsetup create" >&2
+    dmsetup mknodes >&2
+    echo /dev/mapper/$dev
+    exit 0 ;;
+run) ;;
+*) echo "usage: crash-states.sh setup|run" >&2; exit 2 ;;
+esac
+
+marked=0
+# Marks every commit logged since the last mark: the receipt is on screen, Queued.
+mark_new() {
+    total=$(grep -c 'outbox: committed' /tmp/teller.log)
+    if [ "$total" -le "$marked" ]; then
+        echo "crash-states guest: FAIL no new commit logged for the receipt on screen" >/dev/ttyS1
+        return 1
+    fi
+    grep 'outbox: committed' /tmp/teller.log | sed -n "$((marked + 1)),${total}p" |
+        sed 's/.*outbox: committed \([0-9a-f]\{8\}\).*/\1/' | tr a-f A-F |
+        while read -r receipt; do
+            dmsetup message $dev 0 mark "ack-$receipt" || echo "crash-states guest: FAIL mark ack-$receipt" >/dev/ttyS1
+            echo "MARKED ack-$receipt" >/dev/ttyS1
+        done
+    marked=$total
+}
+
+fail() { echo "DONE 1" >/dev/ttyS1; exit 1; }
+# One transaction up to its receipt, its mark, then back home.
+transaction() {
+    teller scenario "$1" $drive || fail
+    mark_new || fail
+    teller scenario /qa/crash-states/done.scenario $drive || fail
+}
+
+teller scenario /qa/crash-states/sign-in.scenario $drive || fail
+deposits=$(sed -n 's/.*teller\.deposits=\([0-9]*\).*/\1/p' /proc/cmdline)
+i=1
+while [ $i -le "${deposits:-6}" ]; do
+    f=/tmp/deposit-$i.scenario
+    {
+        echo "wait-for home.find-account 30"
+        echo "tap home.find-account"
+        echo 'type DE54500105170426397158\n'
+        echo "wait-for account.deposit 10"
+        echo "tap account.deposit"
+        echo "wait-for amount.keys.1"
+        # deposit i: 1i.0i EUR (1 -> 11.01, 12 -> 112.12), each amount its own.
+        for digit in $(echo "1$i$(printf %02d $i)" | sed 's/./& /g'); do echo "tap amount.keys.$digit"; done
+        echo "tap amount.review"
+        echo "wait-for review.confirm 10"
+        echo "tap review.confirm"
+        echo "wait-for receipt.done 10"
+        echo "expect-text Queued"
+    } >"$f"
+    transaction "$f"
+    if [ $i = 2 ]; then transaction /qa/crash-states/withdrawal.scenario; fi
+    if [ $i = 3 ]; then transaction /qa/crash-states/transfer.scenario; fi
+    if [ $i = 4 ]; then teller scenario /qa/crash-states/lock-unlock.scenario $drive || fail; fi
+    i=$((i + 1))
+done
+echo "SESSION done" >/dev/ttyS1
+# Stop the terminal cleanly, then close the log: unmount flushes, remove writes its super block.
+kill $(pidof teller) 2>/dev/null
+for i in $(seq 1 50); do pidof teller >/dev/null || break; sleep 0.2; done
+umount /data || echo "crash-states guest: FAIL umount /data" >/dev/ttyS1
+dmsetup remove --noudevsync $dev || echo "crash-states guest: FAIL dmsetup remove" >/dev/ttyS1
+sync
+echo "DONE 0" >/dev/ttyS1
