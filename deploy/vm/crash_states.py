@@ -313,7 +313,8 @@ def record(args):
     console = guest.console_text()
     # The data disk as the guest left it: replaying the whole log must give exactly this.
     shutil.copyfile(args.disk, os.path.join(args.out, "final.img"))
-    shutil.copyfile(guest.console, os.path.join(args.out, "console.log"))
+    if os.path.abspath(guest.console) != os.path.abspath(os.path.join(args.out, "console.log")):
+        shutil.copyfile(guest.console, os.path.join(args.out, "console.log"))
     committed = acknowledged(console)
     log(f"recorded in {time.time() - guest.started:.0f} s: {len(committed)} commits logged, {len(marks)} marks")
     if not done:
@@ -334,7 +335,7 @@ def main():
     r.add_argument("--disk", required=True)
     r.add_argument("--out", required=True)
     r.add_argument("--control-socket", required=True)
-    r.add_argument("--deposits", type=int, default=int(os.environ.get("CRASH_STATES_DEPOSITS", "6")))
+    r.add_argument("--deposits", type=int, default=int(os.environ.get("CRASH_STATES_DEPOSITS", "64")))
     r.add_argument("--log-mib", type=int, default=512)
     r.add_argument("--timeout", type=int, default=1500)
     for name in ("check", "selftest"):

@@ -66,8 +66,8 @@ while [ $i -le "${deposits:-6}" ]; do
         echo "wait-for account.deposit 10"
         echo "tap account.deposit"
         echo "wait-for amount.keys.1"
-        # deposit i: 1i.0i EUR (1 -> 11.01, 12 -> 112.12), each amount its own.
-        for digit in $(echo "1$i$(printf %02d $i)" | sed 's/./& /g'); do echo "tap amount.keys.$digit"; done
+        # deposit i: i.ii EUR (1 -> 1.01, 64 -> 64.64), each amount its own, the sum within the offline limits.
+        for digit in $(echo "$i$(printf %02d $i)" | sed 's/./& /g'); do echo "tap amount.keys.$digit"; done
         echo "tap amount.review"
         echo "wait-for review.confirm 10"
         echo "tap review.confirm"
