@@ -130,6 +130,31 @@ def run(command, **kw):
     return subprocess.run(command, capture_output=True, text=True, **kw)
 
 
+# The data directory's files besides the database that are JSON documents
+# (the refresh token, TokenVault), or any *.json.
+JSON_FILES = {"refresh-token"}
+
+
+def torn_files(directory):
+    """Every file beside the database that is torn: empty, or for a JSON one, not a JSON object."""
+    torn = []
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if name.startswith("teller.db") or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            content = f.read()
+        if not content:
+            torn.append(name)
+        elif name in JSON_FILES or name.endswith(".json"):
+            try:
+                if not isinstance(json.loads(content), dict):
+                    torn.append(name)
+            except ValueError:
+                torn.append(name)
+    return torn
+
+
 def check_state(job):
     """One crash state: returns a dict of what was found. Runs in a worker."""
     image, number, marked, committed, teller, keep = job
@@ -198,18 +223,7 @@ def check_state(job):
                 problems += mismatches(key, committed[key], row)
         if status_json is not None and status_json.get("pending_count") != len(rows):
             problems.append(f"teller status says {status_json.get('pending_count')} pending, the outbox has {len(rows)} rows")
-        # Every other file in the data directory: a torn one is empty or, for JSON, unparsable.
-        for name in sorted(os.listdir(directory)):
-            path = os.path.join(directory, name)
-            if name.startswith("teller.db") or not os.path.isfile(path):
-                continue
-            with open(path, "rb") as f:
-                content = f.read()
-            if name.endswith(".json"):
-                try:
-                    json.loads(content)
-                except ValueError:
-                    found["torn"].append(name)
+        found["torn"] = torn_files(directory)
         if found["lost"]:
             problems.append(f"acknowledged receipts lost: {', '.join(found['lost'])}")
         return found
@@ -282,6 +296,28 @@ def cut_log(logpath, out):
     kept = [e for i, e in enumerate(entries) if not (previous < i < target and e[3] is None)]
     write_log(out, kept, logpath, sectorsize)
     return entries[target][3][4:], target - previous - 1
+
+
+def torn_selftest(out, console, teller, work):
+    from power_cut import acknowledged
+    os.makedirs(work, exist_ok=True)
+    image = os.path.join(work, "torn.img")
+    shutil.copyfile(os.path.join(out, "final.img"), image)
+    whole = run(["debugfs", "-R", "cat /teller/refresh-token", image]).stdout
+    half = os.path.join(work, "half-token")
+    with open(half, "w") as f:
+        f.write(whole[:len(whole) // 2])
+    edit = run(["debugfs", "-w", "-R", "rm /teller/refresh-token", image])
+    edit = run(["debugfs", "-w", "-R", f"write {half} /teller/refresh-token", image])
+    if edit.returncode != 0 or not whole:
+        print(f"self-test: cannot tear the refresh token ({edit.stderr.strip()[-200:]})")
+        return False
+    committed = acknowledged(open(console, errors="replace").read())
+    found = check_state((image, "torn", frozenset(), committed, teller, False))
+    caught = "refresh-token" in found["torn"]
+    print(f"self-test torn_files: {len(found['torn'])} ({', '.join(found['torn']) or 'none'})")
+    print(f"self-test: {'the checker reported' if caught else 'the checker did NOT report'} the refresh token torn in half")
+    return caught
 
 
 def record(args):
@@ -363,7 +399,9 @@ def main():
             print(f"self-test reported: {p}")
         caught = lost > 0 and any(receipt in p for p in problems)
         print(f"self-test: {'the checker reported' if caught else 'the checker did NOT report'} the loss of receipt {receipt}")
-        return 0 if caught else 1
+        # A torn file beside the database: the final disk with the refresh token cut in half.
+        torn_caught = torn_selftest(args.out, console, args.teller, work)
+        return 0 if caught and torn_caught else 1
     n, acked, lost, torn, problems, sampled, entries, marked = check(base, os.path.join(args.out, "log.img"), console, args.teller,
                                                                      args.max_states, work, args.keep)
     # The reader's own check: every logged write applied gives the disk the guest left.
