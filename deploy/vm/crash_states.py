@@ -26,6 +26,7 @@ Standard library only.
 """
 import argparse
 import json
+import re
 import os
 import shutil
 import sqlite3
@@ -155,9 +156,40 @@ def torn_files(directory):
     return torn
 
 
+CONFIG = "/provision/teller.conf"
+BRANCH = re.compile(r"^branch = (Virtual device|Crash branch ([0-9]+))$")
+
+
+def config_check(image, cfg_marked, reference, found):
+    """Provisioning's config file: whole (the final file but for its branch
+    line, which is the original or some `Crash branch N`), and at least the
+    last write marked cfg-N before this point."""
+    stat = run(["debugfs", "-R", f"stat {CONFIG}", image])
+    if "Inode:" not in stat.stdout:
+        if cfg_marked:
+            found["problems"].append(f"{CONFIG} is gone after config write {cfg_marked} was acknowledged")
+        return
+    text = run(["debugfs", "-R", f"cat {CONFIG}", image]).stdout
+    lines = text.splitlines()
+    version = None
+    if len(lines) == len(reference):
+        for got, want in zip(lines, reference):
+            m = BRANCH.match(got)
+            if m and BRANCH.match(want):
+                version = int(m.group(2) or 0)
+            elif got != want:
+                version = None
+                break
+    if version is None:
+        found["torn"].append(CONFIG)
+    elif version < cfg_marked:
+        found["problems"].append(f"{CONFIG} says write {version}, write {cfg_marked} was acknowledged")
+
+
 def check_state(job):
     """One crash state: returns a dict of what was found. Runs in a worker."""
-    image, number, marked, committed, teller, keep = job
+    image, number, marked, committed, teller, keep = job[:6]
+    cfg_marked, cfg_reference = job[6:] if len(job) > 6 else (0, None)
     work = tempfile.mkdtemp(prefix=f"state-{number}-", dir=os.path.dirname(image))
     found = {"state": number, "problems": [], "acked_checked": 0, "lost": [], "torn": []}
     problems = found["problems"]
@@ -172,6 +204,8 @@ def check_state(job):
         data = os.path.join(work, "data")
         os.makedirs(data)
         dump = run(["debugfs", "-R", "rdump /teller " + data, image])
+        if cfg_reference is not None:
+            config_check(image, cfg_marked, cfg_reference, found)
         directory = os.path.join(data, "teller")
         if not os.path.isdir(directory):
             # Before provisioning's directory reached the disk there is nothing to lose.
@@ -223,7 +257,7 @@ def check_state(job):
                 problems += mismatches(key, committed[key], row)
         if status_json is not None and status_json.get("pending_count") != len(rows):
             problems.append(f"teller status says {status_json.get('pending_count')} pending, the outbox has {len(rows)} rows")
-        found["torn"] = torn_files(directory)
+        found["torn"] += torn_files(directory)
         if found["lost"]:
             problems.append(f"acknowledged receipts lost: {', '.join(found['lost'])}")
         return found
@@ -252,23 +286,30 @@ def check(base, logpath, console, teller, max_states, work, keep=False, quiet=Fa
     shutil.copyfile(base, current)
     marked = set()
     results = []
+    cfg_marked = 0
+    final = os.path.join(os.path.dirname(os.path.abspath(logpath)), "final.img")
+    cfg_reference = None
+    if os.path.exists(final):
+        text = run(["debugfs", "-R", f"cat {CONFIG}", final]).stdout
+        cfg_reference = text.splitlines() if text else None
     with open(current, "r+b") as image, open(logpath, "rb") as logfile, ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         pending = []
         for i, entry in enumerate(entries):
             apply(image, entry, logfile)
             if entry[3] is not None and entry[3].startswith("ack-"):
                 marked.add(entry[3][4:])
+            if entry[3] is not None and entry[3].startswith("cfg-"):
+                cfg_marked = max(cfg_marked, int(entry[3][4:]))
             if i in wanted:
                 image.flush()
                 snapshot = os.path.join(work, f"state-{i:06d}.img")
                 shutil.copyfile(current, snapshot)
-                pending.append(pool.submit(check_state, (snapshot, i, frozenset(marked), committed, teller, keep)))
+                pending.append(pool.submit(check_state, (snapshot, i, frozenset(marked), committed, teller, keep, cfg_marked, cfg_reference)))
                 # Keep the disk use bounded: a few states in flight.
                 while len([p for p in pending if not p.done()]) > 6:
                     time.sleep(0.02)
         for p in pending:
             results.append(p.result())
-    final = os.path.join(os.path.dirname(logpath), "final.img")
     whole = None
     if os.path.exists(final) and os.path.basename(logpath) == "log.img":
         whole = run(["cmp", "-s", current, final]).returncode == 0
@@ -355,8 +396,11 @@ def record(args):
     log(f"recorded in {time.time() - guest.started:.0f} s: {len(committed)} commits logged, {len(marks)} marks")
     if not done:
         failures.append(f"the guest session did not finish (console {guest.console})")
-    if len(marks) != len(committed):
-        failures.append(f"{len(marks)} marks for {len(committed)} logged commits")
+    acks = [m for m in marks if m.startswith("ack-")]
+    if len(acks) != len(committed):
+        failures.append(f"{len(acks)} receipt marks for {len(committed)} logged commits")
+    if len(marks) - len(acks) != 5:
+        failures.append(f"{len(marks) - len(acks)} config write marks, not 5")
     for f in failures:
         log("FAIL " + f)
     return 1 if failures else 0

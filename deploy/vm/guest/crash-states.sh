@@ -10,6 +10,8 @@
 #                           time a receipt says Queued, it puts a mark
 #                           ack-<receipt number> in the log for every commit the
 #                           terminal has logged (log_commits) and not yet marked.
+#                           Then five provisioning config writes (`teller config
+#                           set` on /data/provision/teller.conf), each marked cfg-N.
 #                           Then unmounts and removes the target so the log is
 #                           complete, and says DONE on ttyS1.
 dev=crashlog
@@ -81,6 +83,21 @@ while [ $i -le "${deposits:-6}" ]; do
     i=$((i + 1))
 done
 echo "SESSION done" >/dev/ttyS1
+# Provisioning's config writes: a copy of teller.conf on the data disk, made
+# durable, then `teller config set` five times, each marked cfg-N once it returned.
+mkdir -p /data/provision
+cp /etc/teller/teller.conf /data/provision/teller.conf
+sync
+n=1
+while [ $n -le 5 ]; do
+    if teller config --config /data/provision/teller.conf set branch "Crash branch $n" >/dev/null 2>&1; then
+        dmsetup message $dev 0 mark "cfg-$n" || echo "crash-states guest: FAIL mark cfg-$n" >/dev/ttyS1
+        echo "MARKED cfg-$n" >/dev/ttyS1
+    else
+        echo "crash-states guest: FAIL teller config set branch (write $n)" >/dev/ttyS1
+    fi
+    n=$((n + 1))
+done
 # Stop the terminal cleanly, then close the log: unmount flushes, remove writes its super block.
 kill $(pidof teller) 2>/dev/null
 for i in $(seq 1 50); do pidof teller >/dev/null || break; sleep 0.2; done
