@@ -99,7 +99,7 @@ while [ $n -le 5 ]; do
     n=$((n + 1))
 done
 # Stop the terminal cleanly, then close the log: unmount flushes, remove writes its super block.
-kill $(pidof teller) 2>/dev/null
+for pid in $(pidof teller); do kill "$pid" 2>/dev/null; done
 for i in $(seq 1 50); do pidof teller >/dev/null || break; sleep 0.2; done
 umount /data || echo "crash-states guest: FAIL umount /data" >/dev/ttyS1
 dmsetup remove --noudevsync $dev || echo "crash-states guest: FAIL dmsetup remove" >/dev/ttyS1
