@@ -41,13 +41,11 @@ actor LiveDiagnostics: DiagnosticsPort {
     func switchLanguage(to language: Language) async throws(TellerError) {
         var format = Localization.format
         format.language = language
-        var catalog: Catalog?
-        if language != .english && language != .pseudo {
-            do throws(CatalogError) {
-                catalog = try Catalog(path: Catalog.path(for: language, in: configuration.localeDirectory))
-            } catch {
-                throw .storage(detail: error.description)
-            }
+        let catalog: Catalog?
+        do throws(CatalogError) {
+            catalog = try Catalog.load(for: language, in: configuration.localeDirectory)
+        } catch {
+            throw .storage(detail: error.description)
         }
         do {
             try ConfigurationEditor.set("language", to: language.code, in: configurationPath)

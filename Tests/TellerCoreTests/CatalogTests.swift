@@ -156,6 +156,22 @@ import Testing
         #expect(throws: CatalogError.self) { try Catalog(path: "/nonexistent/teller.mo") }
     }
 
+    /// English and pseudo need no catalog, so no file is read for them;
+    /// every other language reads gettext's layout and names a missing file.
+    @Test func loadReadsTheLanguagesCatalogFromGettextsLayout() throws {
+        #expect(try Catalog.load(for: .english, in: "/nonexistent") == nil)
+        #expect(try Catalog.load(for: .pseudo, in: "/nonexistent") == nil)
+        let compiled = try Self.compile(Self.source)
+        let directory = (compiled as NSString).deletingLastPathComponent + "/locale"
+        try FileManager.default.createDirectory(atPath: directory + "/ar/LC_MESSAGES", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: compiled, toPath: directory + "/ar/LC_MESSAGES/teller.mo")
+        let arabic = try #require(try Catalog.load(for: .arabic, in: directory))
+        #expect(arabic.path == directory + "/ar/LC_MESSAGES/teller.mo")
+        #expect(arabic.translation("Queue", plural: nil, count: nil) == "قائمة الانتظار")
+        let missing = try #require(throws: CatalogError.self) { try Catalog.load(for: .german, in: directory) }
+        #expect(missing.description.contains(directory + "/de/LC_MESSAGES/teller.mo"), "\(missing)")
+    }
+
     @Test(arguments: [
         ("nplurals=2; plural=n >", "ends early"),
         ("nplurals=7; plural=n%7;", "nplurals must be 1 to 6"),

@@ -46,6 +46,14 @@ extension Catalog {
         "\(directory)/\(language.code)/LC_MESSAGES/teller.mo"
     }
 
+    /// The catalog `language` is spoken from, read from `directory`'s
+    /// gettext layout; nil for the languages that need none (English is
+    /// the msgids themselves, pseudo is made from them).
+    public static func load(for language: Language, in directory: String) throws(CatalogError) -> Catalog? {
+        guard language != .english, language != .pseudo else { return nil }
+        return try Catalog(path: path(for: language, in: directory))
+    }
+
     /// Reads the catalog at `path`.
     public init(path: String) throws(CatalogError) {
         let bytes: Data

@@ -70,15 +70,10 @@ final class TerminalApp {
     /// A missing or damaged catalog is logged by name and the counter
     /// speaks English rather than not starting: the branch can still work.
     static func useLanguage(_ format: RegionalFormat, localeDirectory: String) {
-        guard format.language != .english, format.language != .pseudo else {
-            Localization.use(format)
-            return
-        }
-        let path = Catalog.path(for: format.language, in: localeDirectory)
         do throws(CatalogError) {
-            let catalog = try Catalog(path: path)
+            let catalog = try Catalog.load(for: format.language, in: localeDirectory)
             Localization.use(format, catalog: catalog)
-            Log.info("language: \(format.language) from \(path) (\(catalog.count) strings)")
+            if let catalog { Log.info("language: \(format.language) from \(catalog.path) (\(catalog.count) strings)") }
         } catch {
             var english = format
             english.language = .english
