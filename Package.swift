@@ -90,7 +90,7 @@ let package = Package(
         /// real processes, and for teller-bench, which runs the same ones.
         .target(name: "ProcessTestSupport", path: "Tests/Support"),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
-        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport"]),
+        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
         .testTarget(
             name: "TellerUITests",

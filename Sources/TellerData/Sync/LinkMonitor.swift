@@ -5,9 +5,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// Watches rtnetlink for a network link coming up or an address being
-/// added, so the sync engine drains as soon as connectivity returns instead
-/// of at its next timer.
+/// Watches rtnetlink for a network link coming up or going down, or an
+/// address being added or removed, so the sync engine drains as soon as
+/// connectivity returns, and asks the host at once when it may have gone
+/// (the status bar then says Offline within a request's timeout, not at
+/// the engine's next idle probe), instead of at its next timer.
 public final class LinkMonitor: Sendable {
     /// The write end of a pipe the reader thread also waits on: closing it
     /// ends the thread, which then closes the netlink socket itself. (A
@@ -73,7 +75,9 @@ public final class LinkMonitor: Sendable {
         }
     }
 
-    /// The first "link up" or "address added" in a batch of netlink messages.
+    /// The first link or address change in a batch of netlink messages:
+    /// a link up (up and running) or down (no longer running, or removed),
+    /// an address added or removed.
     static func interestingChange(in bytes: ArraySlice<UInt8>) -> String? {
         var offset = bytes.startIndex
         let headerSize = MemoryLayout<nlmsghdr>.size
@@ -84,10 +88,16 @@ public final class LinkMonitor: Sendable {
             switch Int32(header.nlmsg_type) {
             case Int32(RTM_NEWADDR):
                 return "address added"
-            case Int32(RTM_NEWLINK) where length >= headerSize + MemoryLayout<ifinfomsg>.size:
+            case Int32(RTM_DELADDR):
+                return "address removed"
+            case Int32(RTM_NEWLINK), Int32(RTM_DELLINK):
+                guard length >= headerSize + MemoryLayout<ifinfomsg>.size else { break }
                 let info = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset - bytes.startIndex + headerSize, as: ifinfomsg.self) }
+                // The loopback never carries the bank's traffic.
+                if info.ifi_flags & UInt32(IFF_LOOPBACK.rawValue) != 0 { break }
                 let running = UInt32(IFF_UP.rawValue) | UInt32(IFF_RUNNING.rawValue)
-                if info.ifi_flags & running == running { return "link up (ifindex \(info.ifi_index))" }
+                if Int32(header.nlmsg_type) == Int32(RTM_DELLINK) { return "link removed (ifindex \(info.ifi_index))" }
+                return info.ifi_flags & running == running ? "link up (ifindex \(info.ifi_index))" : "link down (ifindex \(info.ifi_index))"
             default:
                 break
             }

@@ -5,7 +5,7 @@ import TellerCore
 /// Drains the outbox to the host in queue order, each row under its own
 /// idempotency key with its frozen bytes, and publishes what happens.
 ///
-/// It wakes on enqueue, on a network link or address coming up, on
+/// It wakes on enqueue, on a network link or address coming or going, on
 /// ``syncNow()`` and on a timer; failed attempts back off exponentially
 /// with full jitter and obey `Retry-After`.
 ///
@@ -93,10 +93,12 @@ public actor SyncEngine: SyncStatusPort {
 
     public func syncNow() { wake(reason: "sync now") }
 
-    /// Wakes the drain loop because connectivity may be back (the link
-    /// monitor saw a link or address come up, or someone asked to sync now):
-    /// a row that waits out a backoff only because the host was unreachable
-    /// is tried at once. A `Retry-After` from the host is still obeyed.
+    /// Wakes the drain loop because connectivity may have changed (the link
+    /// monitor saw a link or address come or go, or someone asked to sync
+    /// now): a row that waits out a backoff only because the host was
+    /// unreachable is tried at once, and with nothing to send the host is
+    /// asked for its health, so a cut shows as Offline without waiting for
+    /// the idle timer. A `Retry-After` from the host is still obeyed.
     public func wake(reason: String) {
         connectivityMayHaveChanged = true
         resume(reason: reason)

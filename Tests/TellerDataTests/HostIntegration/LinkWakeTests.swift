@@ -42,6 +42,26 @@ extension HostIntegrationTests {
             await host.stop()
         }
 
+        /// An idle engine learns of a cut from the link monitor's wake, not
+        /// at its next idle probe: the status says offline within a request.
+        @Test func aLinkDownWakeShowsTheCutWithoutWaitingForTheIdleTimer() async throws {
+            let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
+            let terminal = try Terminal(hostURL: host.url)
+            // An idle probe only every 60 s: only the wake can explain offline within seconds.
+            let engine = terminal.engine(RetryPolicy(base: 60, cap: 60, retryAfterCap: 300, idleInterval: 60))
+            try await whileRunning(engine) {
+                let online = try await eventually(timeout: .seconds(10)) { await engine.status().isOnline }
+                try #require(online, "the idle engine never saw the host")
+                await host.stop()
+                // Nothing tells the engine yet: it still believes what it last saw.
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(await engine.status().isOnline)
+                await engine.wake(reason: "link down (test)")
+                let offline = try await eventually(timeout: .seconds(5)) { await !engine.status().isOnline }
+                #expect(offline, "a link-down wake did not make the idle engine ask the host")
+            }
+        }
+
         @Test func aLinkWakeDoesNotCutARetryAfterShort() async throws {
             let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
             let terminal = try Terminal(hostURL: host.url)
