@@ -30,6 +30,35 @@ import Testing
         #expect(device.output.contains("/dev/null: is not a regular file: it is a character device"), "\(device.output)")
     }
 
+    /// teller.conf is opened once, by its own name, and what was opened is
+    /// looked at: a pipe is refused at once (a read would wait for a writer
+    /// forever), a symbolic link is refused whether or not it leads anywhere,
+    /// and bytes that are not UTF-8 are named.
+    @Test func aPipeALinkOrNonUTF8IsRefusedAtOnce() async throws {
+        let directory = TemporaryDirectory("teller-check-config")
+        let pipe = directory.file("pipe.conf")
+        try #require(mkfifo(pipe, 0o600) == 0)
+        let fifo = try await checkConfig(pipe)
+        #expect(fifo.status != 0)
+        #expect(fifo.output.contains("\(pipe): is not a regular file: it is a pipe or special file"), "\(fifo.output)")
+
+        let real = directory.file("real.conf")
+        try Data("terminal_id = T-0001\n".utf8).write(to: URL(fileURLWithPath: real))
+        #expect(try await checkConfig(real).status == 0)
+        for (name, target) in [("link.conf", real), ("dangling.conf", directory.file("gone.conf"))] {
+            try FileManager.default.createSymbolicLink(atPath: directory.file(name), withDestinationPath: target)
+            let link = try await checkConfig(directory.file(name))
+            #expect(link.status != 0, "\(name)")
+            #expect(link.output.contains("\(directory.file(name)): is a symbolic link"), "\(name): \(link.output)")
+        }
+
+        let latin1 = directory.file("latin1.conf")
+        try Data([0x62, 0x72, 0x61, 0x6E, 0x63, 0x68, 0x20, 0x3D, 0x20, 0x4D, 0xFC, 0x6E, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+        let notUTF8 = try await checkConfig(latin1)
+        #expect(notUTF8.status != 0)
+        #expect(notUTF8.output.contains("\(latin1): the file is not UTF-8 text"), "\(notUTF8.output)")
+    }
+
     @Test func controlBytesAreEscapedAndTextIsBounded() async throws {
         let directory = TemporaryDirectory("teller-check-config")
         let file = directory.file("teller.conf")

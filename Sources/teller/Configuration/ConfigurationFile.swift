@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// One `key = value` line of teller.conf, with where it came from.
 struct ConfigurationEntry {
@@ -86,40 +87,61 @@ extension ConfigurationFile {
     static let maximumBytes = 64 * 1024
 
     /// The text of the file at `path`: the terminal, check-config and
-    /// `teller config` all read teller.conf through here.
+    /// `teller config` all read teller.conf through here. The file is opened
+    /// once, by its own name, and what was opened is looked at before it is
+    /// read: nothing can swap a pipe or a larger file in between.
     /// - Returns: the text; nil when the file does not exist and is not
     ///   `required` (the terminal then runs on the defaults); or the problem
-    ///   (a folder, a device, too large, unreadable, not UTF-8) naming the file.
+    ///   (a folder, a link, a device, too large, unreadable, not UTF-8)
+    ///   naming the file.
     static func read(_ path: String, required: Bool) -> Result<String?, ConfigurationProblem> {
-        let target = FileStatus(path: path)
-        if target?.kind == .directory {
-            return .failure(ConfigurationProblem(file: path, line: 0, message: "is a directory, not a configuration file"))
+        func problem(_ message: String) -> Result<String?, ConfigurationProblem> {
+            .failure(ConfigurationProblem(file: path, line: 0, message: message))
         }
-        // Looked at by its own name (lstat), so a symbolic link is refused.
-        if target != nil, let file = FileStatus(linkAt: path) {
-            if file.kind != .regular {
-                let kind = switch file.kind {
-                case .characterDevice: "a character device"
-                case .blockDevice: "a block device"
-                case .socket: "a socket"
-                case .symbolicLink: "a dangling symbolic link"
-                default: "a pipe or special file"
-                }
-                return .failure(ConfigurationProblem(file: path, line: 0, message: "is not a regular file: it is \(kind); a configuration is a text file"))
-            }
-            if file.size > maximumBytes {
-                return .failure(ConfigurationProblem(file: path, line: 0, message: "is \(file.size) bytes; a configuration is at most \(maximumBytes) bytes"))
+        let file: FileDescriptor
+        do {
+            file = try .open(forReadingWithoutFollowing: path)
+        } catch {
+            switch error.errno {
+            case ENOENT: return required ? problem("no such file") : .success(nil)
+            case ELOOP: return problem("is a symbolic link; teller.conf is read by its own name, so put the file itself here")
+            case EACCES, EPERM: return problem("cannot read the file (permissions?)")
+            case ENXIO: return problem("is not a regular file: it is a socket; a configuration is a text file")
+            default: return problem("cannot open the file: \(error)")
             }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            if required || exists {
-                return .failure(ConfigurationProblem(file: path, line: 0, message: exists ? "cannot read the file (permissions?)" : "no such file"))
+        defer { file.close() }
+        guard let status = FileStatus(descriptor: file) else { return problem("cannot look at the open file") }
+        switch status.kind {
+        case .regular: break
+        case .directory: return problem("is a directory, not a configuration file")
+        default:
+            let kind = switch status.kind {
+            case .characterDevice: "a character device"
+            case .blockDevice: "a block device"
+            case .socket: "a socket"
+            default: "a pipe or special file"
             }
-            return .success(nil)
+            return problem("is not a regular file: it is \(kind); a configuration is a text file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(ConfigurationProblem(file: path, line: 0, message: "the file is not UTF-8 text"))
+        if status.size > maximumBytes {
+            return problem("is \(status.size) bytes; a configuration is at most \(maximumBytes) bytes")
+        }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: [UInt8]
+            do { chunk = try file.read(upTo: maximumBytes + 1 - bytes.count) } catch {
+                return problem("cannot read the file: \(error)")
+            }
+            if chunk.isEmpty { break }
+            bytes += chunk
+            // Grown since it was looked at: refused as if it had been that size.
+            if bytes.count > maximumBytes {
+                return problem("is over \(maximumBytes) bytes; a configuration is at most \(maximumBytes) bytes")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return problem("the file is not UTF-8 text")
         }
         return .success(text)
     }

@@ -30,6 +30,16 @@ struct FileDescriptor: RawRepresentable, Sendable {
         FileDescriptor(rawValue: Int32(try retrying("open \(path)") { Int(Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) }))
     }
 
+    /// Opens `path` for reading by its own name: a symbolic link fails with
+    /// ELOOP, and a pipe opens at once instead of waiting for a writer
+    /// (O_NONBLOCK), so the caller can look at what it opened (``FileStatus``
+    /// of the descriptor) before it reads a byte.
+    static func open(forReadingWithoutFollowing path: String) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: Int32(try retrying("open \(path)") {
+            Int(Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
+        }))
+    }
+
     /// Makes reads and writes on an already open descriptor fail with EAGAIN instead of waiting.
     func setNonBlocking() throws(SystemCallError) {
         let flags = try Self.retrying("fcntl F_GETFL") { Int(fcntl(rawValue, F_GETFL)) }

@@ -1,7 +1,7 @@
 import Glibc
 
-/// What stat(2) says of a path: for the few places teller looks at a file
-/// before it reads, plays or rewrites it (teller.conf, a recording, the
+/// What stat(2) says of a path or an open file: for the few places teller
+/// looks at a file before it reads, plays or rewrites it (teller.conf, a recording, the
 /// database's size on the technician screen).
 struct FileStatus {
     enum Kind: Equatable {
@@ -27,6 +27,14 @@ struct FileStatus {
     init?(linkAt path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The file an open descriptor refers to: what was opened, whatever
+    /// has happened to its name since.
+    init?(descriptor: FileDescriptor) {
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
         self.init(info)
     }
 
