@@ -24,6 +24,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -394,7 +395,15 @@ def main():
     args = ap.parse_args()
     if args.job == "interactive":
         args.timeout = 10 ** 9
+    # teller-vm runs this job in the background and passes SIGTERM on (for
+    # its own SIGINT, SIGTERM and SIGHUP): stop the guest as Ctrl-C does.
+    signal.signal(signal.SIGTERM, stop_on_signal)
+    signal.signal(signal.SIGHUP, stop_on_signal)
     return run_job(args)
+
+
+def stop_on_signal(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
