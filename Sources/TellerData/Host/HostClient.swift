@@ -91,8 +91,9 @@ public final class HostClient: Sendable {
     /// host's body turned out unusable or for another request.
     private func reporting<T>(_ operation: () async throws -> T) async throws(HostError) -> T {
         do {
-            let value = try await operation()
-            connection.reachability.noteBankAnswer()
+            let dates = AnswerDates()
+            let value = try await AnswerDates.$current.withValue(dates) { try await operation() }
+            connection.reachability.noteBankAnswer(date: dates.latest)
             return value
         } catch let error as HostError {
             if case .invalidResponse = error { connection.reachability.noteFailure(.notUnderstood, detail: error.description) }

@@ -123,14 +123,15 @@ public final class HostConnection: Sendable {
                      handedOver: (@Sendable () -> Void)? = nil) async throws(HostError) -> HostResponse {
         do {
             let response = try await exchange(method, path, body: body, headers: headers, handedOver: handedOver)
-            reachability.received(date: response.header("Date").flatMap(TrustedClock.parseHTTPDate))
+            let date = response.header("Date").flatMap(TrustedClock.parseHTTPDate)
+            AnswerDates.current?.received(date)
             if (200...299).contains(response.status) {
                 // Whoever reads the body says whether it was the bank's answer
                 // (HostClient, TokenVault): a 200 can still be a captive portal's.
             } else {
                 let error = HostMapper.error(for: response)
                 if error.isBankAnswer {
-                    reachability.noteBankAnswer()
+                    reachability.noteBankAnswer(date: date)
                 } else if let kind = error.problemKind {
                     reachability.noteFailure(kind, detail: error.description)
                 }

@@ -13,9 +13,7 @@ public final class HostReachability: Sendable {
         var lastBankAnswer: ContinuousClock.Instant?
         var problem: SyncProblem?
         var observers: [@Sendable (SyncProblem?) -> Void] = []
-        /// The `Date` of the answer being read, kept until it proves to be the bank's.
-        var pendingDate: Date?
-        var timeObservers: [@Sendable (Date) -> Void] = []
+            var timeObservers: [@Sendable (Date) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -50,21 +48,15 @@ public final class HostReachability: Sendable {
         state.withLock { $0.timeObservers.append(observer) }
     }
 
-    /// The `Date` header of the answer just received; it counts only if the
-    /// answer turns out to be the bank's (a captive portal's date does not).
-    func received(date: Date?) {
-        state.withLock { $0.pendingDate = date }
-    }
-
-    /// The bank answered a request in the contract's shape.
-    public func noteBankAnswer() {
-        let (changed, observers, date, timeObservers) = state.withLock { state in
+    /// The bank answered a request in the contract's shape; `date` is that
+    /// answer's own `Date` header (see ``AnswerDates``), the trusted clock's
+    /// reference. Nothing is kept between requests, so one request's date
+    /// can never be credited to another's answer.
+    public func noteBankAnswer(date: Date? = nil) {
+        let (changed, observers, timeObservers) = state.withLock { state in
             state.lastBankAnswer = .now
-            defer {
-                state.problem = nil
-                state.pendingDate = nil
-            }
-            return (state.problem != nil, state.observers, state.pendingDate, state.timeObservers)
+            defer { state.problem = nil }
+            return (state.problem != nil, state.observers, state.timeObservers)
         }
         if let date { for observer in timeObservers { observer(date) } }
         if changed { for observer in observers { observer(nil) } }
@@ -81,5 +73,22 @@ public final class HostReachability: Sendable {
             return (changed, problem, state.observers)
         }
         if changed { for observer in observers { observer(problem) } }
+    }
+}
+
+/// The `Date` headers of the answers one exchange received, in its own
+/// task: a request made beside it (a captive portal's answer to the health
+/// probe while the drain hears the bank) cannot mix its date in. The date
+/// reaches the trusted clock only once the exchange proved the answers to
+/// be the bank's (``HostReachability/noteBankAnswer(date:)``).
+final class AnswerDates: Sendable {
+    @TaskLocal static var current: AnswerDates?
+    private let newest = Mutex<Date?>(nil)
+
+    /// The date of the last answer received in this exchange.
+    var latest: Date? { newest.withLock { $0 } }
+
+    func received(_ date: Date?) {
+        newest.withLock { $0 = date }
     }
 }

@@ -92,7 +92,7 @@ public actor TokenVault {
             connection.reachability.noteFailure(.notUnderstood, detail: error.description)
             throw error
         }
-        connection.reachability.noteBankAnswer()
+        connection.reachability.noteBankAnswer(date: response.header("Date").flatMap(TrustedClock.parseHTTPDate))
         accessToken = tokens.accessToken
         accessExpiry = clock().addingTimeInterval(tokens.expiresIn)
         refreshToken = tokens.refreshToken
