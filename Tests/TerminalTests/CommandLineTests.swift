@@ -59,6 +59,28 @@ import Testing
         #expect(notUTF8.output.contains("\(latin1): the file is not UTF-8 text"), "\(notUTF8.output)")
     }
 
+    /// `teller run` refuses a database it must not touch with the same
+    /// exit code as `teller status`, which teller.service reads to stop
+    /// restarting; the file is left exactly as it was.
+    @Test(arguments: [("empty", Int32(4)), ("foreign", Int32(5))])
+    func runRefusesADatabaseWithItsOwnExitCode(_ kind: String, _ code: Int32) async throws {
+        let directory = TemporaryDirectory("teller-run-refused")
+        try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
+        let database = directory.file("data/teller.db")
+        if kind == "empty" {
+            try Data().write(to: URL(fileURLWithPath: database))
+        } else {
+            #expect(try await ChildProcess.run("/usr/bin/sqlite3", [database, "CREATE TABLE customers(id INTEGER)"]).status == 0)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let result = try await ChildProcess.run(Self.teller, ["run", "--data-dir", directory.file("data"), "--runtime-dir", directory.file("run"),
+                                                              "--display", "offscreen", "--terminal-id", "T-1"], timeout: .seconds(30))
+        #expect(result.status == code, "\(result.stderr)")
+        #expect(result.stderr.contains(database), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("data")) == ["teller.db"], "nothing beside it either")
+    }
+
     @Test func controlBytesAreEscapedAndTextIsBounded() async throws {
         let directory = TemporaryDirectory("teller-check-config")
         let file = directory.file("teller.conf")

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TellerData
 
 /// `teller run`: the terminal itself, on the best display available.
 enum RunCommand {
@@ -12,6 +13,11 @@ enum RunCommand {
             // The async main drains the main queue the loop lives on; the
             // loop exits the process itself (SIGTERM, fatal display errors).
             while true { try? await Task.sleep(for: .seconds(3600)) }
+        } catch let refusal as DatabaseRefusal {
+            // Nothing was written; the same exit code as `teller status`, so
+            // the journal and systemd say which case it is.
+            Log.error("teller run: \(refusal)")
+            return refusal.reason.kind.exitCode
         } catch {
             Log.error("teller run: \(error)")
             return 1

@@ -19,7 +19,7 @@ enum StatusCommand {
         } catch let refusal as DatabaseRefusal {
             Log.error("teller status: \(refusal)")
             Log.error("teller status: nothing was written: the directory and the file are exactly as they were.")
-            return exitCode(refusal.reason.kind)
+            return refusal.reason.kind.exitCode
         } catch TellerError.storage(let failure) {
             // The technician's detail (file, what is wrong, SQL), not the operator's "Not saved" sentence.
             Log.error("teller status: \(failure.detail)")
@@ -27,20 +27,6 @@ enum StatusCommand {
         } catch {
             Log.error("teller status: \(error)")
             return 1
-        }
-    }
-
-    /// One exit code per kind of refused database; listed in `teller --help`
-    /// (Usage.swift) and docs/deploy.md, and relied on by deploy/lib/common.sh.
-    static func exitCode(_ kind: DatabaseRefusal.Kind) -> Int32 {
-        switch kind {
-        case .missing: 3
-        case .empty: 4
-        case .foreign: 5
-        case .newerSchema: 6
-        case .damaged: 7
-        case .unreadable: 8
-        case .olderSchema: 9
         }
     }
 

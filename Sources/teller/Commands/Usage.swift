@@ -13,7 +13,8 @@ let usage = """
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
       ctl-bridge --port PATH    serve the control protocol on a virtio-serial port (the virtual device)
 
-    status only reads: it never creates, migrates or writes the database. Its exit codes:
+    status only reads: it never creates, migrates or writes the database. Its exit codes
+    (run exits 4 to 8 too when it refuses the database):
       0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
       teller.db missing), 4 teller.db is empty (0 bytes), 5 not a Teller database,
       6 schema newer than this teller, 7 damaged or truncated, 8 cannot be read
