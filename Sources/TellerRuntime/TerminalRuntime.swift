@@ -28,12 +28,16 @@ public final class TerminalRuntime {
     /// release only swaps the control's paints through `pressable`.
     private var treeInputs: LayoutInputs?
     private var pressable: PressableNodes?
+    /// The lists and scroll areas of `tree`: a drag or a fling lays out only the one it moves.
+    private var scrollable: ScrollableNodes?
     /// Bumped whenever input reaches the screens (a tap, a key, a raw
     /// touch): they may change what a screen shows without a new revision.
     var screenInputs = 0
     private var body: (key: BodyKey, widget: any Widget)?
     /// Full layouts since start, for the benchmark and tests: a press must not add one.
     public private(set) var layoutCount = 0
+    /// Lists and scroll areas laid out alone because only their offset changed, since start.
+    public private(set) var scrollLayoutCount = 0
     /// Where `teller ctl touch/tap` and `type` inject kernel-format events.
     public internal(set) var syntheticTouch: TouchInjector?
     public internal(set) var syntheticKeyboard: KeyboardInjector?
@@ -126,19 +130,19 @@ public final class TerminalRuntime {
     /// frame plus what the back buffer missed.
     ///
     /// When only the press changed, the layout is kept and the control
-    /// pressed and the one released are the damage; otherwise the screen
-    /// is laid out again and compared with the tree on the panel.
+    /// pressed and the one released are the damage. When besides it only
+    /// scroll offsets changed (a drag, a fling), the lists they move are
+    /// laid out alone into the kept tree and their viewports are the
+    /// damage. Otherwise the screen is laid out again and compared with the
+    /// tree on the panel.
     func renderFrame(into surface: Surface, stale: Rect) -> Rect {
         touch.step(now: animationSeconds, state: &layout.state)
         layout.state = view.interactionState(layout.state)
         layout.direction = view.layoutDirection
-        var damage: [Rect]
         let inputs = currentInputs
-        if var kept = tree, var pressable, inputs == treeInputs {
-            tree = nil  // the one reference, so the press changes the tree in place
-            damage = pressable.press(layout.state.pressed, in: &kept)
-            tree = kept
-            self.pressable = pressable
+        var damage: [Rect]
+        if let kept = keptTreeDamage(inputs) {
+            damage = kept
         } else {
             let newTree = layoutCurrentScreen()
             // After a language switch every word may be another and every row mirrored: redraw it all
@@ -148,6 +152,7 @@ public final class TerminalRuntime {
             tree = newTree
             treeInputs = inputs
             pressable = PressableNodes(newTree, pressed: layout.state.pressed)
+            scrollable = ScrollableNodes(newTree)
         }
         // What changed goes back to the display; the stale part it repaired was already on screen.
         // Counting it as changed would make every later frame of a double-buffered display whole.
@@ -156,6 +161,28 @@ public final class TerminalRuntime {
         if let tree, !merged.isEmpty { renderer.render(tree, into: surface, damage: merged) }
         if touch.isAnimating { requestAnimationFrame() }
         return changed
+    }
+
+    /// Brings the kept tree to `inputs` when they differ from what it was
+    /// laid out from only in the press and in scroll offsets of lists it
+    /// can lay out alone: the press swaps paints, each moved list is laid
+    /// out again in place. Returns the damage, or nil (nothing changed)
+    /// when the screen must be laid out again.
+    private func keptTreeDamage(_ inputs: LayoutInputs) -> [Rect]? {
+        guard var kept = tree, var pressable, let scrollable, let treeInputs,
+              let scrolled = inputs.scrolledLists(since: treeInputs), scrollable.canRelayout(scrolled) else { return nil }
+        tree = nil  // the one reference, so the press and the scroll change the tree in place
+        // The press first, while the index's paths still lead to the nodes they name.
+        var damage = pressable.press(layout.state.pressed, in: &kept)
+        if !scrolled.isEmpty {
+            damage += scrollable.relayout(scrolled, in: &kept, layout)
+            scrollLayoutCount += scrolled.count
+            pressable = PressableNodes(kept, pressed: layout.state.pressed)
+            self.treeInputs = inputs
+        }
+        tree = kept
+        self.pressable = pressable
+        return damage
     }
 
     /// Seconds since the runtime started, on the monotonic clock a fling runs on.
@@ -191,6 +218,21 @@ private struct LayoutInputs: Equatable {
     /// A language switch lays the screen out again: other words, perhaps mirrored.
     var direction: LayoutDirection
     var language: Int
+}
+
+extension LayoutInputs {
+    /// The lists whose scroll offset differs from `old`'s when nothing else
+    /// but the press does (empty when only the press changed); nil when
+    /// anything else changed.
+    func scrolledLists(since old: LayoutInputs) -> Set<String>? {
+        var same = self
+        same.state.scrollOffsets = old.state.scrollOffsets
+        guard same == old else { return nil }
+        var moved: Set<String> = []
+        for (list, offset) in state.scrollOffsets where old.state.scrollOffsets[list] != offset { moved.insert(list) }
+        for list in old.state.scrollOffsets.keys where state.scrollOffsets[list] == nil { moved.insert(list) }
+        return moved
+    }
 }
 
 /// What the screen's widgets are built from: the view models' state, which

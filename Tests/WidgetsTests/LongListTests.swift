@@ -7,12 +7,14 @@ import Widgets
 @Suite struct LongListTests {
     let size = Size(width: 800, height: 480)
 
-    static func list(_ count: Int) -> List {
-        List(identifier: "long", label: "Queue", rows: (0..<count).map { index in
+    static func rows(_ count: Int) -> [ListRow] {
+        (0..<count).map { index in
             ListRow(identifier: "long.\(index)", title: "Deposit \(10 + index).00 EUR", subtitle: "DE54 5001 0517 0426 3971 58 · 08:02",
                     badge: Badge("Queued"))
-        })
+        }
     }
+
+    static func list(_ count: Int) -> List { List(identifier: "long", label: "Queue", rows: rows(count)) }
 
     func layout(_ count: Int, _ state: InteractionState = InteractionState()) -> LayoutNode {
         makeContext(state: state).layout(Self.list(count), in: size)
@@ -166,7 +168,7 @@ import Widgets
     @Test func aChangedRowIsMeasuredAgainThoughTheCountIsTheSame() throws {
         let context = makeContext()
         let before = context.layout(Self.list(1_000), in: size)
-        var rows = Self.list(1_000).rows
+        var rows = Self.rows(1_000)
         rows[500].subtitle = String(repeating: "A long note the operator typed, ", count: 6)
         let after = context.layout(List(identifier: "long", label: "Queue", rows: rows), in: size)
         let node = { (tree: LayoutNode) in try #require(tree.node(withIdentifier: "long")) }

@@ -45,7 +45,7 @@ extension LayoutNode {
             visible: !frame.intersection(clip).isEmpty,
             interactive: interaction != .none && interaction != .blocker,
             truncated: isTruncated ? true : nil,
-            children: children.filter { $0.role != .spacer }.map { $0.accessibilityNode(within: childClip) })
+            children: allChildren.filter { $0.role != .spacer }.map { $0.accessibilityNode(within: childClip) })
     }
 
     /// The accessibility tree as UTF-8 JSON, keys sorted so dumps diff cleanly.

@@ -8,14 +8,16 @@ import Graphics
 /// or a fling runs, and ``InteractionState/scroll(_:to:)`` sends it to an end.
 /// The accessibility value is the row count.
 ///
-/// Only rows that intersect the viewport are drawn: they get their paints,
-/// badge and action button. Every other row is still a node with its
-/// identifier, label, value and frame (outside the clip, so QA sees it as
-/// not visible), but with nothing to paint and no children, so a list of
-/// 1,000 rows builds and diffs the few it shows. Every row's height is still
-/// known, for positions and the scroll indicator, from the context's
-/// ``RowHeightCache``: a row's text is wrapped to measure it once, not on
-/// every frame.
+/// The list asks its rows by index (``ListRows``) and keeps their heights
+/// as prefix sums in the context's ``RowHeightCache``, made again only when
+/// the rows change: a row's text is wrapped to measure it once, not on
+/// every frame. Only the rows that intersect the viewport, found by a
+/// binary search, are built and laid out: they get their paints, badge and
+/// action button. Every other row is left to the viewport's
+/// ``ScrollingContent``, which makes it on demand for accessibility and
+/// look-ups (its identifier, label, value and frame, outside the clip, so
+/// QA sees it as not visible; nothing to paint, no children). A scroll
+/// lays out the viewport alone (``ScrollingContent/relayout(_:)``).
 ///
 /// A row never cuts its text: the title and subtitle wrap, and an amount
 /// too wide to sit beside the title moves under it, so a row grows taller
@@ -24,12 +26,12 @@ public struct List: Widget {
     public var identifier: String
     public var label: String
     public var header: (any Widget)?
-    public var rows: [ListRow]
+    public var rows: ListRows
     /// Shown under the rows only while they are taller than the list (jumps
     /// to the first and the last row); a short list has no use for them.
     public var overflowControls: (any Widget)?
 
-    public init(identifier: String, label: String, header: (any Widget)? = nil, rows: [ListRow], overflowControls: (any Widget)? = nil) {
+    public init(identifier: String, label: String, header: (any Widget)? = nil, rows: ListRows, overflowControls: (any Widget)? = nil) {
         self.identifier = identifier
         self.label = label
         self.header = header
@@ -37,18 +39,24 @@ public struct List: Widget {
         self.overflowControls = overflowControls
     }
 
+    public init(identifier: String, label: String, header: (any Widget)? = nil, rows: [ListRow], overflowControls: (any Widget)? = nil) {
+        self.init(identifier: identifier, label: label, header: header, rows: ListRows(rows), overflowControls: overflowControls)
+    }
+
     /// The height of the first row at `width` (the one an unscrolled list
     /// shows first): a list is never lower than one row.
     public func rowHeight(_ context: LayoutContext, width: Int) -> Int {
-        rows.first.map { context.rowHeights.height(of: $0, width: width, context) } ?? RowPlan.minimumHeight(context)
+        rows.isEmpty ? RowPlan.minimumHeight(context) : context.rowHeights.height(of: rows[0], width: width, context)
     }
 
     /// As tall as the header and rows, up to `available`: rows are measured
     /// only until they fill it.
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
         var height = headerHeight(width: available.width, context)
-        for row in rows where height < available.height {
-            height += context.rowHeights.height(of: row, width: available.width, context)
+        var index = 0
+        while index < rows.count, height < available.height {
+            height += context.rowHeights.height(of: rows[index], width: available.width, context)
+            index += 1
         }
         return Size(width: available.width, height: min(available.height, height))
     }
@@ -68,60 +76,121 @@ public struct List: Widget {
         header.map { $0.measure(Size(width: width, height: Int(Int32.max) / 4), context).height } ?? 0
     }
 
+    private func rowOffsets(width: Int, _ context: LayoutContext) -> [Int] {
+        context.rowHeights.offsets(of: rows, list: identifier, width: width, context)
+    }
+
     public func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode {
-        let heights = context.rowHeights.heights(of: rows, width: frame.width, context)
+        let offsets = rowOffsets(width: frame.width, context)
         let headerHeight = headerHeight(width: frame.width, context)
-        let contentHeight = headerHeight + heights.reduce(0, +)
+        let contentHeight = headerHeight + offsets[rows.count]
         guard contentHeight > frame.height, let controls = overflowControls else {
-            return layoutViewport(heights, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
+            return layoutViewport(offsets, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
         }
         let gap = context.px(8)
         let barHeight = controls.measure(Size(width: frame.width, height: frame.height), context).height
         let listHeight = frame.height - barHeight - gap
         // Too low for the controls and a row: the rows matter more.
-        guard listHeight >= (heights.first ?? 0) else {
-            return layoutViewport(heights, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
+        guard listHeight >= (rows.isEmpty ? 0 : offsets[1]) else {
+            return layoutViewport(offsets, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
         }
         let listFrame = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: listHeight)
         let barFrame = Rect(x: frame.minX, y: listFrame.maxY + gap, width: frame.width, height: barHeight)
         return LayoutNode(frame: frame, role: .group, children: [
-            layoutViewport(heights, headerHeight: headerHeight, contentHeight: contentHeight, in: listFrame, context),
+            layoutViewport(offsets, headerHeight: headerHeight, contentHeight: contentHeight, in: listFrame, context),
             controls.layout(in: barFrame, context),
         ])
     }
 
-    private func layoutViewport(_ heights: [Int], headerHeight: Int, contentHeight: Int, in frame: Rect,
-                                _ context: LayoutContext) -> LayoutNode {
+    fileprivate func layoutViewport(_ offsets: [Int], headerHeight: Int, contentHeight: Int, in frame: Rect,
+                                    _ context: LayoutContext) -> LayoutNode {
         let maxOffset = max(0, contentHeight - frame.height)
         let offset = min(maxOffset, max(0, context.state.scrollOffsets[identifier] ?? 0))
         var children: [LayoutNode] = []
-        children.reserveCapacity(rows.count + 2)
-        var y = frame.minY - offset
+        let top = frame.minY - offset
         if let header {
-            children.append(header.layout(in: Rect(x: frame.minX, y: y, width: frame.width, height: headerHeight), context))
-            y += headerHeight
+            children.append(header.layout(in: Rect(x: frame.minX, y: top, width: frame.width, height: headerHeight), context))
         }
-        for (row, height) in zip(rows, heights) {
-            let rowFrame = Rect(x: frame.minX, y: y, width: frame.width, height: height)
-            // Only a row in view is planned in full (its text wrapped again) and drawn.
-            children.append(rowFrame.intersects(frame)
-                ? layoutRow(RowPlan(row: row, width: frame.width, context), in: rowFrame, context)
-                : unshownRow(row, in: rowFrame))
-            y += height
+        let rowsTop = top + headerHeight
+        // The first row that ends below the viewport's top; rows from there on are built while they start above its bottom.
+        var low = 0, high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rowsTop + offsets[middle + 1] > frame.minY { high = middle } else { low = middle + 1 }
+        }
+        var shown = low..<low
+        var index = low
+        while index < rows.count, rowsTop + offsets[index] < frame.maxY {
+            let rowFrame = Rect(x: frame.minX, y: rowsTop + offsets[index], width: frame.width, height: offsets[index + 1] - offsets[index])
+            guard rowFrame.intersects(frame) else { break }
+            let row = rows[index]
+            children.append(layoutRow(RowPlan(row: row, width: frame.width, context), in: rowFrame, context))
+            index += 1
+            shown = shown.lowerBound..<index
         }
         if contentHeight > frame.height {
             children.append(ScrollArea.indicator(in: frame, contentHeight: contentHeight, offset: offset, context))
         }
+        let viewport = Viewport(list: self, frame: frame, direction: context.direction, offsets: offsets, headerHeight: headerHeight,
+                                contentHeight: contentHeight, offset: offset, shown: shown)
         return LayoutNode(frame: frame, role: .list, identifier: identifier, label: label,
                           value: String(rows.count),
                           interaction: .scroll(contentHeight: contentHeight),
                           paints: [.fill(frame, context.theme.surface, radius: 0),
                                    .stroke(frame, context.theme.separator, radius: 0, width: 1)],
-                          clipsChildren: true, children: children)
+                          clipsChildren: true, children: children, scrolling: Scrolling(viewport))
+    }
+
+    /// The part of a list that scrolls, as laid out: what it needs to be
+    /// laid out again at another offset, and to make the rows it did not build.
+    private struct Viewport: ScrollingContent {
+        let list: List
+        let frame: Rect
+        let direction: LayoutDirection
+        let offsets: [Int]
+        let headerHeight: Int
+        let contentHeight: Int
+        /// The offset laid out, clamped to the content.
+        let offset: Int
+        /// The rows built, in view.
+        let shown: Range<Int>
+
+        var scrollIdentifier: String { list.identifier }
+
+        func relayout(_ context: LayoutContext) -> LayoutNode {
+            var context = context
+            if context.direction != direction { context.direction = direction }
+            return list.layoutViewport(offsets, headerHeight: headerHeight, contentHeight: contentHeight, in: frame, context)
+        }
+
+        func allChildren(of node: LayoutNode) -> [LayoutNode] {
+            let built = node.children
+            let headers = list.header == nil ? 0 : 1
+            var children: [LayoutNode] = []
+            children.reserveCapacity(built.count - shown.count + list.rows.count)
+            children += built[0..<headers]
+            let rowsTop = frame.minY - offset + headerHeight
+            func unshown(_ index: Int) -> LayoutNode {
+                let frame = Rect(x: frame.minX, y: rowsTop + offsets[index], width: frame.width, height: offsets[index + 1] - offsets[index])
+                return List.unshownRow(list.rows[index], in: frame)
+            }
+            for index in 0..<shown.lowerBound { children.append(unshown(index)) }
+            children += built[headers..<(headers + shown.count)]
+            for index in shown.upperBound..<list.rows.count { children.append(unshown(index)) }
+            children += built[(headers + shown.count)...]
+            return children
+        }
+
+        func isSame(as other: any ScrollingContent) -> Bool {
+            guard let other = other as? Viewport else { return false }
+            return list.identifier == other.list.identifier && frame == other.frame && direction == other.direction
+                && offset == other.offset && shown == other.shown && headerHeight == other.headerHeight
+                && contentHeight == other.contentHeight && offsets == other.offsets && list.rows.isSame(as: other.list.rows)
+        }
     }
 
     /// A row scrolled out of view: findable by QA, nothing to draw.
-    private func unshownRow(_ row: ListRow, in frame: Rect) -> LayoutNode {
+    fileprivate static func unshownRow(_ row: ListRow, in frame: Rect) -> LayoutNode {
         LayoutNode(frame: frame, role: .row, identifier: row.identifier, label: Self.label(row), value: row.trailing, interaction: .tap)
     }
 

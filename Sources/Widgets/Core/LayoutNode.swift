@@ -38,11 +38,15 @@ public struct LayoutNode: Hashable, Sendable {
     /// stands in for it: what the operator reads is not all there is.
     public var isTruncated: Bool
     public var children: [LayoutNode] { didSet { rehash() } }
+    /// Set on a scrolling node that can be laid out again alone and may
+    /// leave children unbuilt (``ScrollingContent``); they draw nothing.
+    public var scrolling: Scrolling?
 
     public init(
         frame: Rect, role: AccessibilityRole, identifier: String? = nil, label: String? = nil,
         value: String? = nil, isEnabled: Bool = true, interaction: Interaction = .none,
-        paints: [Paint] = [], press: PressAppearance? = nil, clipsChildren: Bool = false, isTruncated: Bool = false, children: [LayoutNode] = []
+        paints: [Paint] = [], press: PressAppearance? = nil, clipsChildren: Bool = false, isTruncated: Bool = false, children: [LayoutNode] = [],
+        scrolling: Scrolling? = nil
     ) {
         self.frame = frame
         self.role = role
@@ -56,8 +60,14 @@ public struct LayoutNode: Hashable, Sendable {
         self.clipsChildren = clipsChildren
         self.isTruncated = isTruncated
         self.children = children
+        self.scrolling = scrolling
         rehash()
     }
+
+    /// ``children`` and, in order among them, those a ``scrolling`` node
+    /// left unbuilt (a long list's rows out of view): what accessibility and
+    /// the look-ups by identifier see. Built on each call.
+    public var allChildren: [LayoutNode] { scrolling?.content.allChildren(of: self) ?? children }
 
     private mutating func rehash() {
         var hasher = Hasher()
@@ -76,10 +86,10 @@ public struct LayoutNode: Hashable, Sendable {
         hasher.combine(identifier)
     }
 
-    /// Calls `body` for this node and every descendant, parents first.
+    /// Calls `body` for this node and every descendant (``allChildren``), parents first.
     public func forEach(_ body: (LayoutNode) throws -> Void) rethrows {
         try body(self)
-        for child in children { try child.forEach(body) }
+        for child in allChildren { try child.forEach(body) }
     }
 
     /// The part of the node with `identifier` that can be seen and touched:
@@ -89,7 +99,7 @@ public struct LayoutNode: Hashable, Sendable {
     public func visibleFrame(ofIdentifier identifier: String, within bounds: Rect) -> Rect? {
         if self.identifier == identifier { return frame.intersection(bounds) }
         let clip = clipsChildren ? bounds.intersection(frame) : bounds
-        for child in children {
+        for child in allChildren {
             if let found = child.visibleFrame(ofIdentifier: identifier, within: clip) { return found }
         }
         return nil
@@ -98,7 +108,7 @@ public struct LayoutNode: Hashable, Sendable {
     /// The first node (depth first) with `identifier`.
     public func node(withIdentifier identifier: String) -> LayoutNode? {
         if self.identifier == identifier { return self }
-        for child in children {
+        for child in allChildren {
             if let found = child.node(withIdentifier: identifier) { return found }
         }
         return nil

@@ -40,7 +40,31 @@ public struct ScrollArea: Widget {
         }
         return LayoutNode(frame: frame, role: .group, identifier: identifier, label: label,
                           interaction: .scroll(contentHeight: contentHeight), clipsChildren: true,
-                          children: [child, Self.indicator(in: frame, contentHeight: contentHeight, offset: offset, context)])
+                          children: [child, Self.indicator(in: frame, contentHeight: contentHeight, offset: offset, context)],
+                          scrolling: Scrolling(Scrolled(area: self, frame: frame, direction: context.direction)))
+    }
+
+    /// A scroll area as laid out, to lay it out again alone when only its offset changed.
+    private struct Scrolled: ScrollingContent {
+        let area: ScrollArea
+        let frame: Rect
+        let direction: LayoutDirection
+
+        var scrollIdentifier: String { area.identifier }
+
+        func relayout(_ context: LayoutContext) -> LayoutNode {
+            var context = context
+            if context.direction != direction { context.direction = direction }
+            return area.layout(in: frame, context)
+        }
+
+        func allChildren(of node: LayoutNode) -> [LayoutNode] { node.children }
+
+        /// The children say what the content made; the area itself is its place.
+        func isSame(as other: any ScrollingContent) -> Bool {
+            guard let other = other as? Scrolled else { return false }
+            return area.identifier == other.area.identifier && frame == other.frame && direction == other.direction
+        }
     }
 
     /// A thin bar at the trailing edge (the right, or the left right to
