@@ -67,9 +67,14 @@ final class InputRouter {
         self.handler = handler
     }
 
+    /// Hands every notice of one read to the handler, then draws the frame
+    /// they asked for in the same turn of the main queue: not behind the
+    /// work they queued there (a view model's tasks), and once for all the
+    /// events of the read.
     func deliver(_ notices: [InputNotice]) {
         for notice in notices { handler(notice) }
         resynchronizeWatches()
+        if !notices.isEmpty { loop.renderIfReady() }
     }
 
     private func resynchronizeWatches() {
