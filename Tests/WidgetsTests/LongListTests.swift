@@ -179,4 +179,86 @@ import Widgets
         #expect(newHeight > oldHeight, "row 500 wraps now, so the list is taller")
         #expect(try #require(after.node(withIdentifier: "long.501")).frame.minY > (try #require(before.node(withIdentifier: "long.501"))).frame.minY)
     }
+
+    /// A screen around a long list: a label above, a header scrolling with the rows, Top and Oldest
+    /// under them, and a scroll area beside it; mirrored when it reads right to left.
+    static func screen(_ count: Int, rows: ListRows? = nil) -> any Widget {
+        HStack(spacing: 8, [
+            Flexible(2, VStack(spacing: 8, [
+                Label("Queue", style: .title, identifier: "title"),
+                Flexible(1, List(identifier: "long", label: "Queue", header: Label("All deposits", identifier: "long.header"),
+                                 rows: rows ?? ListRows(Self.rows(count)),
+                                 overflowControls: HStack(spacing: 12, [Spacer(), Button("Top", identifier: "top"),
+                                                                        Button("Oldest", identifier: "bottom")]))),
+            ])),
+            Flexible(1, ScrollArea(identifier: "notes", label: "Notes", VStack(spacing: 10, (0..<30).map { index in
+                Label("Note \(index)", identifier: "note.\(index)")
+            }))),
+        ])
+    }
+
+    /// A drag lays out only the list it moves, into the kept tree: at every offset that must be
+    /// exactly the tree the whole screen's layout makes, and the damage is the list's viewport.
+    @Test(arguments: [LayoutDirection.leftToRight, .rightToLeft])
+    func aListLaidOutAloneIsTheWholeScreensLayout(_ direction: LayoutDirection) throws {
+        var context = makeContext()
+        context.direction = direction
+        let screen = Self.screen(300)
+        var kept = context.layout(screen, in: size)
+        let index = ScrollableNodes(kept)
+        let viewport = try #require(kept.node(withIdentifier: "long")).frame
+        let notes = try #require(kept.node(withIdentifier: "notes")).frame
+        context.state.pressed = "long.3"
+        for (list, offset) in [("long", 1), ("long", 12), ("notes", 40), ("long", 700), ("long", 5_000), ("notes", 9), ("long", 40_000),
+                               ("long", Int(Int32.max)), ("long", 0)] {
+            context.state.scrollOffsets[list] = offset
+            try #require(index.canRelayout([list]))
+            let damage = index.relayout([list], in: &kept, context)
+            let whole = context.layout(screen, in: size)
+            #expect(kept == whole, "\(list) at \(offset)")
+            #expect(kept.accessibilityNode == whole.accessibilityNode, "\(list) at \(offset)")
+            #expect(damage == [list == "long" ? viewport : notes])
+        }
+        #expect(!index.canRelayout(["no.such.list"]), "a list that is not there is laid out with the screen")
+    }
+
+    /// Only the rows in view are nodes of the tree; the others are made when accessibility asks.
+    @Test func aThousandRowsBuildOnlyTheRowsInViewAndAccessibilityStillListsEvery() throws {
+        var state = InteractionState()
+        state.scrollOffsets["long"] = 40_000
+        let tree = layout(1_000, state)
+        let list = try #require(tree.node(withIdentifier: "long"))
+        let built = list.children.filter { $0.role == .row }
+        #expect(!built.isEmpty && built.count <= list.frame.height / 56 + 2, "\(built.count) row nodes built")
+        #expect(built.allSatisfy { $0.frame.intersects(list.frame) })
+        let rows = tree.accessibilityNode.children.filter { $0.role == .row }
+        #expect(rows.map(\.identifier) == (0..<1_000).map { "long.\($0)" })
+        #expect(rows.filter(\.visible).map(\.identifier) == built.map(\.identifier))
+        let far = try #require(rows.first)
+        #expect(far.label == "Deposit 10.00 EUR, Queued, DE54 5001 0517 0426 3971 58 · 08:02" && far.frame.y < list.frame.minY - 39_000)
+    }
+
+    /// Rows are asked for by index: while the source stays equal, a new layout (a new body built
+    /// from the same view model) asks only for the rows it shows, not for every row's height again.
+    @Test func aListFromTheSameSourceAsksOnlyForTheRowsItShows() throws {
+        let asked = Asked()
+        let source = Self.rows(1_000)
+        func rows() -> ListRows { ListRows(count: source.count, from: source) { rows, index in asked.note(index); return rows[index] } }
+        var context = makeContext()
+        context.state.scrollOffsets["long"] = 20_000
+        _ = context.layout(Self.screen(0, rows: rows()), in: size)
+        #expect(asked.count >= 1_000, "the first layout measures every row")
+        asked.reset()
+        let tree = context.layout(Self.screen(0, rows: rows()), in: size)
+        let built = try #require(tree.node(withIdentifier: "long")).children.filter { $0.role == .row }.count
+        #expect(asked.count > 0 && asked.count <= built + 8, "\(asked.count) rows asked for to show \(built)")
+    }
+}
+
+/// Which rows a list asked for (a class, since the row function must be Sendable).
+private final class Asked: @unchecked Sendable {
+    // Touched only by the test's own thread, during layout.
+    private(set) var count = 0
+    func note(_ index: Int) { count += 1 }
+    func reset() { count = 0 }
 }

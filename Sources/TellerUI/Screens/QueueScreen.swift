@@ -18,9 +18,9 @@ public struct QueueScreen: TerminalScreen {
     public static let bottom = "queue.bottom"
 
     /// `queue.row.<n>`, n counting from 0 in the order shown.
-    public static func row(_ index: Int) -> String { "queue.row.\(index)" }
+    public nonisolated static func row(_ index: Int) -> String { "queue.row.\(index)" }
     /// `queue.row.<n>.acknowledge`.
-    public static func acknowledge(_ index: Int) -> String { row(index) + ".acknowledge" }
+    public nonisolated static func acknowledge(_ index: Int) -> String { row(index) + ".acknowledge" }
 
     public let model: QueueViewModel
 
@@ -42,14 +42,14 @@ public struct QueueScreen: TerminalScreen {
             children.append(Label(model.emptyText, style: .body, color: .secondaryText, maxLines: 2, identifier: "queue.empty"))
             children.append(Spacer())
         } else {
-            children.append(List(identifier: Self.list, label: model.title, rows: rows.enumerated().map { index, row in
-                ListRow(identifier: Self.row(index), title: row.title, subtitle: row.detail,
-                        badge: Badge(row.stateText, tone: Self.tone(row.tone)),
-                        action: row.needsAcknowledgement
-                            ? Button(model.acknowledgeTitle, identifier: Self.acknowledge(index),
-                                     accessibilityLabel: model.acknowledgeAccessibilityLabel(row))
-                            : nil)
-            }, overflowControls: HStack(spacing: 12, [
+            // Asked by index: the list builds the rows it shows, not a thousand on every tap.
+            var acknowledgeLabels: [Int: String] = [:]
+            for (index, row) in rows.enumerated() where row.needsAcknowledgement {
+                acknowledgeLabels[index] = model.acknowledgeAccessibilityLabel(row)
+            }
+            let source = QueueRows(rows: rows, acknowledgeTitle: model.acknowledgeTitle, acknowledgeLabels: acknowledgeLabels)
+            children.append(List(identifier: Self.list, label: model.title, rows: ListRows(count: rows.count, from: source) { $0.row($1) },
+                                 overflowControls: HStack(spacing: 12, [
                 Spacer(),
                 Button(model.toTopTitle, identifier: Self.top, accessibilityLabel: model.toTopAccessibilityLabel, style: .secondary),
                 Button(model.toBottomTitle, identifier: Self.bottom, accessibilityLabel: model.toBottomAccessibilityLabel, style: .secondary),
@@ -58,13 +58,32 @@ public struct QueueScreen: TerminalScreen {
         return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
     }
 
-    static func tone(_ tone: Tone) -> BadgeTone {
+    nonisolated static func tone(_ tone: Tone) -> BadgeTone {
         switch tone {
         case .neutral: .neutral
         case .positive: .success
         case .attention: .warning
         case .negative: .danger
         }
+    }
+}
+
+/// What the queue's list rows are made from: the view model's rows, which
+/// it builds once per load, and the words of their Acknowledge buttons,
+/// translated while the screen was built.
+private struct QueueRows: Equatable, Sendable {
+    let rows: [QueueViewModel.Row]
+    let acknowledgeTitle: String
+    /// By row index, for the rows that need acknowledging.
+    let acknowledgeLabels: [Int: String]
+
+    func row(_ index: Int) -> ListRow {
+        let row = rows[index]
+        return ListRow(identifier: QueueScreen.row(index), title: row.title, subtitle: row.detail,
+                       badge: Badge(row.stateText, tone: QueueScreen.tone(row.tone)),
+                       action: row.needsAcknowledgement
+                           ? Button(acknowledgeTitle, identifier: QueueScreen.acknowledge(index), accessibilityLabel: acknowledgeLabels[index])
+                           : nil)
     }
 }
 

@@ -46,18 +46,13 @@ public struct List: Widget {
     /// The height of the first row at `width` (the one an unscrolled list
     /// shows first): a list is never lower than one row.
     public func rowHeight(_ context: LayoutContext, width: Int) -> Int {
-        rows.isEmpty ? RowPlan.minimumHeight(context) : context.rowHeights.height(of: rows[0], width: width, context)
+        rows.isEmpty ? RowPlan.minimumHeight(context) : rowOffsets(width: width, context)[1]
     }
 
-    /// As tall as the header and rows, up to `available`: rows are measured
-    /// only until they fill it.
+    /// As tall as the header and rows, up to `available`. The rows' heights
+    /// are the ones layout keeps: measured once per width, not per call.
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
-        var height = headerHeight(width: available.width, context)
-        var index = 0
-        while index < rows.count, height < available.height {
-            height += context.rowHeights.height(of: rows[index], width: available.width, context)
-            index += 1
-        }
+        let height = headerHeight(width: available.width, context) + rowOffsets(width: available.width, context)[rows.count]
         return Size(width: available.width, height: min(available.height, height))
     }
 
