@@ -185,6 +185,9 @@ public final class TerminalRuntime {
         return damage
     }
 
+    /// Whether a flung list is still moving (it asks for its own frames).
+    public var isAnimating: Bool { touch.isAnimating }
+
     /// Seconds since the runtime started, on the monotonic clock a fling runs on.
     private var animationSeconds: Double {
         let elapsed = animationEpoch.duration(to: .now).components

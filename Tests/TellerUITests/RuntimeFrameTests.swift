@@ -56,6 +56,50 @@ import Widgets
         try expectScanoutIsWhole(display, runtime)
     }
 
+    /// A finger dragging the long queue, then flinging it: each move and each fling frame lays out
+    /// only the list, into the kept tree, and the panel and the tree are what a new layout of the
+    /// whole screen at that offset gives.
+    @Test func aDragLaysOutOnlyTheListAndEveryFrameIsWhole() async throws {
+        let d = try await Scenario.queueLong.make()
+        let display = OffscreenDisplay(physicalSize: Display.large.size, bufferCount: 2)
+        let runtime = TerminalRuntime(display: display, fonts: d.fonts,
+                                      monitor: InputMonitor(configuration: .init(transform: display.transform)),
+                                      coordinator: d.coordinator, scale: Scale(Display.large.scale))
+        runtime.start()
+        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "test touchscreen"),
+                                                       to: runtime.monitor)
+        let touch = TouchInjector(transform: display.transform, sink: device)
+        try await until { display.presentedFrames > 0 && runtime.tree?.node(withIdentifier: QueueScreen.list) != nil }
+        let list = try #require(runtime.tree?.visibleFrame(ofIdentifier: QueueScreen.list, within: display.bounds))
+        _ = try touch.down(Point(x: list.midX, y: list.maxY - 10))
+        try await until { runtime.layout.state.pressed != nil }
+        try await quiet(display)
+        let layouts = runtime.layoutCount
+        var y = list.maxY - 10
+        for step in 1...12 {
+            y -= 25
+            try touch.move(Point(x: list.midX, y: y))
+            try await until { runtime.layout.state.scrollOffsets[QueueScreen.list] ?? 0 > 0 && runtime.scrollLayoutCount >= step }
+            try await quiet(display)
+            try expectTreeIsTheLayout(runtime)
+            if step % 4 == 0 { try expectScanoutIsWhole(display, runtime) }
+        }
+        #expect(runtime.layoutCount == layouts, "a drag laid the whole screen out again")
+        // Lifted while moving: the fling moves the list on frame after frame, the same way.
+        try touch.up()
+        try await until { !runtime.isAnimating }
+        try await quiet(display)
+        #expect(runtime.layoutCount == layouts, "the fling laid the whole screen out again")
+        try expectTreeIsTheLayout(runtime)
+        try expectScanoutIsWhole(display, runtime)
+    }
+
+    private func expectTreeIsTheLayout(_ runtime: TerminalRuntime, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let tree = try #require(runtime.tree)
+        let whole = runtime.layout.layout(runtime.view.body(), in: runtime.display.size)
+        #expect(tree == whole, "the kept tree differs from a layout of the whole screen", sourceLocation: sourceLocation)
+    }
+
     /// Whether the tree on the panel shows `identifier` pressed or released.
     private func isShown(_ identifier: String, pressed: Bool, _ runtime: TerminalRuntime) -> Bool {
         guard let node = runtime.tree?.node(withIdentifier: identifier), let press = node.press else { return false }
