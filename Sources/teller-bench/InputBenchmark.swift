@@ -13,9 +13,9 @@ import Widgets
 /// TerminalRuntime, TerminalView, the screen's view model and the
 /// coordinator, laid out, diffed, drawn where damaged and presented into the
 /// other of two scanout buffers, as DRM double-buffers. The clock starts
-/// before the first record of an event is written and stops when the loop
-/// reports the frame presented. Each tap is two samples, its press and its
-/// release.
+/// before the first record of an event is written and stops in the loop's
+/// frame-presented callback (not when the waiting task runs again after
+/// it). Each tap is two samples, its press and its release.
 let inputBenchmark = Benchmark(
     name: "input", summary: "kernel event written -> real main loop -> screens -> frame presented at 1280x800",
     usage: """
@@ -37,7 +37,8 @@ private final class InputBench {
     let harness = FeatureHarness()
     let display = OffscreenDisplay(physicalSize: Size(width: 1280, height: 800), bufferCount: 2)
     let runtime: TerminalRuntime
-    var presented: CheckedContinuation<Void, Never>?
+    /// Resumed with the time the loop reported the next frame presented.
+    var presented: CheckedContinuation<ContinuousClock.Instant, Never>?
 
     init() throws {
         let monitor = InputMonitor(configuration: .init(transform: display.transform))
@@ -47,9 +48,11 @@ private final class InputBench {
 
     func run(taps: Int) async throws {
         runtime.onFramePresented = { [unowned self] _ in
+            // The clock stops here, in the loop's callback, not when the awaiting task next runs.
+            let now = ContinuousClock.now
             let waiting = presented
             presented = nil
-            waiting?.resume()
+            waiting?.resume(returning: now)
         }
         runtime.start()
         await harness.coordinator.start()
@@ -107,19 +110,17 @@ private final class InputBench {
             throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
         }
         let offset = runtime.layout.state.scrollOffsets[identifier]
-        let clock = ContinuousClock()
         var samples: [Double] = []
         var y = frame.maxY - 4
         var step = -12
         _ = try touch.down(Point(x: frame.midX, y: y))
-        await nextFrame()
+        _ = await nextFrame()
         for _ in 0..<moves {
             if y + step < frame.minY + 4 || y + step > frame.maxY - 4 { step = -step }
             y += step
-            samples.append(try await clock.measure {
-                try touch.move(Point(x: frame.midX, y: y))
-                await nextFrame()
-            }.milliseconds)
+            let start = ContinuousClock.now
+            try touch.move(Point(x: frame.midX, y: y))
+            samples.append((await nextFrame() - start).milliseconds)
         }
         try touch.up()
         await quiet()
@@ -136,20 +137,18 @@ private final class InputBench {
         guard let frame = tree.visibleFrame(ofIdentifier: identifier, within: display.bounds), !frame.isEmpty else {
             throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
         }
-        let clock = ContinuousClock()
-        let pressed = try await clock.measure {
-            _ = try touch.down(frame.center)
-            await nextFrame()
-        }
-        let released = try await clock.measure {
-            try touch.up()
-            await nextFrame()
-        }
+        let pressStart = ContinuousClock.now
+        _ = try touch.down(frame.center)
+        let pressed = await nextFrame() - pressStart
+        let releaseStart = ContinuousClock.now
+        try touch.up()
+        let released = await nextFrame() - releaseStart
         await quiet()
         return [pressed.milliseconds, released.milliseconds]
     }
 
-    private func nextFrame() async {
+    /// When the loop reported the next frame presented.
+    private func nextFrame() async -> ContinuousClock.Instant {
         await withCheckedContinuation { presented = $0 }
     }
 
