@@ -21,7 +21,9 @@ extension EventLoop {
         let device = InProcessInputDevice(capabilities: capabilities) { [weak monitor, unowned router] events in
             guard let monitor else { return }
             let path = "inprocess:\(capabilities.name)"
-            MainActor.assumeIsolated { router.deliver(monitor.decodeInProcess(events, from: path)) }
+            // A synthetic tap reports its press and release from inside one call: drawn as one frame
+            // after it, as a read holding both would be, not one frame per report.
+            MainActor.assumeIsolated { router.deliver(monitor.decodeInProcess(events, from: path), drawNow: false) }
         }
         router.deliver(monitor.addInProcess(device))
         return device
@@ -71,10 +73,14 @@ final class InputRouter {
     /// they asked for in the same turn of the main queue: not behind the
     /// work they queued there (a view model's tasks), and once for all the
     /// events of the read.
-    func deliver(_ notices: [InputNotice]) {
+    ///
+    /// - Parameter drawNow: false for an in-process device, whose reports
+    ///   arrive one by one inside its caller's call: the frame waits for the
+    ///   main queue, as before.
+    func deliver(_ notices: [InputNotice], drawNow: Bool = true) {
         for notice in notices { handler(notice) }
         resynchronizeWatches()
-        if !notices.isEmpty { loop.renderIfReady() }
+        if drawNow, !notices.isEmpty { loop.renderIfReady() }
     }
 
     private func resynchronizeWatches() {
