@@ -74,4 +74,15 @@ import Widgets
             #expect(!drawn.isEmpty && drawn.count <= 8, "\(drawn.count) rows drawn in a \(list.frame.height) px list")
         }
     }
+
+    /// The queue's stacks measure the list and then place it at the same width: showing 1,000 rows
+    /// wraps each row's text once, not once per width a stack tried.
+    @Test func showingAThousandRowsMeasuresEachRowOnce() async throws {
+        let d = try await queue(rows: 1_000)
+        for display in Display.all {
+            let context = d.context(display)
+            _ = context.layout(d.view.body(), in: display.size)
+            #expect(context.rowHeights.measuredCount == 1_000, "\(display)")
+        }
+    }
 }
