@@ -95,6 +95,18 @@ import Testing
         #expect(tr("Hello, {name}", ["name": "Maria"]) == "Hello, Maria")
     }
 
+    /// Values go in as they are: one holding a placeholder is not filled
+    /// again (an account holder typed as "{count}" by a hostile host), and
+    /// names the template does not know, lone braces and repeats behave.
+    @Test func placeholdersAreFilledOnceAndValuesAreNeverRead() {
+        #expect(trn("{name}: {count} row", "{name}: {count} rows", count: 3, ["name": "{count}"]) == "{count}: 3 rows")
+        #expect(tr("{a} and {b}", ["a": "{b}", "b": "B"]) == "{b} and B")
+        #expect(tr("{a}{a} {unknown} { {a", ["a": "x"]) == "xx {unknown} { {a")
+        #expect(tr("}{a}{", ["a": "é"]) == "}é{")
+        #expect(tr("no braces", ["a": "x"]) == "no braces")
+        #expect(tr("{}", ["": "empty"]) == "empty")
+    }
+
     /// A test's language is its own: another task in the process still speaks English.
     @Test func aScopedLanguageDoesNotLeak() async throws {
         let catalog = try Catalog(path: try Self.compile(Self.source))

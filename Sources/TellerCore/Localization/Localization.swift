@@ -113,14 +113,41 @@ public func tr(_ msgid: String, _ values: KeyValuePairs<String, String>) -> Stri
 /// "1 queued", "5 queued", and Arabic's six forms.
 public func trn(_ singular: String, _ plural: String, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
     let text = Localization.translate(singular, plural: plural, count: count)
-    return Placeholders.fill(Placeholders.fill(text, values), ["count": Localization.format.number(count)])
+    return Placeholders.fill(text, values, extra: ("count", Localization.format.number(count)))
 }
 
 enum Placeholders {
-    static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
-        guard template.contains("{") else { return template }
-        var text = template
-        for (name, value) in values { text = text.replacing("{\(name)}", with: value) }
-        return text
+    /// `template` with each `{name}` that `values` (or `extra`) names
+    /// replaced by its value, in one pass: a value goes in as it is and is
+    /// never read for placeholders itself (an account holder named
+    /// "{count}" keeps that name). Unknown names and a lone brace stay.
+    /// Screens fill their words on every new body, so this is one scan, not
+    /// a search and a copy per value.
+    static func fill(_ template: String, _ values: KeyValuePairs<String, String>, extra: (name: String, value: String)? = nil) -> String {
+        let brace = UInt8(ascii: "{")
+        guard template.utf8.contains(brace) else { return template }
+        var result = ""
+        result.reserveCapacity(template.utf8.count + 32)
+        var rest = Substring(template)
+        while let open = rest.utf8.firstIndex(of: brace) {
+            result += rest[..<open]
+            let name = rest.index(after: open)
+            if let close = rest[name...].utf8.firstIndex(of: UInt8(ascii: "}")),
+               let value = value(for: rest[name..<close], values, extra) {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "{"
+                rest = rest[name...]
+            }
+        }
+        result += rest
+        return result
+    }
+
+    private static func value(for name: Substring, _ values: KeyValuePairs<String, String>, _ extra: (name: String, value: String)?) -> String? {
+        for (key, value) in values where key == name { return value }
+        if let extra, extra.name == name { return extra.value }
+        return nil
     }
 }
