@@ -19,10 +19,7 @@ import Widgets
 @Suite struct MirroringRuntimeTests {
     @Test func aLanguageSwitchBetweenFramesLaysOutMirroredAndRedrawsTheWholeScreen() async throws {
         let d = try await Scenario.amount.make()
-        let display = OffscreenDisplay(physicalSize: Display.small.size, bufferCount: 2)
-        let runtime = TerminalRuntime(display: display, fonts: d.fonts,
-                                      monitor: InputMonitor(configuration: .init(transform: display.transform)),
-                                      coordinator: d.coordinator, scale: Scale(Display.small.scale))
+        let (runtime, display) = d.runtime(on: .small)
         let surface = Surface(size: display.size)
         let english = RegionalFormat.standard, arabic = RegionalFormat(language: .arabic)
 

@@ -13,14 +13,7 @@ import Widgets
 @Suite struct RuntimeFrameTests {
     @Test func aPressRedrawsTheKeyWithoutLayingOutAndEveryFrameIsWhole() async throws {
         let d = try await Scenario.amount.make()
-        let display = OffscreenDisplay(physicalSize: Display.large.size, bufferCount: 2)
-        let runtime = TerminalRuntime(display: display, fonts: d.fonts,
-                                      monitor: InputMonitor(configuration: .init(transform: display.transform)),
-                                      coordinator: d.coordinator, scale: Scale(Display.large.scale))
-        runtime.start()
-        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "test touchscreen"),
-                                                       to: runtime.monitor)
-        let touch = TouchInjector(transform: display.transform, sink: device)
+        let (runtime, display, touch) = try d.startedRuntime(on: .large)
         try await until { display.presentedFrames > 0 && d.coordinator.current.screenName == "amount" }
         let key = try #require(runtime.tree?.visibleFrame(ofIdentifier: "amount.keys.5", within: display.bounds))
         // Both scanout buffers drawn whole once, so what follows is damage only: a tap on
@@ -61,14 +54,7 @@ import Widgets
     /// whole screen at that offset gives.
     @Test func aDragLaysOutOnlyTheListAndEveryFrameIsWhole() async throws {
         let d = try await Scenario.queueLong.make()
-        let display = OffscreenDisplay(physicalSize: Display.large.size, bufferCount: 2)
-        let runtime = TerminalRuntime(display: display, fonts: d.fonts,
-                                      monitor: InputMonitor(configuration: .init(transform: display.transform)),
-                                      coordinator: d.coordinator, scale: Scale(Display.large.scale))
-        runtime.start()
-        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "test touchscreen"),
-                                                       to: runtime.monitor)
-        let touch = TouchInjector(transform: display.transform, sink: device)
+        let (runtime, display, touch) = try d.startedRuntime(on: .large)
         try await until { display.presentedFrames > 0 && runtime.tree?.node(withIdentifier: QueueScreen.list) != nil }
         let list = try #require(runtime.tree?.visibleFrame(ofIdentifier: QueueScreen.list, within: display.bounds))
         _ = try touch.down(Point(x: list.midX, y: list.maxY - 10))

@@ -1,8 +1,10 @@
+import Device
 import Foundation
 import Graphics
 import TellerCore
 import TellerFakes
 import TellerFeatures
+import TellerRuntime
 import TellerUI
 import Testing
 import Widgets
@@ -156,5 +158,25 @@ extension LayoutNode {
             for paint in node.paints { if case .text(let text, _, _, _) = paint { texts.append(text) } }
         }
         return texts
+    }
+}
+
+extension TerminalDriver {
+    /// The terminal's own runtime over this driver's fakes, on an offscreen
+    /// display double-buffered as DRM is; not started.
+    func runtime(on panel: Display) -> (runtime: TerminalRuntime, display: OffscreenDisplay) {
+        let display = OffscreenDisplay(physicalSize: panel.size, bufferCount: 2)
+        let runtime = TerminalRuntime(display: display, fonts: fonts, monitor: InputMonitor(configuration: .init(transform: display.transform)),
+                                      coordinator: coordinator, scale: Scale(panel.scale))
+        return (runtime, display)
+    }
+
+    /// ``runtime(on:)`` started, with a touchscreen whose kernel-format
+    /// events go through a pipe the runtime's main loop watches.
+    func startedRuntime(on panel: Display) throws -> (runtime: TerminalRuntime, display: OffscreenDisplay, touch: TouchInjector) {
+        let (runtime, display) = runtime(on: panel)
+        runtime.start()
+        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "test touchscreen"), to: runtime.monitor)
+        return (runtime, display, TouchInjector(transform: display.transform, sink: device))
     }
 }
