@@ -11,9 +11,11 @@ import Widgets
 /// memory-bandwidth floor of the same run. At 1280x800 the frame with layout
 /// is also timed in Arabic, right to left, from the compiled catalog in
 /// TELLER_LOCALE_DIR or the repository's .build/locale (tools/catalogs).
-/// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames.
+/// Options: `--iterations N` (default 300), `--png DIR` to save the timed frames,
+/// `--only full|layout|frame` to run one loop at 1280x800 under a profiler (see ``profiledLoop``).
 let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
     let iterations = args.firstIndex(of: "--iterations").flatMap { Int(args[$0 + 1]) } ?? 300
+    if let loop = args.firstIndex(of: "--only").map({ args[$0 + 1] }) { return try profiledLoop(loop, iterations: iterations) }
     // Saving the frames lets a person check that what was timed is the real screen.
     let pngDirectory = args.firstIndex(of: "--png").map { args[$0 + 1] }
     let fonts = try FontLibrary()
@@ -91,10 +93,38 @@ let renderBenchmark = Benchmark(name: "render", summary: "software renderer: ful
         print("damage_label_\(name)_median_ms: \(format(percentile(labelDamage, 0.5)))")
         print("render_label_\(name)_median_ms: \(format(percentile(label, 0.5)))")
         print("memset_\(name)_ms: \(format(percentile(memset, 0.5)))")
+        // In memsets of the same run: a busy machine slows both sides, so these move less than the times.
+        print("render_full_\(name)_per_memset: \(ratio(full, memset))")
+        print("frame_full_with_layout_\(name)_per_memset: \(ratio(frame, memset))")
         print("layout_\(name)_median_ms: \(format(percentile(layout, 0.5)))")
     }
     // One screen redrawn after a warm-up: near 1 by construction. `teller-bench glyphs` measures a session.
     print("glyph_cache_steady_single_screen_hit_rate: \(steadyState.hitRate.fixed(decimals: 4))")
+}
+
+/// One loop of the benchmark alone at 1280x800, after the same warm-up: what
+/// `perf record` and `valgrind --tool=callgrind` should see. Instructions per
+/// frame are the difference between two runs of different `iterations`
+/// divided by the difference, which a noisy machine does not move.
+/// - `full`: the kept tree drawn whole (`render_full`).
+/// - `layout`: the screen laid out (`layout`).
+/// - `frame`: both, as `frame_full_with_layout` times them.
+private func profiledLoop(_ loop: String, iterations: Int) throws {
+    let size = Size(width: 1280, height: 800)
+    let fonts = try FontLibrary()
+    let renderer = Renderer(fonts: fonts)
+    let context = LayoutContext(scale: Scale(1.5), fonts: fonts, state: InteractionState(focused: "deposit.amount"))
+    let surface = Surface(size: size)
+    let idle = context.layout(RenderBenchmarkScreen.account(), in: size)
+    for _ in 0..<10 { renderer.render(context.layout(RenderBenchmarkScreen.account(), in: size), into: surface) }
+    let body: () -> Void
+    switch loop {
+    case "full": body = { renderer.render(idle, into: surface) }
+    case "layout": body = { _ = context.layout(RenderBenchmarkScreen.account(), in: size) }
+    case "frame": body = { renderer.render(context.layout(RenderBenchmarkScreen.account(), in: size), into: surface) }
+    default: throw BenchmarkError.failed("--only takes full, layout or frame, not \(loop)")
+    }
+    print("\(loop)_1280x800_median_ms: \(format(percentile(measure(iterations, body), 0.5)))")
 }
 
 /// Milliseconds of each of `count` runs of `body`.
@@ -109,6 +139,11 @@ private func percentile(_ samples: [Double], _ p: Double) -> Double {
 }
 
 private func format(_ ms: Double) -> String { ms.fixed(decimals: 3) }
+
+/// The median of `samples` over the median of `floor`.
+private func ratio(_ samples: [Double], _ floor: [Double]) -> String {
+    (percentile(samples, 0.5) / percentile(floor, 0.5)).fixed(decimals: 2)
+}
 
 /// The Arabic catalog the Arabic frame is worded from, or why there is none.
 private struct ArabicCatalog: Error {
