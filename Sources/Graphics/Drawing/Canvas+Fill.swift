@@ -1,16 +1,24 @@
 extension Canvas {
     /// Fills `rect` with `color`, blending when the colour is translucent.
     ///
-    /// Opaque fills are row-wise `update(repeating:)`, which compiles to a
-    /// memset-like store loop: full-screen backgrounds are the bulk of a frame.
+    /// An opaque fill stores its first row (`update(repeating:)`, a loop of
+    /// 16-byte stores) and copies it into the rows below: a copy goes through
+    /// the C library's `memmove`, which picks the widest stores the processor
+    /// has, and full-screen backgrounds and panels are the bulk of a frame.
+    /// Narrow rects (borders, corner rows) store every row, as a call per row
+    /// would cost more than it saves.
     public func fill(_ rect: Rect, _ color: Color) {
         let r = rect.intersection(clip)
         guard !r.isEmpty, color.alpha > 0 else { return }
         if color.alpha == 255 {
             let pixel = color.xrgb
-            for y in r.minY..<r.maxY {
-                (surface.row(y) + r.minX).update(repeating: pixel, count: r.width)
+            guard r.width >= 16 else {
+                for y in r.minY..<r.maxY { (surface.row(y) + r.minX).update(repeating: pixel, count: r.width) }
+                return
             }
+            let first = surface.row(r.minY) + r.minX
+            first.update(repeating: pixel, count: r.width)
+            for y in r.minY + 1..<r.maxY { (surface.row(y) + r.minX).update(from: first, count: r.width) }
         } else {
             let src = color.xrgb
             let alpha = UInt32(color.alpha)

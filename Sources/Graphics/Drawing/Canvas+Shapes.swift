@@ -13,20 +13,21 @@ extension Canvas {
         guard r > 0 else { return fill(rect, color) }
         guard rect.intersects(clip) else { return }
         fill(Rect(x: rect.minX, y: rect.minY + r, width: rect.width, height: rect.height - 2 * r), color)
-        for i in 0..<r {
-            let top = rect.minY + i
-            let bottom = rect.maxY - 1 - i
-            fill(Rect(x: rect.minX + r, y: top, width: rect.width - 2 * r, height: 1), color)
-            fill(Rect(x: rect.minX + r, y: bottom, width: rect.width - 2 * r, height: 1), color)
-            for j in 0..<r {
-                let coverage = cornerCoverage(column: j, row: i, radius: Double(r), innerRadius: nil)
-                guard coverage > 0 else { continue }
-                blend(x: rect.minX + j, y: top, color, coverage: coverage)
-                blend(x: rect.maxX - 1 - j, y: top, color, coverage: coverage)
-                blend(x: rect.minX + j, y: bottom, color, coverage: coverage)
-                blend(x: rect.maxX - 1 - j, y: bottom, color, coverage: coverage)
-            }
-        }
+        fill(Rect(x: rect.minX + r, y: rect.minY, width: rect.width - 2 * r, height: r), color)
+        fill(Rect(x: rect.minX + r, y: rect.maxY - r, width: rect.width - 2 * r, height: r), color)
+        blendCorners(of: rect, .cached(radius: r), color)
+    }
+
+    /// The parts of `rect` that ``fillRoundedRect(_:radius:_:)`` with an
+    /// opaque colour sets to that colour whatever was under them: the
+    /// full-width band between the corners and the full-height column between
+    /// them. Only the corners blend. A renderer may leave out whatever an
+    /// earlier paint would have drawn there.
+    public static func opaqueParts(ofRoundedRect rect: Rect, radius: Int) -> (band: Rect, column: Rect) {
+        let r = max(0, min(radius, rect.width / 2, rect.height / 2))
+        guard r > 0 else { return (rect, .zero) }
+        return (Rect(x: rect.minX, y: rect.minY + r, width: rect.width, height: rect.height - 2 * r),
+                Rect(x: rect.minX + r, y: rect.minY, width: rect.width - 2 * r, height: rect.height))
     }
 
     /// Draws an anti-aliased border of `width` pixels just inside `rect`.
@@ -51,17 +52,7 @@ extension Canvas {
             }
             return
         }
-        let inner = Double(r - width)
-        for i in 0..<r {
-            for j in 0..<r {
-                let coverage = cornerCoverage(column: j, row: i, radius: Double(r), innerRadius: inner)
-                guard coverage > 0 else { continue }
-                blend(x: rect.minX + j, y: rect.minY + i, color, coverage: coverage)
-                blend(x: rect.maxX - 1 - j, y: rect.minY + i, color, coverage: coverage)
-                blend(x: rect.minX + j, y: rect.maxY - 1 - i, color, coverage: coverage)
-                blend(x: rect.maxX - 1 - j, y: rect.maxY - 1 - i, color, coverage: coverage)
-            }
-        }
+        blendCorners(of: rect, .cached(radius: r, border: width), color)
     }
 
     /// Fills an anti-aliased disc of `radius` pixels centred between pixels
@@ -107,18 +98,5 @@ extension Canvas {
                 if coverage > 0 { blend(x: x, y: y, color, coverage: UInt8((coverage * 255).rounded())) }
             }
         }
-    }
-
-    /// Coverage (0...255) of pixel (`column`, `row`) of a top-left corner square
-    /// whose arc has `radius`; with `innerRadius` the inner disc is cut out.
-    private func cornerCoverage(column: Int, row: Int, radius: Double, innerRadius: Double?) -> UInt8 {
-        let dx = radius - (Double(column) + 0.5)
-        let dy = radius - (Double(row) + 0.5)
-        let distance = (dx * dx + dy * dy).squareRoot()
-        var coverage = max(0, min(1, radius - distance + 0.5))
-        if let innerRadius {
-            coverage -= max(0, min(1, innerRadius - distance + 0.5))
-        }
-        return UInt8((max(0, coverage) * 255).rounded())
     }
 }

@@ -1,9 +1,9 @@
 extension Canvas {
     /// Draws one line of `text` with the pen starting at `baseline`.
     ///
-    /// Glyph masks come from the font's cache; fully covered mask pixels are
-    /// stored directly and partial ones blended, so opaque text on any
-    /// background costs one pass over each mask.
+    /// Glyph masks come from the font's cache and are blended a row at a
+    /// time (``blendSpan``), so text on any background costs one pass over
+    /// each mask.
     /// - Returns: The advance width drawn, equal to ``Font/width(of:)``.
     /// Text with right-to-left or complex-script letters is drawn shaped and
     /// ordered for the font library's ``FontLibrary/paragraphDirection``.
@@ -75,14 +75,8 @@ extension Canvas {
         glyph.coverage.withUnsafeBufferPointer { coverage in
             let base = coverage.baseAddress!
             for y in box.minY..<box.maxY {
-                let maskRow = base + (y - y0) * glyph.width - x0
-                let row = surface.row(y)
-                for x in box.minX..<box.maxX {
-                    var alpha = UInt32(maskRow[x])
-                    if alpha == 0 { continue }
-                    if colorAlpha != 255 { alpha = multiplyAlpha(alpha, colorAlpha) }
-                    row[x] = alpha == 255 ? src : blendPixel(src, over: row[x], alpha: alpha)
-                }
+                blendSpan(base + (y - y0) * glyph.width + (box.minX - x0), into: surface.row(y) + box.minX,
+                          count: box.width, src: src, colorAlpha: colorAlpha)
             }
         }
     }
