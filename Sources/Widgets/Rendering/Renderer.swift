@@ -5,9 +5,14 @@ import Graphics
 /// A full frame draws every node; a damaged frame pushes one clip per dirty
 /// rect and draws only the nodes that touch it, parents before children,
 /// so overlapping translucent paints (a modal's scrim) compose identically
-/// either way. Not thread-safe (it shares the font caches).
+/// either way. A fill leaves out what later opaque fills of the same pass
+/// cover (``DrawList``): a full frame then writes each pixel about once, not
+/// about twice, and every pixel ends the same. Not thread-safe (it shares
+/// the font caches).
 public final class Renderer {
     public let fonts: FontLibrary
+    /// Kept between passes for the capacity of its arrays.
+    private var drawList = DrawList()
 
     public init(fonts: FontLibrary) { self.fonts = fonts }
 
@@ -29,14 +34,23 @@ public final class Renderer {
         }
     }
 
-    private func draw(_ node: LayoutNode, _ canvas: Canvas) {
-        guard node.frame.intersects(canvas.clip) || node.frame.isEmpty && !node.children.isEmpty else { return }
-        for paint in node.paints { draw(paint, canvas) }
-        guard !node.children.isEmpty else { return }
-        if node.clipsChildren {
-            canvas.withClip(node.frame) { for child in node.children { draw(child, canvas) } }
-        } else {
-            for child in node.children { draw(child, canvas) }
+    /// One pass over the tree within the canvas's clip: its paints listed, then drawn.
+    private func draw(_ tree: LayoutNode, _ canvas: Canvas) {
+        // A local list: its arrays are then checked for exclusive access when compiled, not on every append.
+        var list = DrawList()
+        swap(&list, &drawList)
+        defer { swap(&list, &drawList) }
+        list.build(tree, clip: canvas.clip)
+        for index in list.items.indices {
+            let item = list.items[index]
+            canvas.pushClip(item.clip)
+            if case .fill(let rect, let color, let radius) = item.paint,
+               list.uncover(rect.intersection(item.clip), after: index) {
+                for part in list.parts { canvas.withClip(part) { canvas.fillRoundedRect(rect, radius: radius, color) } }
+            } else {
+                draw(item.paint, canvas)
+            }
+            canvas.popClip()
         }
     }
 
