@@ -9,7 +9,10 @@ public final class FontLibrary {
     public let configuration: FontConfiguration
     private let library: FreeTypeLibrary
     private var typefaces: [FontWeight: Typeface] = [:]
-    private var fonts: [FontKey: Font] = [:]
+    /// Every font handed out. A screen uses a handful (7 at 1280x800), and
+    /// layout asks for one with every label it measures: comparing two
+    /// integers per font costs less than hashing a key.
+    private var fonts: [Font] = []
 
     /// The base direction of every paragraph the library's fonts order:
     /// ``TextDirection/rightToLeft`` for an Arabic screen. Text with no
@@ -18,13 +21,8 @@ public final class FontLibrary {
     public var paragraphDirection: TextDirection = .leftToRight {
         didSet {
             guard paragraphDirection != oldValue else { return }
-            for font in fonts.values { font.paragraphDirection = paragraphDirection }
+            for font in fonts { font.paragraphDirection = paragraphDirection }
         }
-    }
-
-    private struct FontKey: Hashable {
-        let weight: FontWeight
-        let pixelSize: Int
     }
 
     /// Opens every face in `configuration`.
@@ -42,26 +40,26 @@ public final class FontLibrary {
 
     /// The font for `weight` at `pixelSize` (clamped to at least 1).
     public func font(_ weight: FontWeight, pixelSize: Int) -> Font {
-        let key = FontKey(weight: weight, pixelSize: max(1, pixelSize))
-        if let font = fonts[key] { return font }
-        let font = Font(typeface: typefaces[weight]!, weight: weight, pixelSize: key.pixelSize,
+        let pixelSize = max(1, pixelSize)
+        for font in fonts where font.pixelSize == pixelSize && font.weight == weight { return font }
+        let font = Font(typeface: typefaces[weight]!, weight: weight, pixelSize: pixelSize,
                         paragraphDirection: paragraphDirection)
-        fonts[key] = font
+        fonts.append(font)
         return font
     }
 
     /// Glyph-cache hits and misses summed over every font handed out.
     public var glyphCacheStatistics: GlyphCacheStatistics {
-        fonts.values.reduce(GlyphCacheStatistics()) { $0 + $1.statistics }
+        fonts.reduce(GlyphCacheStatistics()) { $0 + $1.statistics }
     }
 
     /// What the caches of every font handed out hold now; nothing is ever evicted.
     public var glyphCacheSize: GlyphCacheSize {
-        fonts.values.reduce(GlyphCacheSize()) { $0 + $1.cacheSize }
+        fonts.reduce(GlyphCacheSize()) { $0 + $1.cacheSize }
     }
 
     /// Zeroes the counters of every font, to measure a steady state.
     public func resetGlyphCacheStatistics() {
-        for font in fonts.values { font.resetStatistics() }
+        for font in fonts { font.resetStatistics() }
     }
 }
