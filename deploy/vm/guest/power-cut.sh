@@ -25,20 +25,7 @@ i=1
 while [ $i -le 40 ]; do
     n=$(printf %02d $i)
     f=/tmp/deposit-$n.scenario
-    {
-        echo "wait-for home.find-account 30"
-        echo "tap home.find-account"
-        echo 'type DE54500105170426397158\n'
-        echo "wait-for account.deposit 10"
-        echo "tap account.deposit"
-        echo "wait-for amount.keys.1"
-        for digit in $(echo "$boot$n" | sed 's/./& /g'); do echo "tap amount.keys.$digit"; done
-        echo "tap amount.review"
-        echo "wait-for review.confirm 10"
-        echo "tap review.confirm"
-        echo "wait-for receipt.done 10"
-        echo "tap receipt.done"
-    } >"$f"
+    /bin/deposit-scenario.sh "$boot$n" done >"$f"
     files="$files $f"
     i=$((i + 1))
 done
