@@ -3,27 +3,42 @@
 
 record  boots the virtual device (teller_vm.Guest) with its data disk behind
         a dm-log-writes target and a second disk for the log; the guest
-        (guest/crash-states.sh) drives the real terminal through uinput and
-        marks the log `ack-<receipt>` whenever a receipt says Queued. The
+        (guest/crash-states.sh) drives the real terminal through uinput with
+        the link cut and marks the log `ack-<receipt>` whenever a receipt
+        says Queued; every ten deposits and at the end the link comes back,
+        the queue drains to the reference host (rows sending, then
+        confirmed, the refresh token rotated) and the guest marks
+        `drained-N` once the terminal counts none queued (the outcomes are committed without fsync by design, so the
+        mark promises nothing about them); then config writes marked `cfg-N`. The
         console's `outbox: committed` lines (log_commits) are what the
         terminal acknowledged, with their exact payloads.
 check   our own reader of the log format (the kernel's
         Documentation/admin-guide/device-mapper/log-writes.rst): the disk as
         provisioned, then every logged write applied in log order; the disk
-        is rebuilt after every flush, every FUA write and every mark, which is
-        what an SD card that honours flushes may hold after a power cut there,
-        and (unless --durable-points-only) after every other logged write too:
-        the device wrote in log order and lost power between two flushes.
+        is rebuilt after every flush, every FUA write and every mark (the
+        crash states counted: what an SD card that honours flushes may hold
+        after a power cut there), and unless --durable-points-only after
+        every other logged write too (write-prefix states, counted apart: the
+        device wrote in log order and lost power between two flushes).
         Each state: the ext4 journal replayed as the next mount would
         (e2fsck -E journal_only), e2fsck -fn clean, the data directory read
         out with debugfs rdump (no mount), PRAGMA integrity_check with the
-        sqlite3 CLI, the real `teller status --data-dir` (read-only JSON), and
-        the outbox: every receipt marked before that point present with the
-        payload the terminal acknowledged, and no row that was never committed.
+        sqlite3 CLI, the real `teller status --data-dir` (read-only JSON, its
+        counts those of the outbox), and the outbox: every receipt marked
+        before that point present with the payload the terminal acknowledged,
+        and in no state the bank rejects, no row that was never committed;
+        the refresh token and the config whole. Across states: the refresh
+        token never back at a replaced version, a confirmed row never
+        unconfirmed again.
 selftest  writes a copy of the log with everything the device was asked to
         write between one acknowledgement's mark and the one before it
         dropped (the mark kept), as a card that acknowledges flushes it never
-        did would; the same check must report the receipt lost.
+        did would; the same check must report the receipt lost. Then a torn
+        and a missing refresh token, and the sequence checks fed a token and
+        a confirmed row going back: each must be reported.
+pack-fixture, unpack-fixture  the recording as the committed, xz-compressed
+        fixture (qa/crash-states/fixture) and back; unpacking replays the
+        whole log and compares the disk with the recorded one's sha256.
 Standard library only.
 """
 import argparse
@@ -124,14 +139,20 @@ def apply(image, entry, logfile):
         image.write(logfile.read(nr_sectors * 512))
 
 
+def durable(entry):
+    """A flush, a FUA write or a mark: a point the issue counts as a crash state."""
+    return bool(entry[2] & (FLUSH | FUA | MARK))
+
+
 def state_points(entries, every_write=True):
     """Indices after which the disk is rebuilt: every flush, FUA and mark,
-    and with EVERY_WRITE after every logged write too (the device wrote in
-    log order and lost power between two flushes: a subset of the unflushed
-    writes landed, which a card that honours flushes is free to do)."""
+    and with EVERY_WRITE after every other logged write too (the device wrote in
+    log order and lost power between two flushes: a prefix of the unflushed
+    writes landed, which a card that honours flushes is free to do); those
+    are counted apart, as write-prefix states."""
     if every_write:
         return list(range(len(entries)))
-    return [i for i, e in enumerate(entries) if e[2] & (FLUSH | FUA | MARK)]
+    return [i for i, e in enumerate(entries) if durable(e)]
 
 
 def run(command, **kw):
@@ -143,10 +164,28 @@ def run(command, **kw):
 JSON_FILES = {"refresh-token"}
 
 
-def torn_files(directory):
-    """Every file beside the database that is torn: empty, or for a JSON one, not a JSON object."""
+def torn_files(directory, token_expected=False):
+    """Every file beside the database that is torn: empty, or for a JSON one,
+    not a JSON object; the refresh token also when it is gone while the disk
+    as provisioned had one, or holds no token. Returns (torn names, the
+    refresh token or None)."""
     torn = []
+    token = None
+    path = os.path.join(directory, "refresh-token")
+    if os.path.isfile(path):
+        try:
+            stored = json.loads(open(path, "rb").read())
+            token = stored.get("token") if isinstance(stored, dict) else None
+        except ValueError:
+            pass
+        if not isinstance(token, str) or not token:
+            token = None
+            torn.append("refresh-token")
+    elif token_expected:
+        torn.append("refresh-token")
     for name in sorted(os.listdir(directory)):
+        if name == "refresh-token":
+            continue
         path = os.path.join(directory, name)
         if name.startswith("teller.db") or not os.path.isfile(path):
             continue
@@ -160,7 +199,7 @@ def torn_files(directory):
                     torn.append(name)
             except ValueError:
                 torn.append(name)
-    return torn
+    return torn, token
 
 
 CONFIG = "/provision/teller.conf"
@@ -193,12 +232,15 @@ def config_check(image, cfg_marked, reference, found):
         found["problems"].append(f"{CONFIG} says write {version}, write {cfg_marked} was acknowledged")
 
 
+PENDING = ("queued", "sending")
+
+
 def check_state(job):
-    """One crash state: returns a dict of what was found. Runs in a worker."""
-    image, number, marked, committed, teller, keep = job[:6]
-    cfg_marked, cfg_reference = job[6:] if len(job) > 6 else (0, None)
+    """One crash state (JOB: a dict, see check()): returns a dict of what was found. Runs in a worker."""
+    image, number, marked, committed = job["image"], job["state"], job["marked"], job["committed"]
     work = tempfile.mkdtemp(prefix=f"state-{number}-", dir=os.path.dirname(image))
-    found = {"state": number, "problems": [], "acked_checked": 0, "lost": [], "torn": []}
+    found = {"state": number, "durable": job.get("durable", True), "problems": [], "acked_checked": 0, "lost": [], "torn": [],
+             "token": None, "rows": {}}
     problems = found["problems"]
     try:
         # The next mount replays the ext4 journal; then the filesystem must be clean.
@@ -211,8 +253,8 @@ def check_state(job):
         data = os.path.join(work, "data")
         os.makedirs(data)
         dump = run(["debugfs", "-R", "rdump /teller " + data, image])
-        if cfg_reference is not None:
-            config_check(image, cfg_marked, cfg_reference, found)
+        if job.get("cfg_reference") is not None:
+            config_check(image, job.get("cfg_marked", 0), job["cfg_reference"], found)
         directory = os.path.join(data, "teller")
         if not os.path.isdir(directory):
             # Before provisioning's directory reached the disk there is nothing to lose.
@@ -224,7 +266,7 @@ def check_state(job):
         # The real terminal reads it first, on its own copy (read-only, JSON).
         status_dir = os.path.join(work, "status")
         shutil.copytree(directory, status_dir)
-        status = run([teller, "status", "--data-dir", status_dir], timeout=60)
+        status = run([job["teller"], "status", "--data-dir", status_dir], timeout=60)
         status_json = None
         if status.returncode != 0:
             problems.append(f"teller status exit {status.returncode}: {status.stderr.strip()[-300:]}")
@@ -241,7 +283,7 @@ def check_state(job):
             db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
             db.row_factory = sqlite3.Row
             try:
-                for row in db.execute("SELECT idempotency_key, kind, amount_minor, currency, account_iban, counterparty_iban, payload FROM outbox"):
+                for row in db.execute("SELECT idempotency_key, kind, amount_minor, currency, account_iban, counterparty_iban, payload, state FROM outbox"):
                     rows[row["idempotency_key"]] = dict(row)
             finally:
                 db.close()
@@ -257,29 +299,77 @@ def check_state(job):
                 problems.append(f"mark ack-{receipt} names no commit the terminal logged")
             elif key not in rows:
                 found["lost"].append(receipt)
+            elif rows[key]["state"] not in PENDING + ("confirmed",):
+                problems.append(f"receipt {receipt} is {rows[key]['state']}: the reference host rejects none of these")
         for key, row in rows.items():
+            found["rows"][key] = row["state"]
             if key not in committed:
                 problems.append(f"row {key} was never committed (no log_commits line)")
             else:
                 problems += mismatches(key, committed[key], row)
-        if status_json is not None and status_json.get("pending_count") != len(rows):
-            problems.append(f"teller status says {status_json.get('pending_count')} pending, the outbox has {len(rows)} rows")
-        found["torn"] += torn_files(directory)
+        if status_json is not None:
+            pending = sum(1 for row in rows.values() if row["state"] in PENDING)
+            if status_json.get("pending_count") != pending:
+                problems.append(f"teller status says {status_json.get('pending_count')} pending, the outbox has {pending} queued or sending")
+            counts = {}
+            for row in rows.values():
+                counts[row["state"]] = counts.get(row["state"], 0) + 1
+            if {k: v for k, v in (status_json.get("counts") or {}).items() if v} != counts:
+                problems.append(f"teller status counts {status_json.get('counts')}, the outbox has {counts}")
+        torn, found["token"] = torn_files(directory, job.get("token_expected", False))
+        found["torn"] += torn
         if found["lost"]:
             problems.append(f"acknowledged receipts lost: {', '.join(found['lost'])}")
         return found
     finally:
-        if not keep or not found["problems"]:
+        if not job.get("keep") or not found["problems"]:
             shutil.rmtree(work, ignore_errors=True)
             os.unlink(image)
 
 
-def check(base, logpath, console, teller, max_states, work, keep=False, every_write=True):
-    """Replays LOGPATH over BASE; returns (states checked, acked rows checked, lost, torn, problems, sampled note)."""
+def across_states(results):
+    """What only a sequence of states shows (RESULTS in log order): the
+    refresh token never goes back to a version an earlier state had left
+    behind, and a row the bank confirmed stays confirmed. Returns problems."""
+    problems = []
+    retired, current = set(), None
+    confirmed = set()
+    for r in results:
+        token = r["token"]
+        if token is not None and token != current:
+            if token in retired:
+                problems.append(f"state after log entry {r['state']}: the refresh token went back to a version it had replaced")
+            if current is not None:
+                retired.add(current)
+            current = token
+        for key in confirmed:
+            if key in r["rows"] and r["rows"][key] != "confirmed":
+                problems.append(f"state after log entry {r['state']}: row {key} was confirmed in an earlier state, now {r['rows'][key]}")
+        confirmed |= {key for key, state in r["rows"].items() if state == "confirmed"}
+    return problems
+
+
+def replay_all(base, logpath, out):
+    """The disk the guest left: BASE with every entry of LOGPATH applied, written to OUT."""
+    entries, _ = read_log(logpath)
+    shutil.copyfile(base, out)
+    with open(out, "r+b") as image, open(logpath, "rb") as logfile:
+        for entry in entries:
+            apply(image, entry, logfile)
+    return entries
+
+
+def check(base, logpath, console, teller, max_states, work, keep=False, every_write=True, window=None):
+    """Replays LOGPATH over BASE and checks the states. Returns a dict:
+    durable (states at flushes, FUAs and marks), prefix (write-prefix states),
+    acked, lost, torn, problems, sampled (a note or None), entries, marked,
+    tokens (refresh token versions seen), confirmed (rows seen confirmed)."""
     from power_cut import acknowledged
     entries, sectorsize = read_log(logpath)
     committed = acknowledged(open(console, errors="replace").read())
     points = state_points(entries, every_write)
+    if window:
+        points = [i for i in points if window[0] <= i <= window[1]]
     total = len(points)
     log(f"{len(entries)} log entries: {len(state_points(entries, False))} flush, FUA and mark points; "
         f"{'a state after every entry' if every_write else 'a state at each of those'}")
@@ -301,6 +391,8 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
     if os.path.exists(final):
         text = run(["debugfs", "-R", f"cat {CONFIG}", final]).stdout
         cfg_reference = text.splitlines() if text else None
+    # The disk as provisioned had a refresh token: every state must have one, whole.
+    token_expected = "Inode:" in run(["debugfs", "-R", "stat /teller/refresh-token", base]).stdout
     with open(current, "r+b") as image, open(logpath, "rb") as logfile, ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         pending = []
         for i, entry in enumerate(entries):
@@ -313,7 +405,10 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
                 image.flush()
                 snapshot = os.path.join(work, f"state-{i:06d}.img")
                 shutil.copyfile(current, snapshot)
-                pending.append(pool.submit(check_state, (snapshot, i, frozenset(marked), committed, teller, keep, cfg_marked, cfg_reference)))
+                pending.append(pool.submit(check_state, {
+                    "image": snapshot, "state": i, "durable": durable(entry), "marked": frozenset(marked), "committed": committed,
+                    "teller": teller, "keep": keep, "cfg_marked": cfg_marked, "cfg_reference": cfg_reference,
+                    "token_expected": token_expected}))
                 # Keep the disk use bounded: a few states in flight.
                 while len([p for p in pending if not p.done()]) > 6:
                     time.sleep(0.02)
@@ -323,14 +418,17 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
     if os.path.exists(final) and os.path.basename(logpath) == "log.img":
         whole = run(["cmp", "-s", current, final]).returncode == 0
     os.unlink(current)
-    if whole is False:
-        results.append({"state": len(entries), "problems": ["the whole log replayed is not the disk the guest left: the log reader is wrong"],
-                        "acked_checked": 0, "lost": [], "torn": []})
     problems = [f"state after log entry {r['state']}: {p}" for r in results for p in r["problems"]]
-    lost = sum(len(r["lost"]) for r in results)
-    torn = sum(len(r["torn"]) for r in results)
-    acked = sum(r["acked_checked"] for r in results)
-    return len(results), acked, lost, torn, problems, sampled, entries, marked
+    problems += across_states(results)
+    if whole is False:
+        problems.append("the whole log replayed is not the disk the guest left: the log reader is wrong")
+    return {
+        "durable": sum(1 for r in results if r["durable"]), "prefix": sum(1 for r in results if not r["durable"]),
+        "acked": sum(r["acked_checked"] for r in results), "lost": sum(len(r["lost"]) for r in results),
+        "torn": sum(len(r["torn"]) for r in results), "problems": problems, "sampled": sampled, "entries": entries, "marked": marked,
+        "tokens": len({r["token"] for r in results if r["token"]}),
+        "confirmed": len({k for r in results for k, v in r["rows"].items() if v == "confirmed"}),
+    }
 
 
 def cut_log(logpath, out):
@@ -345,45 +443,90 @@ def cut_log(logpath, out):
     previous = max(m for m in marks if m < target)
     kept = [e for i, e in enumerate(entries) if not (previous < i < target and e[3] is None)]
     write_log(out, kept, logpath, sectorsize)
-    return entries[target][3][4:], target - previous - 1
+    dropped = target - previous - 1 - sum(1 for e in entries[previous + 1:target] if e[3] is not None)
+    # The states worth checking in the cut log: from the mark before to the next acknowledgement after.
+    after = [m for m in marks if m > target]
+    lo = previous
+    hi = (after[0] if after else len(entries) - 1) - dropped
+    return entries[target][3][4:], dropped, (lo, hi)
 
 
-def torn_selftest(out, console, teller, work):
+def edited(final, work, name, edit):
+    """A copy of FINAL with its /teller/NAME replaced by EDIT(its bytes) (or removed when EDIT returns None)."""
+    image = os.path.join(work, f"{name}-edited.img")
+    shutil.copyfile(final, image)
+    extracted = os.path.join(work, f"{name}.old")
+    run(["debugfs", "-R", f"dump /teller/{name} {extracted}", image])
+    with open(extracted, "rb") as f:
+        content = edit(f.read())
+    run(["debugfs", "-w", "-R", f"rm /teller/{name}", image])
+    if content is not None:
+        replacement = os.path.join(work, f"{name}.new")
+        with open(replacement, "wb") as f:
+            f.write(content)
+        result = run(["debugfs", "-w", "-R", f"write {replacement} /teller/{name}", image])
+        if result.returncode != 0:
+            raise LogError(f"cannot write /teller/{name} with debugfs: {result.stderr.strip()[-200:]}")
+    return image
+
+
+def file_selftests(out, console, teller, work):
+    """The checks beside the outbox, each fed a case it must report. Returns
+    the number of cases caught out of the number tried, printing a line each."""
     from power_cut import acknowledged
     os.makedirs(work, exist_ok=True)
-    image = os.path.join(work, "torn.img")
-    shutil.copyfile(os.path.join(out, "final.img"), image)
-    whole = run(["debugfs", "-R", "cat /teller/refresh-token", image]).stdout
-    half = os.path.join(work, "half-token")
-    with open(half, "w") as f:
-        f.write(whole[:len(whole) // 2])
-    edit = run(["debugfs", "-w", "-R", "rm /teller/refresh-token", image])
-    edit = run(["debugfs", "-w", "-R", f"write {half} /teller/refresh-token", image])
-    if edit.returncode != 0 or not whole:
-        print(f"self-test: cannot tear the refresh token ({edit.stderr.strip()[-200:]})")
-        return False
+    final = os.path.join(out, "final.img")
     committed = acknowledged(open(console, errors="replace").read())
-    found = check_state((image, "torn", frozenset(), committed, teller, False))
-    caught = "refresh-token" in found["torn"]
+    results = []
+
+    def case(name, caught):
+        print(f"self-test: {'the checker reported' if caught else 'the checker did NOT report'} {name}")
+        results.append(caught)
+
+    def state(image, **extra):
+        return check_state({"image": image, "state": "self-test", "marked": frozenset(), "committed": committed, "teller": teller,
+                            "token_expected": True, **extra})
+
+    # A rewrite without its fsync: the refresh token torn in half, or gone.
+    found = state(edited(final, work, "refresh-token", lambda b: b[:len(b) // 2]))
     print(f"self-test torn_files: {len(found['torn'])} ({', '.join(found['torn']) or 'none'})")
-    print(f"self-test: {'the checker reported' if caught else 'the checker did NOT report'} the refresh token torn in half")
-    return caught
+    case("the refresh token torn in half", "refresh-token" in found["torn"])
+    found = state(edited(final, work, "refresh-token", lambda b: None))
+    case("the refresh token gone", "refresh-token" in found["torn"])
+    # What only a sequence of states shows.
+    seq = [{"state": n, "token": t, "rows": r} for n, (t, r) in enumerate([("A", {"k": "queued"}), ("B", {"k": "confirmed"}), ("A", {"k": "queued"})])]
+    problems = across_states(seq)
+    case("the refresh token back at a replaced version", any("went back" in p for p in problems))
+    case("a confirmed row queued again in a later state", any("was confirmed in an earlier state" in p for p in problems))
+    return sum(results), len(results)
 
 
 def record(args):
-    from teller_vm import Guest
+    from teller_vm import Guest, set_link
     from power_cut import acknowledged
     logdisk = os.path.join(args.out, "log.img")
     with open(logdisk, "wb") as f:
         f.truncate(args.log_mib * 1024 * 1024)
+    network = None
+    if args.host_port:
+        network = {"host_port": args.host_port, "relay": args.relay, "link_monitor": args.link_monitor}
     guest = Guest(args.kernel, args.initrd, args.disk, args.out, "none", "crash-states", f"teller.deposits={args.deposits}",
-                  control_socket=args.control_socket, extra_disks=[logdisk])
+                  network=network, control_socket=args.control_socket, extra_disks=[logdisk])
     failures, done = [], False
     marks = []
+    links = []
     try:
         for line in guest.lines(time.time() + args.timeout):
             if line.startswith("MARKED "):
                 marks.append(line.split()[1])
+            elif line.startswith("LINK "):
+                up = line.split()[1] == "up"
+                complaint = set_link(guest.monitor, up) if network else "the recording has no network"
+                links.append(line.split()[1])
+                log(f"link {line.split()[1]}{': ' + complaint if complaint else ''}")
+                if complaint:
+                    failures.append(f"set_link: {complaint}")
+                guest.reply("FAIL " + complaint if complaint else "OK")
             elif "FAIL" in line:
                 failures.append(line)
             elif line.startswith("SCREENDUMP "):
@@ -402,17 +545,102 @@ def record(args):
     if os.path.abspath(guest.console) != os.path.abspath(os.path.join(args.out, "console.log")):
         shutil.copyfile(guest.console, os.path.join(args.out, "console.log"))
     committed = acknowledged(console)
-    log(f"recorded in {time.time() - guest.started:.0f} s: {len(committed)} commits logged, {len(marks)} marks")
+    log(f"recorded in {time.time() - guest.started:.0f} s: {len(committed)} commits logged, {len(marks)} marks, link {' then '.join(links) or 'never cut'}")
     if not done:
         failures.append(f"the guest session did not finish (console {guest.console})")
     acks = [m for m in marks if m.startswith("ack-")]
     if len(acks) != len(committed):
         failures.append(f"{len(acks)} receipt marks for {len(committed)} logged commits")
-    if len(marks) - len(acks) != 5:
-        failures.append(f"{len(marks) - len(acks)} config write marks, not 5")
+    if len([m for m in marks if m.startswith("cfg-")]) != 5:
+        failures.append(f"{len([m for m in marks if m.startswith('cfg-')])} config write marks, not 5")
+    drains = [m for m in marks if m.startswith("drained-")]
+    if len(drains) != (args.deposits - 1) // 10 + 1:
+        failures.append(f"{len(drains)} drained marks for {args.deposits} deposits: the queue was not seen drained every ten and at the end")
+    if links != ["down", "up"] * len(drains) or not drains:
+        failures.append(f"the link went {' then '.join(links) or 'nowhere'}, not down then up once per drain")
     for f in failures:
         log("FAIL " + f)
     return 1 if failures else 0
+
+
+FIXTURE_FILES = ("base.img", "log.img", "console.log")
+
+
+def used_length(logpath):
+    """Bytes of LOGPATH that hold its super block and entries (the rest of the log disk is unused)."""
+    entries, sectorsize = read_log(logpath)
+    position = 1
+    for sector, nr_sectors, flags, mark, offset in entries:
+        data = 0 if (mark is not None or flags & DISCARD) else (nr_sectors * 512 + sectorsize - 1) // sectorsize
+        position += 1 + data
+    return position * sectorsize
+
+
+def sha256(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def pack_fixture(args):
+    """The recording in ARGS.out as the committed fixture in ARGS.fixture: the
+    disk as provisioned, the log cut to its used length and the console,
+    each xz-compressed, and fixture.txt with what the replay must give."""
+    os.makedirs(args.fixture, exist_ok=True)
+    logpath = os.path.join(args.out, "log.img")
+    entries, _ = read_log(logpath)
+    used = used_length(logpath)
+    for name in FIXTURE_FILES:
+        source = os.path.join(args.out, name)
+        length = used if name == "log.img" else os.path.getsize(source)
+        with open(source, "rb") as src, open(os.path.join(args.fixture, name + ".xz"), "wb") as dst:
+            xz = subprocess.Popen(["xz", "-9", "-T1", "-c"], stdin=subprocess.PIPE, stdout=dst)
+            left = length
+            while left:
+                block = src.read(min(left, 1 << 20))
+                if not block:
+                    break
+                xz.stdin.write(block)
+                left -= len(block)
+            xz.stdin.close()
+            if xz.wait() != 0:
+                raise LogError(f"xz failed on {source}")
+    marks = [e[3] for e in entries if e[3]]
+    with open(os.path.join(args.fixture, "fixture.txt"), "w") as f:
+        f.write("# The crash-states fixture (deploy/vm/crash-states --fixture checks it; --record-fixture writes it again).\n")
+        f.write(f"recorded {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} from commit {args.commit}\n")
+        f.write(f"base.img bytes {os.path.getsize(os.path.join(args.out, 'base.img'))}\n")
+        f.write(f"log.img bytes {used} (of {os.path.getsize(logpath)}), {len(entries)} entries, "
+                f"{len(state_points(entries, False))} flush, FUA and mark points, {len(marks)} marks\n")
+        f.write(f"final.img sha256 {sha256(os.path.join(args.out, 'final.img'))}\n")
+    log(f"fixture written to {args.fixture}: " + ", ".join(f"{n} {os.path.getsize(os.path.join(args.fixture, n))} bytes"
+                                                          for n in sorted(os.listdir(args.fixture))))
+    return 0
+
+
+def unpack_fixture(args):
+    """The fixture in ARGS.fixture as a recording in ARGS.out; final.img
+    rebuilt by replaying the whole log, which must give the recorded disk's sha256."""
+    os.makedirs(args.out, exist_ok=True)
+    info = open(os.path.join(args.fixture, "fixture.txt")).read()
+    for name in FIXTURE_FILES:
+        with open(os.path.join(args.fixture, name + ".xz"), "rb") as src, open(os.path.join(args.out, name), "wb") as dst:
+            if subprocess.run(["xz", "-dc"], stdin=src, stdout=dst).returncode != 0:
+                raise LogError(f"xz cannot read {name}.xz in {args.fixture}")
+    base_bytes = int(re.search(r"^base.img bytes ([0-9]+)$", info, re.M).group(1))
+    if os.path.getsize(os.path.join(args.out, "base.img")) != base_bytes:
+        raise LogError(f"base.img.xz gives {os.path.getsize(os.path.join(args.out, 'base.img'))} bytes, fixture.txt says {base_bytes}")
+    final = os.path.join(args.out, "final.img")
+    replay_all(os.path.join(args.out, "base.img"), os.path.join(args.out, "log.img"), final)
+    want = re.search(r"^final.img sha256 ([0-9a-f]{64})$", info, re.M).group(1)
+    got = sha256(final)
+    if got != want:
+        raise LogError(f"the whole log replayed gives a disk with sha256 {got}, fixture.txt says {want}: the reader or the fixture is wrong")
+    log(f"fixture {args.fixture} unpacked to {args.out}; the whole log replayed gives the recorded disk (sha256 {want[:12]}…)")
+    return 0
 
 
 def main():
@@ -424,9 +652,17 @@ def main():
     r.add_argument("--disk", required=True)
     r.add_argument("--out", required=True)
     r.add_argument("--control-socket", required=True)
+    r.add_argument("--host-port", type=int, help="the reference host on 127.0.0.1 (the drain)")
+    r.add_argument("--link-monitor", help="qemu's second monitor, for the link")
+    r.add_argument("--relay", help="loopback-relay.py")
     r.add_argument("--deposits", type=int, default=int(os.environ.get("CRASH_STATES_DEPOSITS", "64")))
     r.add_argument("--log-mib", type=int, default=512)
-    r.add_argument("--timeout", type=int, default=1500)
+    r.add_argument("--timeout", type=int, default=int(os.environ.get("CRASH_STATES_TIMEOUT", "3600")))
+    for name in ("pack-fixture", "unpack-fixture"):
+        f = sub.add_parser(name)
+        f.add_argument("--out", required=True, help="the recording")
+        f.add_argument("--fixture", required=True, help="the fixture directory (qa/crash-states/fixture)")
+        f.add_argument("--commit", default="unknown")
     for name in ("check", "selftest"):
         c = sub.add_parser(name)
         c.add_argument("--out", required=True, help="the recording: base.img, log.img, console.log")
@@ -434,11 +670,16 @@ def main():
         c.add_argument("--max-states", type=int, default=2000)
         c.add_argument("--keep", action="store_true", help="keep the data directories of failing states")
         c.add_argument("--durable-points-only", action="store_true",
-                       help="rebuild the disk only at flushes, FUAs and marks, not after every write")
+                       help="rebuild the disk only at flushes, FUAs and marks, not after every other write too")
+        c.add_argument("--min-states", type=int, default=500, help="fail with fewer states at flushes, FUAs and marks (default 500)")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)  # teller status wants an absolute --data-dir
     if args.command == "record":
         return record(args)
+    if args.command == "pack-fixture":
+        return pack_fixture(args)
+    if args.command == "unpack-fixture":
+        return unpack_fixture(args)
     base = os.path.join(args.out, "base.img")
     console = os.path.join(args.out, "console.log")
     work = os.path.join(args.out, "work")
@@ -446,34 +687,39 @@ def main():
     started = time.time()
     if args.command == "selftest":
         cut = os.path.join(args.out, "cut-log.img")
-        receipt, dropped = cut_log(os.path.join(args.out, "log.img"), cut)
-        log(f"self-test: {dropped} log entries before mark ack-{receipt} dropped, the mark kept; states at flushes, FUAs and marks")
-        n, acked, lost, torn, problems, sampled, _, _ = check(base, cut, console, args.teller, args.max_states, work, args.keep, False)
-        print(f"self-test crash_states_checked: {n}")
-        print(f"self-test acknowledged_lost: {lost}")
-        for p in problems[:5]:
+        receipt, dropped, window = cut_log(os.path.join(args.out, "log.img"), cut)
+        log(f"self-test: {dropped} log entries before mark ack-{receipt} dropped, the mark kept; "
+            f"states at the flushes, FUAs and marks of entries {window[0]} to {window[1]}")
+        result = check(base, cut, console, args.teller, 0, work, args.keep, False, window)
+        print(f"self-test crash_states_checked: {result['durable']}")
+        print(f"self-test acknowledged_lost: {result['lost']}")
+        for p in result["problems"][:5]:
             print(f"self-test reported: {p}")
-        caught = lost > 0 and any(receipt in p for p in problems)
+        caught = result["lost"] > 0 and any(receipt in p for p in result["problems"])
         print(f"self-test: {'the checker reported' if caught else 'the checker did NOT report'} the loss of receipt {receipt}")
-        # A torn file beside the database: the final disk with the refresh token cut in half.
-        torn_caught = torn_selftest(args.out, console, args.teller, work)
-        return 0 if caught and torn_caught else 1
-    n, acked, lost, torn, problems, sampled, entries, marked = check(base, os.path.join(args.out, "log.img"), console, args.teller,
-                                                                     args.max_states, work, args.keep,
-                                                                     not args.durable_points_only)
-    # The reader's own check: every logged write applied gives the disk the guest left.
-    log(f"{len(entries)} log entries, {len(marked)} receipts marked, checked in {time.time() - started:.0f} s")
-    if sampled:
-        print(sampled)
-    print(f"crash_states_checked: {n}")
-    print(f"acknowledged_rows_checked: {acked}")
-    print(f"acknowledged_lost: {lost}")
-    print(f"torn_files: {torn}")
-    for p in problems[:20]:
+        others, tried = file_selftests(args.out, console, args.teller, work)
+        print(f"self-test: {others + caught} of {tried + 1} bad cases reported")
+        return 0 if caught and others == tried else 1
+    result = check(base, os.path.join(args.out, "log.img"), console, args.teller, args.max_states, work, args.keep,
+                   not args.durable_points_only)
+    log(f"{len(result['entries'])} log entries, {len(result['marked'])} receipts marked, {result['confirmed']} rows seen confirmed, "
+        f"{result['tokens']} refresh token versions seen; checked in {time.time() - started:.0f} s")
+    if result["sampled"]:
+        print(result["sampled"])
+    print(f"crash_states_checked: {result['durable']}")
+    print(f"acknowledged_rows_checked: {result['acked']}")
+    print(f"acknowledged_lost: {result['lost']}")
+    print(f"torn_files: {result['torn']}")
+    if not args.durable_points_only:
+        print(f"write_prefix_states_checked: {result['prefix']} (besides the above: after every other logged write)")
+    for p in result["problems"][:20]:
         log("FAIL " + p)
-    if len(problems) > 20:
-        log(f"... and {len(problems) - 20} more")
-    return 0 if (lost == 0 and torn == 0 and n >= 500 and not problems) else 1
+    if len(result["problems"]) > 20:
+        log(f"... and {len(result['problems']) - 20} more")
+    if result["durable"] < args.min_states:
+        log(f"FAIL {result['durable']} crash states at flushes, FUAs and marks, fewer than {args.min_states}")
+    ok = result["lost"] == 0 and result["torn"] == 0 and result["durable"] >= args.min_states and not result["problems"]
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -5,11 +5,20 @@
 #                           /dev/vda behind a dm-log-writes target that logs
 #                           every write, flush and FUA to /dev/vdb; prints the
 #                           device to mount.
-#   crash-states.sh run     drives the real terminal through uinput: deposits,
-#                           a withdrawal, a transfer, a lock and unlock. Each
+#   crash-states.sh run     drives the real terminal through uinput: signs in
+#                           online, has the host cut the link, then deposits
+#                           (teller.deposits=N, deposit-scenario.sh), a
+#                           withdrawal, a transfer, a lock and unlock. Each
 #                           time a receipt says Queued, it puts a mark
 #                           ack-<receipt number> in the log for every commit the
 #                           terminal has logged (log_commits) and not yet marked.
+#                           After every tenth deposit and after the last, the
+#                           host restores the link and the terminal drains its
+#                           queue (rows sending, then confirmed; the refresh
+#                           token rotated, the access token having run out);
+#                           once `teller ctl status` says none is queued, the
+#                           mark drained-<deposits so far>; then the link is
+#                           cut again for the next ten.
 #                           Then five provisioning config writes (`teller config
 #                           set` on /data/provision/teller.conf), each marked cfg-N.
 #                           Then unmounts and removes the target so the log is
@@ -49,6 +58,17 @@ mark_new() {
 }
 
 fail() { echo "DONE 1" >/dev/ttyS1; exit 1; }
+# The link back, the queue empty on screen and in the terminal's own count, the mark drained-$1.
+drain() {
+    teller scenario /qa/crash-states/drain.scenario $drive || fail
+    queued=$(teller ctl --socket $socket status | sed -n 's/.*"queued_count" *: *\([0-9]*\).*/\1/p')
+    if [ "$queued" = 0 ]; then
+        dmsetup message $dev 0 mark "drained-$1" || echo "crash-states guest: FAIL mark drained-$1" >/dev/ttyS1
+        echo "MARKED drained-$1" >/dev/ttyS1
+    else
+        echo "crash-states guest: FAIL the screen says Queue empty, teller ctl status says queued_count '$queued'" >/dev/ttyS1
+    fi
+}
 # One transaction up to its receipt, its mark, then back home.
 transaction() {
     teller scenario "$1" $drive || fail
@@ -56,32 +76,24 @@ transaction() {
     teller scenario /qa/crash-states/done.scenario $drive || fail
 }
 
-teller scenario /qa/crash-states/sign-in.scenario $drive || fail
+teller scenario /qa/crash-states/sign-in.scenario /qa/crash-states/link-down.scenario $drive || fail
 deposits=$(sed -n 's/.*teller\.deposits=\([0-9]*\).*/\1/p' /proc/cmdline)
 i=1
 while [ $i -le "${deposits:-6}" ]; do
     f=/tmp/deposit-$i.scenario
-    {
-        echo "wait-for home.find-account 30"
-        echo "tap home.find-account"
-        echo 'type DE54500105170426397158\n'
-        echo "wait-for account.deposit 10"
-        echo "tap account.deposit"
-        echo "wait-for amount.keys.1"
-        # deposit i: i.ii EUR (1 -> 1.01, 64 -> 64.64), each amount its own, the sum within the offline limits.
-        for digit in $(echo "$i$(printf %02d $i)" | sed 's/./& /g'); do echo "tap amount.keys.$digit"; done
-        echo "tap amount.review"
-        echo "wait-for review.confirm 10"
-        echo "tap review.confirm"
-        echo "wait-for receipt.done 10"
-        echo "expect-text Queued"
-    } >"$f"
+    # deposit i: i.ii EUR (1 -> 1.01, 64 -> 64.64), each amount its own, the sum within the offline limits.
+    /bin/deposit-scenario.sh "$i$(printf %02d $i)" queued >"$f"
     transaction "$f"
     if [ $i = 2 ]; then transaction /qa/crash-states/withdrawal.scenario; fi
     if [ $i = 3 ]; then transaction /qa/crash-states/transfer.scenario; fi
     if [ $i = 4 ]; then teller scenario /qa/crash-states/lock-unlock.scenario $drive || fail; fi
+    if [ $((i % 10)) = 0 ] && [ $i -lt "${deposits:-6}" ]; then
+        drain $i
+        teller scenario /qa/crash-states/link-down.scenario $drive || fail
+    fi
     i=$((i + 1))
 done
+drain $((i - 1))
 echo "SESSION done" >/dev/ttyS1
 # Provisioning's config writes: a copy of teller.conf on the data disk, made
 # durable, then `teller config set` five times, each marked cfg-N once it returned.
