@@ -50,14 +50,14 @@ extension HostIntegrationTests {
             // An idle probe only every 60 s: only the wake can explain offline within seconds.
             let engine = terminal.engine(RetryPolicy(base: 60, cap: 60, retryAfterCap: 300, idleInterval: 60))
             try await whileRunning(engine) {
-                let online = try await eventually(timeout: .seconds(10)) { await engine.status().isOnline }
+                let online = await eventually(timeout: .seconds(10)) { await engine.status().isOnline }
                 try #require(online, "the idle engine never saw the host")
                 await host.stop()
                 // Nothing tells the engine yet: it still believes what it last saw.
                 try await Task.sleep(for: .milliseconds(500))
                 #expect(await engine.status().isOnline)
                 await engine.wake(reason: "link down (test)")
-                let offline = try await eventually(timeout: .seconds(5)) { await !engine.status().isOnline }
+                let offline = await eventually(timeout: .seconds(5)) { await !engine.status().isOnline }
                 #expect(offline, "a link-down wake did not make the idle engine ask the host")
             }
         }
