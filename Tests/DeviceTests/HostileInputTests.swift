@@ -36,6 +36,10 @@ struct HostileInputTests {
     static let accepted = ["widest-ranges.evemu", "absurd-events.evemu"]
 
     static let everyFixture = refused.map(\.0) + accepted + ["garbage.evemu"]
+    /// Every hostile fixture and the ordinary recordings beside them, for the fuzz entry point.
+    static let fixturesHostileAndOrdinary = everyFixture.map { "hostile/" + $0 } + [
+        "two-finger.evemu", "syn-dropped.evemu", "qemu-usb-tablet.evemu", "keyboard.evemu", "scanner.evemu", "single-touch.evemu",
+    ]
 
     /// The bytes of a fixture, `name` relative to Fixtures/ ("hostile/…" for these).
     static func bytes(of name: String) throws -> [UInt8] {
@@ -50,7 +54,8 @@ struct HostileInputTests {
     @Test(arguments: refused)
     func refusedNamingTheLine(name: String, line: Int, problem: String) throws {
         let path = Fixture.directory + "/hostile/" + name
-        let error = try #require(throws: EvemuError.self) { try EvemuRecording(contentsOf: path) }
+        let read = Result<EvemuRecording, EvemuError> { () throws(EvemuError) in try EvemuRecording(contentsOf: path) }
+        let error = try #require(read.failure)
         #expect(error.line == line, "\(error)")
         #expect(error.problem.contains(problem), "\(error)")
         #expect(error.path == path)
@@ -76,9 +81,7 @@ struct HostileInputTests {
 
     /// The fuzz entry point over every fixture, hostile and ordinary: as text,
     /// as kernel events and as unchecked axis ranges.
-    @Test(arguments: everyFixture.map { "hostile/" + $0 } + [
-        "two-finger.evemu", "syn-dropped.evemu", "qemu-usb-tablet.evemu", "keyboard.evemu", "scanner.evemu", "single-touch.evemu",
-    ])
+    @Test(arguments: fixturesHostileAndOrdinary)
     func fuzzEntryPointSurvivesEveryFixture(name: String) throws {
         let bytes = try Self.bytes(of: name)
         #expect(!bytes.isEmpty || name.hasSuffix("empty.evemu"))
@@ -114,7 +117,8 @@ struct HostileInputTests {
 
     /// /dev/zero never ends; reading stops at the size limit instead of at out-of-memory.
     @Test func endlessFileIsRefusedAtTheSizeLimit() throws {
-        let error = try #require(throws: EvemuError.self) { try EvemuRecording(contentsOf: "/dev/zero") }
+        let read = Result<EvemuRecording, EvemuError> { () throws(EvemuError) in try EvemuRecording(contentsOf: "/dev/zero") }
+        let error = try #require(read.failure)
         #expect(error.description == "/dev/zero: larger than 64 MiB; split the recording")
     }
 
@@ -167,9 +171,10 @@ struct HostileInputTests {
         (AbsoluteAxis(minimum: 9, maximum: 0), "axis 0x2f has minimum 9 above maximum 0"),
     ])
     func deviceWithAnAbsurdAxisIsRefusedNamingIt(slots: AbsoluteAxis, problem: String) throws {
-        let error = try #require(throws: InputError.self) {
+        let check = Result<InputCapabilities, InputError> { () throws(InputError) in
             try InputDevice.checked(Self.touchscreen(slots: slots), path: "/dev/input/event7")
         }
+        let error = try #require(check.failure)
         #expect(String(describing: error).hasPrefix("/dev/input/event7 (Hostile Touch): " + problem), "\(error)")
     }
 
@@ -203,7 +208,7 @@ struct HostileInputTests {
     /// (value / (maximum - minimum + 1), as libinput normalises).
     @Test(arguments: [
         (Int32.min, Int32.max, Point(x: 1279, y: 799)), (0, .max, Point(x: 1279, y: 799)),
-        (.max - 1, .max, Point(x: 640, y: 400)), (.min, .min + 1, Point(x: 640, y: 400)),
+        (Int32.max - 1, Int32.max, Point(x: 640, y: 400)), (Int32.min, Int32.min + 1, Point(x: 640, y: 400)),
     ])
     func extremeAxisRangesMapWithoutOverflow(minimum: Int32, maximum: Int32, atMaximum: Point) throws {
         let axis = AbsoluteAxis(minimum: minimum, maximum: maximum)

@@ -53,7 +53,9 @@ import Testing
         let surface = Surface(width: 80, height: 60)
         Canvas(surface: surface).strokeRoundedRect(Rect(x: 10, y: 10, width: 60, height: 40), radius: 10, width: 2, .white)
         // Straight parts plus two rings of radius 10 minus radius 8, one per corner quarter.
-        let expected = Double(2 * (40 * 2) + 2 * (20 * 2)) + Double.pi * (100 - 64)
+        let straight: Double = 2 * (40 * 2) + 2 * (20 * 2)
+        let rings: Double = .pi * (100 - 64)
+        let expected = straight + rings
         #expect(abs(coveredArea(of: surface) - expected) / expected < 0.02)
         #expect(surface[40, 10] == Color.white.xrgb && surface[40, 12] == 0)
     }

@@ -68,10 +68,10 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["refresh-token"])
     }
 
-    @Test func aDurableFileErrorNamesTheStepAndTheReason() throws {
+    @Test func aDurableFileErrorNamesTheStepAndTheReason() async throws {
         let path = TemporaryDirectory("teller-durable").file("missing/refresh-token")
         // The temporary name is random (created exclusively); the step and the reason are named.
-        let thrown = try #require(#expect(throws: DurableFileError.self) { try DurableFile.write(Data("x".utf8), to: path) })
+        let thrown = try #require(await thrownError(DurableFileError.self) { try DurableFile.write(Data("x".utf8), to: path) })
         switch thrown {
         case .system(let operation, let code): #expect(operation.hasPrefix("create \(path).") && code == ENOENT, "\(operation) \(code)")
         }

@@ -37,7 +37,8 @@ import TellerCore
                                                          operatorID: Self.operators[checked % Self.operators.count])
                     for unverified in [false, true] {
                         let wire = WireTransaction(request, key: .random(), createdAt: Self.times[checked % Self.times.count], clockUnverified: unverified)
-                        #expect(wire.encoded() == (try Self.jsonEncoderBytes(wire)), "\(String(decoding: wire.encoded(), as: UTF8.self))")
+                        let encoded = try Self.jsonEncoderBytes(wire)
+                        #expect(wire.encoded() == encoded, "\(String(decoding: wire.encoded(), as: UTF8.self))")
                         checked += 1
                     }
                 }
@@ -61,7 +62,8 @@ import TellerCore
                 let wire = WireTransaction(kind: text, accountIBAN: text, counterpartyIBAN: index.isMultiple(of: 2) ? text : nil, amount: amount,
                                            currency: text, operatorID: text, createdAt: text, clientReference: text,
                                            clockUnverified: [nil, true, false][index % 3])
-                #expect(wire.encoded() == (try Self.jsonEncoderBytes(wire)), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+                let encoded = try Self.jsonEncoderBytes(wire)
+                #expect(wire.encoded() == encoded, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
                 #expect(try JSONDecoder().decode(WireTransaction.self, from: Data(wire.encoded())) == wire)
             }
         }

@@ -16,7 +16,7 @@ import Widgets
         var interactive: [AccessibilityNode] = []
         func walk(_ node: AccessibilityNode) {
             if node.interactive { interactive.append(node) }
-            node.children.forEach(walk)
+            for child in node.children { walk(child) }
         }
         walk(root)
         #expect(!interactive.isEmpty)

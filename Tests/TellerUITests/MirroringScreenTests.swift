@@ -74,7 +74,8 @@ import Widgets
             let who = try #require(rtl.node(withIdentifier: "status.who")).frame
             let clock = try #require(rtl.node(withIdentifier: "status.clock")).frame
             #expect(clock.maxX <= who.minX, "\(scenario): the clock \(clock) is not left of the operator \(who)")
-            #expect(who == mirroredOnScreen(try #require(ltr.node(withIdentifier: "status.who")).frame))
+            let ltrWho = try #require(ltr.node(withIdentifier: "status.who")).frame
+            #expect(who == mirroredOnScreen(ltrWho))
             if let directory = ProcessInfo.processInfo.environment["TELLER_MIRRORED_SCREENS"] {
                 try write(rtl, d, to: URL(fileURLWithPath: directory).appendingPathComponent("\(scenario.rawValue)-rtl.png"))
             }

@@ -89,8 +89,9 @@ extension Catalog {
         }
         func word(_ offset: Int) throws(CatalogError) -> Int {
             guard offset >= 0, offset <= data.count - 4 else { throw fail("a table points past the end of the file at \(offset)") }
-            let b = data[offset..<offset + 4].map(UInt32.init)
-            return Int(littleEndian ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[3] | b[2] << 8 | b[1] << 16 | b[0] << 24)
+            let bytes = data[offset..<offset + 4]
+            let ordered = littleEndian ? Array(bytes.reversed()) : Array(bytes)
+            return ordered.reduce(0) { $0 << 8 | Int($1) }
         }
         let revision = try word(4)
         guard revision >> 16 <= 1 else { throw fail("format revision \(revision >> 16) is newer than 1") }

@@ -82,7 +82,7 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
-        set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2)
+        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         set(CURLOPT_TIMEOUT_MS, deadline)
         set(CURLOPT_CONNECTTIMEOUT_MS, deadline)
         // A host that drips bytes is cut off well before the deadline when it can be.

@@ -36,9 +36,20 @@ public final class DiagnosticsViewModel {
 
     /// A screen that goes away mid-calibration (the idle lock, signing out)
     /// gives the touchscreen its calibration back.
+    /// Swift 6.2 runs this deinit on the main actor. Swift 6.0 (Debian 13's
+    /// compiler, which builds for arm64) has no `isolated deinit`; there the
+    /// deinit runs where the last reference went, which is the main queue
+    /// for a view model the screens own, and it says so before it calls.
+    #if compiler(>=6.2)
     isolated deinit {
         if case .calibrating = mode { dependencies.touchCalibration?.cancelCalibration() }
     }
+    #else
+    deinit {
+        guard case .calibrating = mode, let port = dependencies.touchCalibration else { return }
+        MainActor.assumeIsolated { port.cancelCalibration() }
+    }
+    #endif
 
     public var title: String { tr("Technician") }
     public var pinPrompt: String { tr("Technician PIN") }

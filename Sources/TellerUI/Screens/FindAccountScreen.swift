@@ -44,7 +44,7 @@ extension FindAccountScreen {
             switch key {
             case .backspace: model.backspace()
             case .space, .enter: break
-            default: key.text.map { $0.forEach(model.type) }
+            default: for character in key.text ?? "" { model.type(character) }
             }
             return true
         }

@@ -22,8 +22,17 @@ final class UnixSocket {
         self.descriptor = descriptor
     }
 
-    private convenience init(_ type: __socket_type, nonBlocking: Bool) throws(UnixSocketError) {
-        let flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+    /// Linux's socket types, by number (the same on x86_64 and arm64).
+    /// Swift 6.0 cannot see <bits/socket_type.h> from this module: the C
+    /// modules of the libraries below it own that header. The kernel defines
+    /// SOCK_CLOEXEC and SOCK_NONBLOCK as O_CLOEXEC and O_NONBLOCK.
+    private enum SocketType: Int32 {
+        case stream = 1
+        case datagram = 2
+    }
+
+    private convenience init(_ type: SocketType, nonBlocking: Bool) throws(UnixSocketError) {
+        let flags = type.rawValue | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
         let fd = socket(AF_UNIX, flags, 0)
         guard fd >= 0 else { throw .system(call: "socket(AF_UNIX)", errno: errno) }
         self.init(descriptor: fd)
@@ -53,7 +62,7 @@ final class UnixSocket {
     static func listen(at path: String, mode: mode_t, backlog: Int32) throws(UnixSocketError) -> UnixSocket {
         let address = try UnixSocketAddress(path: path)
         removeFile(at: path)
-        let socket = try UnixSocket(SOCK_STREAM, nonBlocking: true)
+        let socket = try UnixSocket(.stream, nonBlocking: true)
         let previous = umask(0o177)
         let bound = address.withSocketAddress { bind(socket.descriptor, $0, $1) }
         let code = errno
@@ -125,7 +134,7 @@ final class UnixSocket {
     /// writes never block: they wait in poll(2), up to a deadline.
     static func connect(to path: String) throws(UnixSocketError) -> UnixSocket {
         let address = try UnixSocketAddress(path: path)
-        let socket = try UnixSocket(SOCK_STREAM, nonBlocking: false)
+        let socket = try UnixSocket(.stream, nonBlocking: false)
         let connected = address.withSocketAddress { Glibc.connect(socket.descriptor, $0, $1) }
         guard connected == 0 else { throw .system(call: "connect \(path)", errno: errno) }
         return socket
@@ -180,7 +189,7 @@ final class UnixSocket {
     /// Sends one datagram to the socket at `path`, from a socket of its own.
     static func sendDatagram(_ bytes: [UInt8], to path: String) throws(UnixSocketError) {
         let address = try UnixSocketAddress(path: path)
-        let socket = try UnixSocket(SOCK_DGRAM, nonBlocking: false)
+        let socket = try UnixSocket(.datagram, nonBlocking: false)
         _ = try socket.retrying("sendto \(path)") { fd in
             address.withSocketAddress { target, length in
                 bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }

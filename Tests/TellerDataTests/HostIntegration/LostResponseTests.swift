@@ -30,7 +30,8 @@ extension HostIntegrationTests {
             #expect(postings.map(\.idempotencyKey) == [entry.key.rawValue, later.key.rawValue], "exactly one posting per key, in order")
 
             let row = try #require(try await terminal.store.entry(for: entry.key))
-            #expect(row.state == .confirmed(reference: try #require(postings.first?.hostReference)))
+            let reference = try #require(postings.first?.hostReference)
+            #expect(row.state == .confirmed(reference: reference))
             #expect(row.lastError == nil)
             await host.stop()
         }

@@ -48,7 +48,7 @@ extension HostIntegrationTests {
             defer { Task { await host.stop() } }
             let wrong = Data(repeating: 7, count: 32).base64EncodedString()
             let connection = HostConnection(configuration: try HostConfiguration(baseURL: host.url, caFile: cert, hostPinSHA256: wrong))
-            let refused = await #expect(throws: HostError.self) { _ = try await connection.send("GET", "/v1/health") }
+            let refused = await thrownError(HostError.self) { _ = try await connection.send("GET", "/v1/health") }
             guard case .tls(let message) = try #require(refused) else {
                 Issue.record("not a TLS refusal: \(String(describing: refused))")
                 return
@@ -57,7 +57,7 @@ extension HostIntegrationTests {
             #expect(message.contains("sha256//" + pin), "the presented key is named: \(message)")
             // Without ca_file the self-signed certificate itself is refused.
             let untrusting = HostConnection(configuration: try HostConfiguration(baseURL: host.url))
-            let untrusted = await #expect(throws: HostError.self) { _ = try await untrusting.send("GET", "/v1/health") }
+            let untrusted = await thrownError(HostError.self) { _ = try await untrusting.send("GET", "/v1/health") }
             #expect(untrusted?.problemKind == .tls, "\(String(describing: untrusted))")
             #expect(try await host.journal().isEmpty)
         }
