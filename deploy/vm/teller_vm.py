@@ -87,32 +87,61 @@ def ctl(teller, socket_path, *words, timeout=60):
     return done.returncode, done.stdout, done.stderr
 
 
+def amd64_command(kernel, initrd, disk, job, extra_append, network, extra_disks, console, ctl_path, mon_path):
+    """qemu for the amd64 guest: the pc machine, ttyS0 the console and ttyS1 the host channel."""
+    append = f"console=ttyS0 panic=-1 loglevel=4 teller.job={job} {extra_append}".strip()
+    return [
+        "qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-m", "1024", "-smp", "1",
+        # bochs DRM at the 7-inch panel's 800x480, offered as the preferred mode through EDID.
+        "-vga", "none", "-device", "VGA,edid=on,xres=800,yres=480",
+        "-usb", "-device", "usb-tablet",
+        *network_arguments(network), "-no-reboot",
+        "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
+        # Further raw disks (vdb, ...): the crash-states recording's log device.
+        *[a for extra in extra_disks for a in ("-drive", f"file={extra},format=raw,if=virtio,cache=writeback")],
+        "-kernel", kernel, "-initrd", initrd, "-append", append,
+        "-serial", f"file:{console}",
+        "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
+        "-monitor", f"unix:{mon_path},server=on,wait=off",
+    ]
+
+
+def arm64_command(kernel, initrd, disk, job, extra_append, network, extra_disks, console, ctl_path, mon_path):
+    """qemu for the arm64 guest: -M virt (TCG, Cortex-A72), whose one UART
+    (ttyAMA0) is the console; the host channel is a virtio console (hvc0,
+    which the guest's init links to /dev/ttyS1). virtio-gpu at the 7-inch
+    panel's 800x480 (preferred through EDID), the USB tablet on xhci."""
+    append = f"console=ttyAMA0 panic=-1 loglevel=4 teller.job={job} {extra_append}".strip()
+    return [
+        "qemu-system-aarch64", "-machine", "virt", "-accel", "tcg", "-cpu", "cortex-a72", "-m", "1024", "-smp", "2",
+        "-device", "virtio-gpu-pci,edid=on,xres=800,yres=480",
+        "-device", "qemu-xhci", "-device", "usb-tablet",
+        *network_arguments(network), "-no-reboot",
+        "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
+        *[a for extra in extra_disks for a in ("-drive", f"file={extra},format=raw,if=virtio,cache=writeback")],
+        "-kernel", kernel, "-initrd", initrd, "-append", append,
+        "-serial", f"file:{console}",
+        "-device", "virtio-serial-pci,id=harness",
+        "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-device", "virtconsole,chardev=ctl,bus=harness.0",
+        "-monitor", f"unix:{mon_path},server=on,wait=off",
+    ]
+
+
 class Guest:
     """One boot of the virtual device."""
 
     def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None, control_socket=None,
-                 extra_disks=()):
+                 extra_disks=(), arch="amd64"):
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.console = os.path.join(out, "console.log")
         self.sockets = tempfile.mkdtemp(prefix="teller-vm-")
         ctl_path = os.path.join(self.sockets, "ctl.sock")
         mon_path = os.path.join(self.sockets, "monitor.sock")
-        append = f"console=ttyS0 panic=-1 loglevel=4 teller.job={job} {extra_append}".strip()
-        self.command = [
-            "qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-m", "1024", "-smp", "1",
-            # bochs DRM at the 7-inch panel's 800x480, offered as the preferred mode through EDID.
-            "-vga", "none", "-device", "VGA,edid=on,xres=800,yres=480",
-            "-usb", "-device", "usb-tablet",
-            *network_arguments(network), "-no-reboot",
-            "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
-            # Further raw disks (vdb, ...): the crash-states recording's log device.
-            *[a for extra in extra_disks for a in ("-drive", f"file={extra},format=raw,if=virtio,cache=writeback")],
-            "-kernel", kernel, "-initrd", initrd, "-append", append,
-            "-serial", f"file:{self.console}",
-            "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
-            "-monitor", f"unix:{mon_path},server=on,wait=off",
-        ]
+        if arch == "arm64":
+            self.command = arm64_command(kernel, initrd, disk, job, extra_append, network, extra_disks, self.console, ctl_path, mon_path)
+        else:
+            self.command = amd64_command(kernel, initrd, disk, job, extra_append, network, extra_disks, self.console, ctl_path, mon_path)
         if control_socket:
             if os.path.exists(control_socket):
                 os.unlink(control_socket)
@@ -211,6 +240,24 @@ def drawn(rows):
     return False
 
 
+def compare_with_ctl_screenshot(teller, socket_path, out, name, rows, w, h, tolerance):
+    """The terminal's own picture of the screen (`teller ctl screenshot`,
+    over the control channel) against qemu's screendump of the display
+    (taken just before, the guest waiting): (ok, message)."""
+    path = os.path.join(out, f"{name}.ctl.png")
+    if os.path.exists(path):
+        os.unlink(path)
+    status, stdout, stderr = ctl(teller, socket_path, "screenshot", path)
+    if status != 0 or not os.path.exists(path):
+        return False, f"{name}: teller ctl screenshot failed (exit {status}): {(stderr or stdout).strip()[-300:]}"
+    cw, ch, crows = read_png(path)
+    if (cw, ch) != (w, h):
+        return False, f"{name}: screendump is {w}x{h}, teller ctl screenshot {path} is {cw}x{ch}"
+    differ = differing_pixels(rows, crows)
+    ratio = differ / float(w * h)
+    return ratio <= tolerance, f"{name} against teller ctl screenshot {path}: {differ} of {w * h} pixels ({ratio:.2%}) differ (tolerance {tolerance:.1%})"
+
+
 def check_control_channel(teller, socket_path):
     """The host's own `teller ctl status` and `ui` over the control channel,
     answered by the terminal in the guest. Returns failures."""
@@ -267,7 +314,7 @@ def run_job(args):
         decoy.setblocking(False)
         append = f"teller.probe={decoy.getsockname()[1]},{args.host_port}"
     guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, append, network,
-                  control_socket=args.control_socket)
+                  control_socket=args.control_socket, arch=args.arch)
     print(f"teller-vm: qemu {' '.join(guest.command)}", flush=True)
     deadline = time.time() + args.timeout
     failures, status, ready_at, boots, logs = [], None, None, 1, []
@@ -290,6 +337,11 @@ def run_job(args):
                     result = compare_with_golden(png, rows, w, h, args.goldens, name, args.tolerance)
                     if not drawn(rows):
                         failures.append(f"screendump {name}: the screen is blank (no DRM frame)")
+                    if args.ctl_screenshots:
+                        ok, message = compare_with_ctl_screenshot(args.teller, args.control_socket, args.out, name, rows, w, h, args.tolerance)
+                        print(f"teller-vm: screendump {message}: {'ok' if ok else 'DIFFERS'}", flush=True)
+                        if not ok:
+                            failures.append("screendump " + message)
                     if result is None:
                         print(f"teller-vm: screendump {name}: {png} ({w}x{h})", flush=True)
                     else:
@@ -329,7 +381,7 @@ def run_job(args):
             boots += 1
             print(f"teller-vm: power cut at {cut.rsplit(':', 1)[0]} line {int(cut.rsplit(':', 1)[1]) - 1}; boot {boots} resumes at line {cut.rsplit(':', 1)[1]}", flush=True)
             guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut} {append}".strip(), network,
-                          control_socket=args.control_socket)
+                          control_socket=args.control_socket, arch=args.arch)
         if status is None and args.job != "interactive" and guest.proc.poll() is None:
             failures.append(f"the guest did not finish within {args.timeout} s")
     except KeyboardInterrupt:
@@ -378,6 +430,7 @@ def run_job(args):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--arch", choices=("amd64", "arm64"), default="amd64")
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--initrd", required=True)
     ap.add_argument("--disk", required=True)
@@ -392,6 +445,8 @@ def main():
     ap.add_argument("--probe-isolation", action="store_true", help="the guest tries forbidden connections (isolation.sh)")
     ap.add_argument("--control-socket", help="the host end of the control channel (control_channel())")
     ap.add_argument("--teller", help="the host's teller, for `teller ctl` over the control channel (--job check)")
+    ap.add_argument("--ctl-screenshots", action="store_true",
+                    help="compare every screendump with `teller ctl screenshot` over the control channel (arm64)")
     args = ap.parse_args()
     if args.job == "interactive":
         args.timeout = 10 ** 9
