@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Boots the device-proof initramfs in qemu (TCG, -vga std), serves the
+"""Boots the device-proof initramfs in qemu (TCG; amd64: -vga std, the bochs
+DRM driver; arm64: -M virt with virtio-gpu-pci), serves the
 guest's screendump requests through the qemu monitor, checks the PASS/FAIL
 lines of device-smoke and compares every screendump with the expected
 pattern. Exit status 0 only when everything passed.
@@ -79,6 +80,7 @@ def main():
     ap.add_argument("--initrd", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--arch", choices=("amd64", "arm64"), default="amd64")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     console = os.path.join(args.out, "console.log")
@@ -89,15 +91,30 @@ def main():
     ctl_path = os.path.join(sockets, "ctl.sock")
     mon_path = os.path.join(sockets, "monitor.sock")
 
-    qemu = [
-        "qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-m", "512", "-smp", "1",
-        "-vga", "std", "-display", "none", "-no-reboot", "-net", "none",
-        "-kernel", args.kernel, "-initrd", args.initrd,
-        "-append", "console=ttyS0 panic=-1 loglevel=4",
-        "-serial", f"file:{console}",
-        "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
-        "-monitor", f"unix:{mon_path},server=on,wait=off",
-    ]
+    if args.arch == "arm64":
+        # -M virt has one UART (ttyAMA0, the console); the harness channel is
+        # a virtio console (hvc0 in the guest). virtio-gpu at qemu's default
+        # 1024x768, the mode configured-mode asks for.
+        qemu = [
+            "qemu-system-aarch64", "-machine", "virt", "-accel", "tcg", "-cpu", "cortex-a72", "-m", "512", "-smp", "2",
+            "-device", "virtio-gpu-pci", "-display", "none", "-no-reboot", "-nic", "none",
+            "-kernel", args.kernel, "-initrd", args.initrd,
+            "-append", "console=ttyAMA0 panic=-1 loglevel=4",
+            "-serial", f"file:{console}",
+            "-device", "virtio-serial-pci,id=harness",
+            "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-device", "virtconsole,chardev=ctl,bus=harness.0",
+            "-monitor", f"unix:{mon_path},server=on,wait=off",
+        ]
+    else:
+        qemu = [
+            "qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-m", "512", "-smp", "1",
+            "-vga", "std", "-display", "none", "-no-reboot", "-net", "none",
+            "-kernel", args.kernel, "-initrd", args.initrd,
+            "-append", "console=ttyS0 panic=-1 loglevel=4",
+            "-serial", f"file:{console}",
+            "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
+            "-monitor", f"unix:{mon_path},server=on,wait=off",
+        ]
     print("device-proof: " + " ".join(qemu), flush=True)
     started = time.time()
     deadline = started + args.timeout
