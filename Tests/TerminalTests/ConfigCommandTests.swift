@@ -240,6 +240,84 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int == inode)
     }
 
+    // MARK: set: what changed, --dry-run, the PIN on stdin
+
+    func config(stdin: String, _ arguments: String...) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run(Self.teller, ["config", "--config", file] + arguments, stdin: Data(stdin.utf8))
+    }
+
+    /// What provisioning reports as changed: the keys whose value differs,
+    /// never a value, and nothing at all the second time.
+    @Test func setPrintsTheKeysItChanged() async throws {
+        try write("branch = Main\nrotation = 90\n")
+        let set = try await config("set", "branch", "North", "rotation", "90", "language", "de")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "branch\nlanguage\n")
+        #expect(!set.stdout.contains("North"))
+        let again = try await config("set", "branch", "North", "rotation", "90", "language", "de")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.isEmpty)
+    }
+
+    @Test func dryRunNamesTheKeysAndWritesNothing() async throws {
+        try write("branch = Main\n")
+        let inode = try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int
+        let dry = try await config("set", "--dry-run", "branch", "North")
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == "branch\n")
+        #expect(dry.stderr.contains("would set branch"), "\(dry.stderr)")
+        #expect(try contents() == "branch = Main\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int == inode)
+        #expect(try folder() == ["teller.conf"])
+        // A value the terminal refuses fails the dry run the same way.
+        let refused = try await config("set", "--dry-run", "rotation", "45")
+        #expect(refused.status == 4)
+        #expect(refused.stderr.contains("rotation"), "\(refused.stderr)")
+    }
+
+    /// The same PIN twice writes once: the stored hash still verifies it,
+    /// where a new hash would differ by its salt. Neither the PIN nor the
+    /// hash is ever an argument.
+    @Test func thePINOnStdinIsStoredOnlyWhenTheStoredHashDoesNotVerifyIt() async throws {
+        try write("branch = Main\n")
+        let first = try await config(stdin: "4711\n", "set", "--technician-pin-stdin")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "technician_pin_hash\n")
+        #expect(!first.stdout.contains("argon2id") && !first.stderr.contains("argon2id") && !first.stderr.contains("4711"))
+        let stored = try await config("get", "technician_pin_hash")
+        let hash = try #require(stored.stdout.split(separator: "\n").first)
+        #expect(hash.hasPrefix("$argon2id$v=19$"))
+        let written = try contents()
+        let inode = try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int
+
+        let same = try await config(stdin: "4711\n", "set", "--technician-pin-stdin", "branch", "Main")
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.isEmpty)
+        #expect(try contents() == written)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int == inode)
+
+        let other = try await config(stdin: "9876\n", "set", "--technician-pin-stdin", "branch", "Main")
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout == "technician_pin_hash\n")
+        let restored = try await config("get", "technician_pin_hash")
+        let newHash = try #require(restored.stdout.split(separator: "\n").first)
+        #expect(newHash != hash)
+        #expect(try contents() == written.replacingOccurrences(of: String(hash), with: String(newHash)))
+    }
+
+    @Test func aBadPINOrAHashPairIsRefusedAndNothingIsWritten() async throws {
+        try write("branch = Main\n")
+        for pin in ["12", "12ab", "1234567890123", ""] {
+            let set = try await config(stdin: pin + "\n", "set", "--technician-pin-stdin", "branch", "North")
+            #expect(set.status == 2, "PIN '\(pin)'")
+            #expect(set.stderr.contains("4 to 12 digits"), "\(set.stderr)")
+        }
+        let both = try await config(stdin: "4711\n", "set", "--technician-pin-stdin", "technician_pin_hash", "x")
+        #expect(both.status == 2)
+        #expect(try await config("get", "--dry-run", "branch").status == 2)
+        #expect(try contents() == "branch = Main\n")
+    }
+
     @Test func helpAndUsage() async throws {
         let help = try await ChildProcess.run(Self.teller, ["config", "--help"])
         #expect(help.status == 0)

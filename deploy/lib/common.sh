@@ -32,11 +32,23 @@ EXIT_USAGE=2
 EXIT_QUEUE_NOT_EMPTY=3
 EXIT_ROLLED_BACK=4
 EXIT_DATABASE_REFUSED=5
+EXIT_UNCHANGED=6          # provision: done, and nothing needed changing
 
+# The package installs these scripts in /usr/lib/teller (deploy/package-deb);
+# there they work on the package's /usr/bin/teller.
+TELLER_PACKAGED=false
+if [ "$DEPLOY_DIR" = /usr/lib/teller ]; then
+    TELLER_PACKAGED=true
+    TELLER_BIN=/usr/bin/teller
+fi
+
+# The last reason a script gave for failing (die, usage_error, a refusal),
+# for scripts that also report in JSON (provision --json).
+LAST_ERROR=""
 say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 warn() { printf '%s: WARNING: %s\n' "$PROG" "$*" >&2; }
-die() { printf '%s: ERROR: %s\n' "$PROG" "$*" >&2; exit "$EXIT_FAILED"; }
-usage_error() { printf '%s: %s (see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit "$EXIT_USAGE"; }
+die() { LAST_ERROR="$*"; printf '%s: ERROR: %s\n' "$PROG" "$*" >&2; exit "$EXIT_FAILED"; }
+usage_error() { LAST_ERROR="$*"; printf '%s: %s (see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit "$EXIT_USAGE"; }
 
 # The path of $1 (an absolute path on the terminal) as seen from here.
 in_root() {
@@ -54,10 +66,14 @@ as_teller() {
     on_terminal setpriv --reuid="$TELLER_USER" --regid="$TELLER_USER" --init-groups --reset-env -- "$@"
 }
 
-# Commands to run when the script ends, however it ends (see at_exit).
+# Commands to run when the script ends, however it ends (see at_exit); they
+# run last-registered first and can read the script's exit status in
+# $EXIT_STATUS.
 declare -a EXIT_COMMANDS=()
+EXIT_STATUS=0
 at_exit() { EXIT_COMMANDS+=("$1"); }
 run_exit_commands() {
+    EXIT_STATUS=$?
     local i
     for ((i = ${#EXIT_COMMANDS[@]} - 1; i >= 0; i--)); do eval "${EXIT_COMMANDS[i]}" || true; done
 }
@@ -201,6 +217,7 @@ refuse_unless_queue_empty() {
     json=$(teller_status_json "$data_dir") || rc=$?
     if [ "$rc" -ne 0 ]; then
         if problem=$(database_refusal "$rc"); then
+            LAST_ERROR="refusing to $action: $problem: $data_dir/teller.db"
             say "refusing to $action: $problem: $data_dir/teller.db (teller status exit $rc, its message is above)."
             say "  Nothing was written to it. See docs/deploy.md, 'When the database is refused'."
             say "  --force goes ahead without reading the queue; the file is kept, never deleted."
@@ -216,7 +233,8 @@ refuse_unless_queue_empty() {
     rejected=${rejected:-0}
     review=${review:-0}
     if [ "$pending" -gt 0 ] || [ "$rejected" -gt 0 ] || [ "$review" -gt 0 ]; then
-        say "refusing to $action: $pending transaction(s) are still queued, $rejected rejection(s) are not acknowledged and $review need review."
+        LAST_ERROR="refusing to $action: $pending transaction(s) are still queued, $rejected rejection(s) are not acknowledged and $review need review"
+        say "$LAST_ERROR."
         say "  Let the terminal send them (check the network, then: teller drain --until-empty),"
         say "  have the operator acknowledge rejections on the terminal, and have the back office resolve"
         say "  rows that need review. See docs/deploy.md, 'When the queue is stuck'."

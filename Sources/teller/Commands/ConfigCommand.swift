@@ -24,6 +24,7 @@ enum ConfigCommand {
     static func run(_ arguments: [String]) -> Int32 {
         var path = Configuration.defaultPath
         var explicit = false
+        var options = SetOptions()
         var words: [String] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -34,6 +35,10 @@ enum ConfigCommand {
                 guard let file = rest.popFirst() else { return usage("--config needs a file") }
                 path = file
                 explicit = true
+            } else if argument == "--dry-run" {
+                options.dryRun = true
+            } else if argument == "--technician-pin-stdin" {
+                options.pinFromStdin = true
             } else if argument.hasPrefix("--") {
                 return usage("unknown option '\(argument)'")
             } else {
@@ -42,13 +47,17 @@ enum ConfigCommand {
         }
         switch words.first {
         case "get":
+            guard options == SetOptions() else { return usage("--dry-run and --technician-pin-stdin belong to set") }
             guard words.count == 2 else { return usage("get takes one KEY") }
             return get(words[1], path: path, required: explicit).rawValue
         case "set":
             let pairs = words.dropFirst()
-            guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { return usage("set takes KEY VALUE, or several KEY VALUE pairs") }
+            guard !pairs.isEmpty || options.pinFromStdin, pairs.count.isMultiple(of: 2) else { return usage("set takes KEY VALUE, or several KEY VALUE pairs") }
             let changes = stride(from: pairs.startIndex, to: pairs.endIndex, by: 2).map { (key: pairs[$0], value: pairs[$0 + 1]) }
-            return set(changes, path: path).rawValue
+            guard !options.pinFromStdin || !changes.contains(where: { $0.key == TechnicianPIN.key }) else {
+                return usage("give \(TechnicianPIN.key) either as a pair or with --technician-pin-stdin, not both")
+            }
+            return set(changes, path: path, options: options).rawValue
         case nil:
             return usage("give get or set")
         case let other?:
@@ -80,13 +89,39 @@ enum ConfigCommand {
         return .done
     }
 
+    /// What `set` takes besides its pairs.
+    struct SetOptions: Equatable {
+        /// Check and print what would change, write nothing.
+        var dryRun = false
+        /// Read a technician PIN from stdin and set `technician_pin_hash`
+        /// only when the stored verifier does not already verify it, so
+        /// neither the PIN nor its hash is ever on a command line.
+        var pinFromStdin = false
+    }
+
     /// Sets the keys in one durable write when the terminal would accept the
-    /// whole result (``ConfigurationEditor``).
-    static func set(_ changes: [(key: String, value: String)], path: String) -> Exit {
-        if let unknown = changes.first(where: { Configuration.keys[$0.key] == nil }) { return unknownKey(unknown.key) }
-        let changed: Bool
+    /// whole result (``ConfigurationEditor``), and prints the keys whose
+    /// value changed (or, with `dryRun`, would change) on stdout, one a
+    /// line: nothing when the file already says so. Never a value.
+    static func set(_ pairs: [(key: String, value: String)], path: String, options: SetOptions = SetOptions()) -> Exit {
+        if let unknown = pairs.first(where: { Configuration.keys[$0.key] == nil }) { return unknownKey(unknown.key) }
+        var changes = pairs
+        if options.pinFromStdin {
+            guard let pin = readLine(strippingNewline: true), TechnicianPIN.isValid(pin) else {
+                Log.error("teller config: a technician PIN is 4 to 12 digits, given on standard input; nothing was changed")
+                return .usage
+            }
+            do {
+                let verifier = try TechnicianPIN.verifier(for: pin, keeping: storedValue(TechnicianPIN.key, path: path))
+                changes.append((key: TechnicianPIN.key, value: verifier))
+            } catch {
+                Log.error("teller config: \(error); nothing was changed")
+                return .unwritable
+            }
+        }
+        let changed: [String]
         do {
-            changed = try ConfigurationEditor.set(changes, in: path)
+            changed = try ConfigurationEditor.set(changes, in: path, dryRun: options.dryRun)
         } catch {
             let exit: Exit = switch error {
             case .unreadable: .unreadable
@@ -97,11 +132,21 @@ enum ConfigCommand {
             Log.error("teller config: nothing was changed")
             return exit
         }
-        let keys = changes.map(\.key).joined(separator: ", ")
-        Log.info(changed
-            ? "teller config: \(path): set \(keys); the terminal reads it when it starts (systemctl restart teller)"
-            : "teller config: \(path): nothing to change, it already says so")
+        for key in changed { print(key) }
+        let keys = changed.joined(separator: ", ")
+        Log.info(changed.isEmpty
+            ? "teller config: \(path): nothing to change, it already says so"
+            : options.dryRun
+            ? "teller config: \(path): would set \(keys) (--dry-run: nothing was written)"
+            : "teller config: \(path): set \(keys); the terminal reads it when it starts (systemctl restart teller)")
         return .done
+    }
+
+    /// The value the file gives `key` now, or nil when it does not set it or
+    /// cannot be read (``ConfigurationEditor`` then reports why).
+    private static func storedValue(_ key: String, path: String) -> String? {
+        guard case .success(let text?) = ConfigurationFile.read(path, required: true) else { return nil }
+        return ConfigurationFile.parse(text, file: path).entries.first(where: { $0.key == key })?.value
     }
 
     private static func report(_ problems: [ConfigurationProblem], _ exit: Exit) -> Exit {

@@ -9,7 +9,7 @@ enum HashPINCommand {
             Log.error("usage: echo PIN | teller hash-pin")
             return 2
         }
-        guard let line = readLine(strippingNewline: true), (4...12).contains(line.count), line.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard let line = readLine(strippingNewline: true), TechnicianPIN.isValid(line) else {
             Log.error("teller hash-pin: a technician PIN is 4 to 12 digits, given on standard input")
             return 2
         }

@@ -8,6 +8,7 @@ let usage = """
       check-config [FILE]       report every problem in the configuration, with line numbers
       config get KEY            print one setting of teller.conf as the terminal reads it
       config set KEY VALUE...   change settings of teller.conf, checked, keeping comments
+                                (--technician-pin-stdin: the PIN's hash, --dry-run: write nothing)
       hash-pin                  print the Argon2id hash of a technician PIN read from stdin
       scenario FILE...          run QA scenarios in-process, or through uinput with --drive uinput (docs/qa.md)
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
@@ -51,7 +52,7 @@ let commandUsage: [String: String] = [
         """,
     "config": """
         usage: teller config [--config FILE] get KEY
-               teller config [--config FILE] set [--] KEY VALUE [KEY VALUE]...
+               teller config [--config FILE] set [--dry-run] [--technician-pin-stdin] [--] [KEY VALUE]...
         reads or changes teller.conf (default /etc/teller/teller.conf) with the terminal's
         own parser; scripts and technicians use it instead of sed or an editor.
         get prints KEY's value as the terminal reads it: comment dropped, quotes removed.
@@ -59,6 +60,12 @@ let commandUsage: [String: String] = [
         whole file (each value's rule and the rules between keys); other lines, comments,
         owner and mode are kept, and the write is atomic and survives a power cut. The
         terminal reads the file when it starts. After --, a VALUE may start with -.
+        set prints the keys whose value changed, one a line (never a value); nothing when
+        the file already says so, and then it is not written. --dry-run checks the same
+        and prints the keys that would change, writing nothing. --technician-pin-stdin
+        reads a PIN (4 to 12 digits) from stdin and sets technician_pin_hash to its
+        Argon2id hash, keeping the stored hash when it already verifies that PIN: the
+        PIN and its hash are never on a command line.
         exit codes: 0 done (get: value printed), 1 get: KEY is not set, nothing printed
         (the terminal uses its default), 2 bad usage or unknown KEY, 3 the file cannot be
         read or has a broken line (get: also KEY set twice or to a refused value),
@@ -67,7 +74,7 @@ let commandUsage: [String: String] = [
         """,
     "hash-pin": """
         usage: teller hash-pin < pin
-        reads a technician PIN (4 to 8 digits) from stdin and prints its Argon2id hash
+        reads a technician PIN (4 to 12 digits) from stdin and prints its Argon2id hash
         for technician_pin_hash.
         """,
     "scenario": """

@@ -17,10 +17,14 @@ enum ConfigurationEditor {
     ///   - changes: keys and their values as the terminal reads them
     ///     (no quotes or comments); a key given twice takes the last value.
     ///   - path: the file; created (mode 0640) when missing only if `createIfMissing`.
-    /// - Returns: false when the file already said all this (nothing was written).
+    ///   - dryRun: check everything and say what would change, but write nothing.
+    /// - Returns: the keys whose value the write changed (or would change), in
+    ///   the order given; empty when the file already said all this and
+    ///   nothing was written, so a second run with the same values is a no-op.
     /// - Throws: ``ConfigurationEditError``; the file is then as it was.
     @discardableResult
-    static func set(_ changes: [(key: String, value: String)], in path: String, createIfMissing: Bool = false) throws(ConfigurationEditError) -> Bool {
+    static func set(_ changes: [(key: String, value: String)], in path: String, createIfMissing: Bool = false,
+                    dryRun: Bool = false) throws(ConfigurationEditError) -> [String] {
         let old: String
         switch ConfigurationFile.read(path, required: !createIfMissing) {
         case .failure(let problem): throw .unreadable([problem])
@@ -43,7 +47,9 @@ enum ConfigurationEditor {
         let (configuration, problems) = Configuration.load(text: text, file: path)
         let all = problems + configuration.startProblems(file: path)
         guard all.isEmpty else { throw .refused(all) }
-        guard text != old else { return false }
+        guard text != old else { return [] }
+        let changed = changedKeys(changes.map(\.key), from: old, to: text, file: path)
+        guard !dryRun else { return changed }
 
         let existing = FileStatus(linkAt: path)
         do {
@@ -52,7 +58,19 @@ enum ConfigurationEditor {
         } catch {
             throw .unwritable(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
         }
-        return true
+        return changed
+    }
+
+    /// The keys among `keys` (each once, in order) whose value differs
+    /// between the two texts as the terminal reads them.
+    private static func changedKeys(_ keys: [String], from old: String, to new: String, file: String) -> [String] {
+        let before = ConfigurationFile.parse(old, file: file).entries
+        let after = ConfigurationFile.parse(new, file: file).entries
+        var seen = Set<String>()
+        return keys.filter { key in
+            guard seen.insert(key).inserted else { return false }
+            return before.first(where: { $0.key == key })?.value != after.first(where: { $0.key == key })?.value
+        }
     }
 
     /// One key, for the diagnostics screen's calibration. The file is
