@@ -14,6 +14,8 @@ case "run":
     exitCode = await RunCommand.run(Array(arguments.dropFirst()))
 case "status":
     exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
+case "metrics":
+    exitCode = await MetricsCommand.run(Array(arguments.dropFirst()))
 case "drain":
     exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
 case "check-config":

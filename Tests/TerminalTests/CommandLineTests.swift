@@ -7,7 +7,7 @@ import Testing
 /// file without letting the file's bytes into the terminal.
 @Suite struct CommandLineTests {
     static let teller = TestProducts.executable("teller")
-    static let subcommands = ["run", "status", "drain", "check-config", "hash-pin", "scenario", "ctl", "ctl-bridge"]
+    static let subcommands = ["run", "status", "metrics", "drain", "check-config", "hash-pin", "scenario", "ctl", "ctl-bridge"]
 
     @Test(arguments: subcommands) func everySubcommandAnswersHelp(_ command: String) async throws {
         let result = try await ChildProcess.run(Self.teller, [command, "--help"])

@@ -94,6 +94,7 @@ final class TerminalApp {
         runtime.start()
         startControlSocket()
         tokens.append(loop.every(milliseconds: 1000) { [unowned self] in self.coordinator.tick() })
+        if let metrics = startMetricsFile() { tokens.append(metrics) }
         if let interval = notifier.watchdogInterval {
             tokens.append(loop.every(milliseconds: max(100, Int(interval * 1000))) { [unowned self] in self.notifier.watchdog() })
         }

@@ -7,35 +7,44 @@ import TellerFeatures
 /// `deploy/diagnose` and monitoring.
 enum StatusCommand {
     static func run(_ arguments: [String]) async -> Int32 {
+        await printing(arguments, command: "status") { store, _ in
+            try await statusReport(store, now: Date()).encoded(pretty: true) + Data("\n".utf8)
+        }
+    }
+
+    /// Opens the configured store read-only, prints what `body` makes of
+    /// it, and answers a refused database with status's exit codes.
+    /// Shared with `teller metrics`.
+    static func printing(_ arguments: [String], command: String,
+                         _ body: (TellerStore, Configuration) async throws -> Data) async -> Int32 {
         let options = CommandLineOptions(arguments)
-        guard options.reportProblems(command: "status") else { return 2 }
+        guard options.reportProblems(command: command) else { return 2 }
         let configuration = options.configuration
         do {
-            // Read-only: status creates, migrates and writes nothing, even to a sound database.
+            // Read-only: creates, migrates and writes nothing, even to a sound database.
             let store = try TellerStore(readingOnly: configuration.dataDirectory, limits: configuration.limits())
-            let report = try await statusReport(store, now: Date())
-            try FileDescriptor.standardOutput.writeAll(try report.encoded(pretty: true) + Data("\n".utf8))
+            try FileDescriptor.standardOutput.writeAll(try await body(store, configuration))
             return 0
         } catch let refusal as DatabaseRefusal {
-            Log.error("teller status: \(refusal)")
-            Log.error("teller status: nothing was written: the directory and the file are exactly as they were.")
+            Log.error("teller \(command): \(refusal)")
+            Log.error("teller \(command): nothing was written: the directory and the file are exactly as they were.")
             return refusal.reason.kind.exitCode
         } catch TellerError.storage(let failure) {
             // The technician's detail (file, what is wrong, SQL), not the operator's "Not saved" sentence.
-            Log.error("teller status: \(failure.detail)")
+            Log.error("teller \(command): \(failure.detail)")
             return 1
         } catch {
-            Log.error("teller status: \(error)")
+            Log.error("teller \(command): \(error)")
             return 1
         }
     }
 
     static func statusReport(_ store: TellerStore, now: Date) async throws -> JSONValue {
-        let summary = try await store.summary()
-        let review = try await store.needsReviewEntries()
+        let report = try await store.report()
+        let summary = report.summary
         return .object([
-            "sync_problem": problemJSON(try await store.recordedProblem()),
-            "needs_review": .array(review.map { entry in
+            "sync_problem": problemJSON(report.problem),
+            "needs_review": .array(report.needsReview.map { entry in
                 var row: [String: JSONValue] = ["idempotency_key": .string(entry.key.rawValue), "amount": .string(entry.request.amount.description),
                                                 "kind": .string(entry.request.kind.rawValue), "reason": .string(entry.lastError ?? "")]
                 if case .needsReview(_, let acknowledged) = entry.state { row["acknowledged"] = .bool(acknowledged) }

@@ -4,6 +4,7 @@ let usage = """
     commands:
       run                       the terminal: display, touch, keys, sync and the control socket
       status [--data-dir DIR]   print the outbox state as one JSON object
+      metrics [--data-dir DIR]  print the metrics of the metrics file once (Prometheus text format)
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
       check-config [FILE]       report every problem in the configuration, with line numbers
       config get KEY            print one setting of teller.conf as the terminal reads it
@@ -14,7 +15,7 @@ let usage = """
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
       ctl-bridge --port PATH    serve the control protocol on a virtio-serial port (the virtual device)
 
-    status only reads: it never creates, migrates or writes the database. Its exit codes
+    status and metrics only read: they never create, migrate or write the database. Their exit codes
     (run exits 4 to 8 too when it refuses the database):
       0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
       teller.db missing), 4 teller.db is empty (0 bytes), 5 not a Teller database,
@@ -39,6 +40,13 @@ let commandUsage: [String: String] = [
         prints the outbox state as one JSON object: counts, pending money, rows that need
         review, the sync engine's last problem. It only reads: it never creates, migrates
         or writes the database. Exit codes are listed in `teller --help`.
+        """,
+    "metrics": """
+        usage: teller metrics [--config FILE] [--data-dir DIR]
+        prints what the running terminal writes to metrics_file, once, in Prometheus'
+        text format: for a cron job writing node_exporter's textfile directory, or a
+        technician. Like status it only reads, with status's exit codes. The clock is
+        judged against this build's date only: the running terminal also knows the bank's time.
         """,
     "drain": """
         usage: teller drain [--until-empty] [--config FILE] [--KEY VALUE]...

@@ -42,6 +42,17 @@ extension Configuration {
         "log_commits": bool { c, v in c.logCommits = v },
         "log_latency": bool { c, v in c.logLatency = v },
         "runtime_dir": path { c, v in c.runtimeDirectory = v },
+        "metrics_file": ConfigurationKey { value, c in
+            // Empty turns it off, so a fleet can switch it off with the same key it set.
+            guard !value.isEmpty else { c.metricsFile = nil; return nil }
+            return path { c, v in c.metricsFile = v }.apply(value, &c) ?? {
+                // node_exporter's textfile collector reads only *.prom; any other name is silently never served.
+                guard value.hasSuffix(".prom"), value.count > "/.prom".count, !value.hasSuffix("/.prom") else {
+                    return "'\(value)' does not end in a file name with .prom, the only files node_exporter's textfile collector reads"
+                }
+                return nil
+            }()
+        },
         "display": text { value, c in
             guard let choice = DisplayChoice(rawValue: value) else { return "'\(value)' is not auto, drm, fbdev or offscreen" }
             c.display = choice

@@ -27,6 +27,8 @@ struct Configuration {
     var logLatency = false
     /// Holds the control socket (systemd's RuntimeDirectory=teller).
     var runtimeDirectory = "/run/teller"
+    /// node_exporter's textfile-collector file the running terminal keeps current; nil writes none.
+    var metricsFile: String?
 
     // Display and input
     enum DisplayChoice: String { case auto, drm, fbdev, offscreen }

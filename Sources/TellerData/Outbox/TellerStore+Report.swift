@@ -1,0 +1,39 @@
+import FoundationEssentials
+import TellerCore
+
+/// What `teller status`, `teller metrics` and the metrics file report
+/// about the outbox, read in one place so that they never disagree.
+public struct OutboxReport: Sendable {
+    public var summary: QueueSummary
+    /// Rows a person has to look at, oldest first.
+    public var needsReview: [OutboxEntry]
+    /// The problem the sync engine last recorded, or nil.
+    public var problem: SyncProblem?
+    /// When the bank last confirmed a row, or nil when it never has.
+    public var lastConfirmedAt: Date?
+}
+
+extension TellerStore {
+    /// The outbox as monitoring reads it. Only reads: a store opened
+    /// ``init(readingOnly:limits:)`` answers it too.
+    public func report() throws(TellerError) -> OutboxReport {
+        let summary = try summary()
+        let review = try needsReviewEntries()
+        let problem = try recordedProblem()
+        // A confirmed row is never acknowledged, so its last update is the bank's answer.
+        let lastConfirmed = try translating {
+            try database.queryInt64("SELECT max(updated_at_ms) FROM outbox WHERE state = ?", [.state(.confirmed)])
+        }
+        return OutboxReport(summary: summary, needsReview: review, problem: problem,
+                            lastConfirmedAt: lastConfirmed.map(Date.init(millisecondsSince1970:)))
+    }
+}
+
+extension TerminalMetrics {
+    /// The metrics of `report`, as measured at `now`.
+    /// - Parameter clockVerified: the ``TrustedClock``'s verdict.
+    public init(_ report: OutboxReport, terminalID: String?, version: String, clockVerified: Bool, now: Date) {
+        self.init(terminalID: terminalID, version: version, summary: report.summary, needsReviewCount: report.needsReview.count,
+                  lastConfirmedAt: report.lastConfirmedAt, problem: report.problem?.kind, clockVerified: clockVerified, now: now)
+    }
+}

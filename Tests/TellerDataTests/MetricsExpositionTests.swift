@@ -1,0 +1,149 @@
+@testable import ProcessTestSupport
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerData
+
+/// The metrics file as node_exporter serves it, from real outboxes on disk:
+/// every family with HELP and TYPE, exact values, bounded labels.
+@Suite struct MetricsExpositionTests {
+    let directory = TemporaryDirectory("teller-metrics")
+
+    /// A store on a real file whose clock stands at `Fixtures.noon`.
+    func store() throws -> (TellerStore, FixedClock) {
+        let clock = FixedClock(Fixtures.noon)
+        return (try TellerStore(path: directory.file(TellerStore.fileName), limits: Fixtures.limits, clock: clock), clock)
+    }
+
+    func lines(_ metrics: TerminalMetrics) -> [String] {
+        metrics.exposition.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func aBusyOutboxIsCountedPerStateAndCurrency() async throws {
+        let (store, clock) = try store()
+        _ = try await store.enqueue(Fixtures.deposit(1250))
+        clock.advance(600)
+        _ = try await store.enqueue(Fixtures.deposit(250))
+        let review = try await store.enqueue(Fixtures.deposit(7000))
+        let confirmed = try await store.enqueue(Fixtures.deposit(99))
+        let dollars = try await store.enqueue(Fixtures.deposit(500))
+        try await store.markNeedsReview(review.id, reason: "unclear", problem: .mismatch)
+        try await store.record(.posted(reference: "R-1", replayed: false), for: confirmed.id)
+        try await store.withDatabase { database in
+            try database.run("UPDATE outbox SET currency = 'USD' WHERE id = ?", [.integer(dollars.id)])
+        }
+        try await store.recordProblem(SyncProblem(kind: .tls, detail: "certificate expired", since: Fixtures.noon))
+        clock.advance(3600)
+
+        let metrics = TerminalMetrics(try await store.report(), terminalID: "T-7", version: "1.2.3", clockVerified: false, now: clock.now())
+        let text = lines(metrics)
+        #expect(text.contains(#"teller_build_info{terminal_id="T-7",version="1.2.3"} 1"#))
+        #expect(text.contains(#"teller_outbox_queued_rows{terminal_id="T-7"} 3"#))
+        #expect(text.contains(#"teller_outbox_queued_amount_minor_units{currency="EUR",terminal_id="T-7"} 1500"#))
+        #expect(text.contains(#"teller_outbox_queued_amount_minor_units{currency="USD",terminal_id="T-7"} 500"#))
+        #expect(text.contains(#"teller_outbox_oldest_queued_age_seconds{terminal_id="T-7"} 4200"#))
+        #expect(text.contains(#"teller_outbox_needs_review_rows{terminal_id="T-7"} 1"#))
+        #expect(text.contains("teller_last_sync_timestamp_seconds{terminal_id=\"T-7\"} \(Int64((Fixtures.noon + 600).timeIntervalSince1970))"))
+        #expect(text.contains(#"teller_sync_problem{kind="tls",terminal_id="T-7"} 1"#))
+        #expect(text.contains(#"teller_sync_problem{kind="none",terminal_id="T-7"} 0"#))
+        #expect(text.filter { $0.hasPrefix("teller_sync_problem{") }.count == SyncProblem.Kind.allCases.count + 1)
+        #expect(text.filter { $0.hasPrefix("teller_sync_problem{") && $0.hasSuffix(" 1") }.count == 1)
+        #expect(text.contains(#"teller_clock_verified{terminal_id="T-7"} 0"#))
+    }
+
+    @Test func everyFamilyHasHelpAndTypeBeforeItsSamples() async throws {
+        let (store, _) = try store()
+        _ = try await store.enqueue(Fixtures.deposit(100))
+        let text = lines(TerminalMetrics(try await store.report(), terminalID: nil, version: "1.2.3", clockVerified: true, now: Fixtures.noon))
+        #expect(text.last == "", "the file does not end in a newline")
+        var declared: [String] = []
+        for (index, line) in text.enumerated() where line.hasPrefix("# HELP ") {
+            let name = String(line.dropFirst("# HELP ".count).prefix { $0 != " " })
+            #expect(name.hasPrefix("teller_"), "\(line)")
+            #expect(text[index + 1] == "# TYPE \(name) gauge", "\(text[index + 1])")
+            declared.append(name)
+        }
+        for line in text where !line.isEmpty && !line.hasPrefix("#") {
+            let name = String(line.prefix { $0 != "{" && $0 != " " })
+            #expect(declared.contains(name), "\(name) has no HELP line")
+        }
+        #expect(!text.contains { $0.contains("terminal_id") }, "an unconfigured terminal id became a label")
+    }
+
+    @Test func anEmptyOutboxReportsZerosAndNoLastSync() async throws {
+        let (store, _) = try store()
+        let text = lines(TerminalMetrics(try await store.report(), terminalID: "T-7", version: "1.2.3", clockVerified: true, now: Fixtures.noon))
+        #expect(text.contains(#"teller_outbox_queued_rows{terminal_id="T-7"} 0"#))
+        #expect(text.contains(#"teller_outbox_oldest_queued_age_seconds{terminal_id="T-7"} 0"#))
+        #expect(text.contains(#"teller_outbox_needs_review_rows{terminal_id="T-7"} 0"#))
+        #expect(text.contains(#"teller_sync_problem{kind="none",terminal_id="T-7"} 1"#))
+        #expect(text.contains(#"teller_clock_verified{terminal_id="T-7"} 1"#))
+        #expect(!text.contains { $0.hasPrefix("teller_outbox_queued_amount_minor_units{") })
+        #expect(!text.contains { $0.hasPrefix("teller_last_sync_timestamp_seconds") })
+    }
+
+    @Test func labelValuesAreEscaped() throws {
+        let summary = QueueSummary(countsByState: [:], pendingByCurrency: [:], oldestQueuedAt: nil, unacknowledgedRejections: 0)
+        let metrics = TerminalMetrics(terminalID: nil, version: "1.0 \"rc\\1\"\nx", summary: summary, needsReviewCount: 0, lastConfirmedAt: nil,
+                                      problem: nil, clockVerified: true, now: Fixtures.noon)
+        #expect(lines(metrics).contains(#"teller_build_info{version="1.0 \"rc\\1\"\nx"} 1"#))
+    }
+
+    @Test func statusAndMetricsReadTheSameReport() async throws {
+        let (store, _) = try store()
+        let entry = try await store.enqueue(Fixtures.deposit(100))
+        try await store.markNeedsReview(entry.id, reason: "unclear", problem: nil)
+        let report = try await store.report()
+        #expect(report.needsReview.map(\.key) == [entry.key])
+        #expect(report.summary.countsByState[.needsReview] == 1)
+        #expect(report.lastConfirmedAt == nil)
+    }
+}
+
+/// The running terminal's file: atomic, readable by node_exporter, and
+/// written at most once per interval however many changes arrive.
+@Suite struct MetricsTextfileTests {
+    let directory = TemporaryDirectory("teller-metrics-file")
+
+    final class Renders: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func next() -> Int { lock.withLock { count += 1; return count } }
+        var total: Int { lock.withLock { count } }
+    }
+
+    @Test func aBurstOfChangesIsCoalescedAndTheLastIsWritten() async throws {
+        let path = directory.file("teller.prom")
+        let renders = Renders()
+        let file = MetricsTextfile(path: path, minimumInterval: .seconds(2), render: { "teller_test \(renders.next())\n" },
+                                   onFailure: { Issue.record("\($0)") })
+        let start = ContinuousClock.now
+        for _ in 0..<200 { await file.changed() }
+        await file.settle()
+        // The first change is written at once; the rest of the burst, arriving meanwhile, once more after the interval.
+        // The interval is long beside 200 actor calls, even on a loaded machine or under emulation.
+        #expect((1...2).contains(renders.total), "\(renders.total) writes for one burst")
+        for _ in 0..<200 { await file.changed() }
+        await file.settle()
+        #expect((2...4).contains(renders.total), "\(renders.total) writes for two bursts")
+        #expect(ContinuousClock.now - start >= .seconds(2), "two writes less than the interval apart")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == "teller_test \(renders.total)\n", "the last change was not written")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let mode = try #require(attributes[.posixPermissions] as? Int)
+        #expect(mode == 0o644)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names == ["teller.prom"], "a temporary file was left behind")
+    }
+
+    @Test func aFileThatCannotBeWrittenIsReportedOnce() async throws {
+        let failures = Renders()
+        let file = MetricsTextfile(path: directory.file("missing/teller.prom"), minimumInterval: .milliseconds(10), render: { "x 1\n" },
+                                   onFailure: { _ in _ = failures.next() })
+        for _ in 0..<3 {
+            await file.changed()
+            await file.settle()
+        }
+        #expect(failures.total == 1)
+    }
+}
