@@ -7,8 +7,14 @@ import TellerFeatures
 /// `deploy/diagnose` and monitoring.
 enum StatusCommand {
     static func run(_ arguments: [String]) async -> Int32 {
-        await printing(arguments, command: "status") { store, _ in
-            try await statusReport(store, now: Date()).encoded(pretty: true) + Data("\n".utf8)
+        await printing(arguments, command: "status") { store, configuration in
+            // As `teller metrics`: without the bank's time, the clock is judged against the build's date.
+            let stamp = TrustedClock(floor: BuildInfo.buildDate).stamp()
+            var fields = try await statusFields(store, now: stamp.date)
+            fields["version"] = .string(BuildInfo.version)
+            fields["terminal_id"] = configuration.terminalID.map { .string($0) } ?? .null
+            fields["clock_verified"] = .bool(stamp.isVerified)
+            return try JSONValue.object(fields).encoded(pretty: true) + Data("\n".utf8)
         }
     }
 
@@ -39,10 +45,11 @@ enum StatusCommand {
         }
     }
 
-    static func statusReport(_ store: TellerStore, now: Date) async throws -> JSONValue {
+    /// The outbox part of the report (the terminal's own part is added by `run`).
+    static func statusFields(_ store: TellerStore, now: Date) async throws -> [String: JSONValue] {
         let report = try await store.report()
         let summary = report.summary
-        return .object([
+        return [
             "sync_problem": problemJSON(report.problem),
             "needs_review": .array(report.needsReview.map { entry in
                 var row: [String: JSONValue] = ["idempotency_key": .string(entry.key.rawValue), "amount": .string(entry.request.amount.description),
@@ -58,7 +65,7 @@ enum StatusCommand {
             "oldest_queued_age_seconds": oldestAgeJSON(summary, now: now),
             "unacknowledged_rejections": .integer(summary.unacknowledgedRejections),
             "unacknowledged_reviews": .integer(summary.unacknowledgedReviews),
-        ])
+        ]
     }
 
     /// Money not yet at the host, per currency: `{"EUR": {"minor_units": 1250, "amount": "12.50"}}`.
