@@ -50,6 +50,18 @@ warn() { printf '%s: WARNING: %s\n' "$PROG" "$*" >&2; }
 die() { LAST_ERROR="$*"; printf '%s: ERROR: %s\n' "$PROG" "$*" >&2; exit "$EXIT_FAILED"; }
 usage_error() { LAST_ERROR="$*"; printf '%s: %s (see %s --help)\n' "$PROG" "$*" "$PROG" >&2; exit "$EXIT_USAGE"; }
 
+# $1 as a JSON string (for --json output): quotes, backslashes and control
+# characters escaped or dropped.
+json_string() {
+    local s=$1
+    s=${s//\\/\\\\}
+    s=${s//\"/\\\"}
+    s=${s//$'\n'/\\n}
+    s=${s//$'\t'/\\t}
+    s=$(printf '%s' "$s" | tr -d '\000-\037')
+    printf '"%s"' "$s"
+}
+
 # The path of $1 (an absolute path on the terminal) as seen from here.
 in_root() {
     if [ "$ROOT" = / ]; then printf '%s\n' "$1"; else printf '%s%s\n' "${ROOT%/}" "$1"; fi
