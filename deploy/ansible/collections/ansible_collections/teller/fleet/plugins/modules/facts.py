@@ -11,7 +11,8 @@ DOCUMENTATION = r"""
 module: facts
 short_description: Facts about a Teller counter terminal
 description:
-  - Reads C(teller status) (read-only; it never writes to the database) and the state of C(teller.service).
+  - Reads C(teller status) (read-only; it never writes to the database), the state of C(teller.service), and,
+    while the service runs, whether the running terminal reaches the bank (C(teller ctl status)).
   - Sets C(ansible_facts.teller) with the version, the queue (count, amount per currency, oldest age), rows that need
     review, the sync problem, whether the clock is verified, and the service's state and main PID.
 version_added: "0.1.0"
@@ -42,7 +43,8 @@ EXAMPLES = r"""
 RETURN = r"""
 ansible_facts:
   description: C(teller) with installed, version, terminal_id, database, queued_count, queued_amount, oldest_queued_age_seconds,
-    needs_review, sync_problem, clock_verified, service (active_state, main_pid, restarts, live).
+    needs_review, unacknowledged_rejections, sync_problem, clock_verified, online, last_sync,
+    service (active_state, main_pid, restarts, live).
   returned: always
   type: dict
 """
@@ -75,7 +77,8 @@ def main():
     teller = module.params["teller"]
     facts = dict(installed=os.access(teller, os.X_OK), version=None, terminal_id=None, database="missing",
                  queued_count=0, queued_amount={}, oldest_queued_age_seconds=None, needs_review=0,
-                 unacknowledged_rejections=0, sync_problem="none", clock_verified=None, service=service_state(module))
+                 unacknowledged_rejections=0, sync_problem="none", clock_verified=None, online=None, last_sync=None,
+                 service=service_state(module))
     if facts["installed"]:
         rc, out, err = module.run_command([teller, "status"])
         if rc == 0:
@@ -95,6 +98,13 @@ def main():
             facts["version"] = out.strip() if rc == 0 else None
         else:
             module.fail_json(msg="teller status refused the database (exit %d): %s" % (rc, err.strip()), rc=rc)
+    if facts["installed"] and facts["service"]["active_state"] == "active":
+        # Only the running terminal knows whether it reaches the bank now (its sync engine's evidence).
+        rc, out, _ = module.run_command([teller, "ctl", "status"])
+        if rc == 0:
+            running = json.loads(out)
+            facts["online"] = running.get("online")
+            facts["last_sync"] = running.get("last_sync")
     module.exit_json(changed=False, ansible_facts=dict(teller=facts))
 
 
