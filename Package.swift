@@ -60,7 +60,8 @@ let package = Package(
 
         // MARK: Screens
         /// The dumb layer: one screen per view model, and the tap/key/touch routing.
-        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets"]),
+        /// Also lays printed documents out on paper (a Graphics surface).
+        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets", "Graphics"]),
 
         // MARK: Device (displays, evdev input, uinput, evemu)
         .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
