@@ -125,7 +125,8 @@ struct EscPosRoundTripTests {
     @Test(arguments: refused.indices)
     func theDecoderFailsLoudlyOnWhatItDoesNotKnow(_ index: Int) throws {
         let case_ = Self.refused[index]
-        let failure = try #require(Result { () throws(EscPosDecodingError) in try EscPosDecoder(paperDots: 576).decode(case_.bytes) }.failure)
+        let attempt = Result<EscPosDecoder.Output, EscPosDecodingError> { () throws(EscPosDecodingError) in try EscPosDecoder(paperDots: 576).decode(case_.bytes) }
+        let failure = try #require(attempt.failure)
         #expect(failure.offset == case_.offset)
         #expect(failure.description.contains(case_.says), "\(failure)")
     }

@@ -55,7 +55,8 @@ struct PrinterConnectionTests {
         defer { printer.stop() }
         let connection = try NetworkPrinterConnection(host: "127.0.0.1", port: printer.port, timeouts: Self.quick)
         #expect(try connection.requestStatus(.printer) == 0x12)
-        let failure = try #require(Result { () throws(PrinterError) in try connection.requestStatus(.rollPaperSensor) }.failure)
+        let attempt = Result<UInt8, PrinterError> { () throws(PrinterError) in try connection.requestStatus(.rollPaperSensor) }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .noStatusAnswer(.rollPaperSensor, after: .milliseconds(300)))
         #expect(failure.description.hasPrefix("127.0.0.1:\(printer.port): no answer to DLE EOT 4"))
     }
@@ -64,7 +65,8 @@ struct PrinterConnectionTests {
         let printer = try FakePrinter.network(answers: [2: 0x00])
         defer { printer.stop() }
         let connection = try NetworkPrinterConnection(host: "127.0.0.1", port: printer.port, timeouts: Self.quick)
-        let failure = try #require(Result { () throws(PrinterError) in try connection.requestStatus(.offlineCause) }.failure)
+        let attempt = Result<UInt8, PrinterError> { () throws(PrinterError) in try connection.requestStatus(.offlineCause) }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .malformedStatusAnswer(.offlineCause, [0x00]))
     }
 
@@ -73,18 +75,20 @@ struct PrinterConnectionTests {
         let printer = try FakePrinter.network(answers: [:])
         let port = printer.port
         printer.stop()
-        let failure = try #require(Result { () throws(PrinterError) in
+        let attempt = Result<NetworkPrinterConnection, PrinterError> { () throws(PrinterError) in
             try NetworkPrinterConnection(host: "127.0.0.1", port: port, timeouts: Self.quick)
-        }.failure)
+        }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .connectionRefused)
         #expect(failure.address == "127.0.0.1:\(port)")
         #expect(failure.description.contains("Connection refused"), "\(failure)")
     }
 
     @Test func anUnknownHostIsUnresolvable() throws {
-        let failure = try #require(Result { () throws(PrinterError) in
+        let attempt = Result<NetworkPrinterConnection, PrinterError> { () throws(PrinterError) in
             try NetworkPrinterConnection(host: "printer.invalid", timeouts: Self.quick)
-        }.failure)
+        }
+        let failure = try #require(attempt.failure)
         if case .unresolvable = failure.kind {} else { Issue.record("expected unresolvable, got \(failure)") }
         #expect(failure.address == "printer.invalid:9100")
     }
@@ -109,9 +113,10 @@ struct PrinterConnectionTests {
         try #require(listening)
         let connection = try NetworkPrinterConnection(host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port), timeouts: Self.quick)
         let started = ContinuousClock.now
-        let failure = try #require(Result { () throws(PrinterError) in
+        let attempt = Result<Void, PrinterError> { () throws(PrinterError) in
             try connection.write([UInt8](repeating: 0, count: 64 << 20))
-        }.failure)
+        }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .timedOut(operation: "write", after: .milliseconds(300)))
         #expect(started.duration(to: .now) < .seconds(30))
     }
@@ -147,17 +152,19 @@ struct PrinterConnectionTests {
     }
 
     @Test func aRateThePortDoesNotTakeIsRefused() throws {
-        let failure = try #require(Result { () throws(PrinterError) in
+        let attempt = Result<SerialPrinterConnection, PrinterError> { () throws(PrinterError) in
             try SerialPrinterConnection(path: "/dev/ttyS0", baud: 12345)
-        }.failure)
+        }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .unsupportedBaudRate(12345))
         #expect(failure.description.hasPrefix("/dev/ttyS0: the port does not take 12345 baud"))
     }
 
     @Test func aFileThatIsNoTerminalIsNotASerialPort() throws {
-        let failure = try #require(Result { () throws(PrinterError) in
+        let attempt = Result<SerialPrinterConnection, PrinterError> { () throws(PrinterError) in
             try SerialPrinterConnection(path: "/dev/null", baud: 9600)
-        }.failure)
+        }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .notASerialPort)
         #expect(failure.errno == .notATerminalOrDevice)
         #expect(failure.description.contains("/dev/null: not a serial port"))
@@ -176,7 +183,8 @@ struct PrinterConnectionTests {
     }
 
     @Test func aMissingDeviceNodeIsNoDeviceNamingThePath() throws {
-        let failure = try #require(Result { () throws(PrinterError) in try USBPrinterConnection(path: "/dev/usb/lp9") }.failure)
+        let attempt = Result<USBPrinterConnection, PrinterError> { () throws(PrinterError) in try USBPrinterConnection(path: "/dev/usb/lp9") }
+        let failure = try #require(attempt.failure)
         #expect(failure.kind == .noDevice)
         #expect(failure.address == "/dev/usb/lp9")
         #expect(failure.description.hasPrefix("/dev/usb/lp9: no printer there (No such file or directory, errno 2)"))

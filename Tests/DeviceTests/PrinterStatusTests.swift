@@ -82,7 +82,8 @@ struct PrinterStatusTests {
     @Test(arguments: malformed)
     func aByteWithoutTheFixedBitsIsRefused(_ byte: UInt8) throws {
         #expect(!PrinterStatus.isStatusAnswer(byte))
-        let failure = try #require(Result { () throws(MalformedStatusAnswer) in try PrinterStatus(answers: [.rollPaperSensor: byte]) }.failure)
+        let attempt = Result<PrinterStatus, MalformedStatusAnswer> { () throws(MalformedStatusAnswer) in try PrinterStatus(answers: [.rollPaperSensor: byte]) }
+        let failure = try #require(attempt.failure)
         #expect(failure == MalformedStatusAnswer(request: .rollPaperSensor, byte: byte))
     }
 }

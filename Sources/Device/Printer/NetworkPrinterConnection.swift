@@ -26,7 +26,7 @@ public final class NetworkPrinterConnection: PrinterConnection {
         var result: Result<Int32, PrinterError> = .failure(
             PrinterError(kind: .timedOut(operation: "connect", after: timeouts.connect), address: address))
         for candidate in candidates {
-            result = Result { () throws(PrinterError) -> Int32 in
+            result = Result<Int32, PrinterError> { () throws(PrinterError) -> Int32 in
                 try Self.connect(to: candidate, until: deadline, address: address, timeout: timeouts.connect)
             }
             if case .success = result { break }

@@ -32,7 +32,7 @@ final class PrinterChannel {
         var lastProgress = ContinuousClock.now
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(Errno) -> Int in
+                Result<Int, Errno> { () throws(Errno) -> Int in
                     let rest = UnsafeRawBufferPointer(rebasing: raw[sent...])
                     return isSocket ? try Syscall.send(fd, rest) : try Syscall.write(fd, rest)
                 }
@@ -88,7 +88,7 @@ final class PrinterChannel {
     /// Reads what has arrived into `buffer`; nil when nothing has.
     private func read(into buffer: inout [UInt8]) throws(PrinterError) -> Int? {
         let result = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) -> Int in try Syscall.read(fd, into: raw) }
+            Result<Int, Errno> { () throws(Errno) -> Int in try Syscall.read(fd, into: raw) }
         }
         switch result {
         case .success(0):
