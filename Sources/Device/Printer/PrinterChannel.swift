@@ -79,7 +79,8 @@ final class PrinterChannel {
     }
 
     /// Reads what is waiting and drops it: an earlier answer that came too
-    /// late, or Automatic Status Back, must not pass for the next answer.
+    /// late, the printer's answer to DLE EOT bytes it found in image data,
+    /// or Automatic Status Back must not pass for the next answer.
     private func discardInput() throws(PrinterError) {
         var buffer = [UInt8](repeating: 0, count: 64)
         while try read(into: &buffer) != nil {}
