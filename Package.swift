@@ -60,7 +60,8 @@ let package = Package(
 
         // MARK: Screens
         /// The dumb layer: one screen per view model, and the tap/key/touch routing.
-        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets"]),
+        /// Also lays printed documents out on paper (a Graphics surface).
+        .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets", "Graphics"]),
 
         // MARK: Device (displays, evdev input, uinput, evemu)
         .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
@@ -89,12 +90,16 @@ let package = Package(
         /// Child processes, the reference host and temp dirs for tests that run
         /// real processes, and for teller-bench, which runs the same ones.
         .target(name: "ProcessTestSupport", path: "Tests/Support"),
+        /// The virtual receipt printer: an ESC/POS decoder that turns printed
+        /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
+        .target(name: "PrinterTestSupport", dependencies: ["Graphics"], path: "Tests/PrinterSupport"),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
         .testTarget(
             name: "TellerUITests",
-            dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "TellerRuntime", "Widgets", "Graphics", "Device"]),
+            dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "TellerRuntime", "Widgets", "Graphics", "Device",
+                           "PrinterTestSupport"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
@@ -102,7 +107,7 @@ let package = Package(
         .testTarget(name: "TellerRuntimeTests", dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "Device", "Graphics", "Widgets"]),
         .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData"]),
         .testTarget(
-            name: "DeviceTests", dependencies: ["Device", "Graphics"],
+            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,8 +11,9 @@ import Glibc
 /// ``InputError``), adding the device path.
 enum Syscall {
     /// Runs `call` until it does not fail with EINTR; returns its result or throws its errno.
+    /// The one EINTR loop of Device: the other `Syscall+…` files call it too.
     @inline(__always)
-    private static func retrying<T: BinaryInteger>(_ name: StaticString, _ call: () -> T) throws(Errno) -> T {
+    static func retrying<T: BinaryInteger>(_ name: StaticString, _ call: () -> T) throws(Errno) -> T {
         while true {
             let result = call()
             if result != -1 { return result }
@@ -88,8 +89,17 @@ enum Syscall {
     /// poll(2) on one descriptor; returns true when it became readable before the timeout.
     static func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws(Errno) -> Bool {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = try retrying("poll") { poll(&pfd, 1, timeoutMilliseconds) }
+        let ready = try retrying("poll") { Glibc.poll(&pfd, 1, timeoutMilliseconds) }
         return ready > 0
+    }
+
+    /// poll(2) on one descriptor for `events`; returns the events that
+    /// happened (POLLERR and POLLHUP among them), or 0 when the timeout
+    /// passed first.
+    static func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) throws(Errno) -> Int16 {
+        var pfd = pollfd(fd: fd, events: events, revents: 0)
+        let ready = try retrying("poll") { Glibc.poll(&pfd, 1, timeoutMilliseconds) }
+        return ready > 0 ? pfd.revents : 0
     }
 
     /// CLOCK_MONOTONIC now. It cannot fail with a valid clock and pointer, so a failure is a bug.

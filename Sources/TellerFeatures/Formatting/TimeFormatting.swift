@@ -37,12 +37,16 @@ public struct TimeFormatting: Sendable {
         let regional = regional
         let local = LocalTime(date, in: zone)
         if local.isSameDay(as: LocalTime(now, in: zone)) { return clock(date) }
-        let text = if let separator = regional.rules.dateSeparator {
-            [local.day.zeroPadded(2), local.month.zeroPadded(2), String(local.year)].joined(separator: separator) + " " + clock(local)
-        } else {
-            "\(local.day) \(Self.months[local.month - 1]) \(clock(local))"
-        }
-        return regional.leftToRight(regional.digits(text))
+        return regional.leftToRight(regional.digits(day(local, regional, withYear: false) + " " + clock(local)))
+    }
+
+    /// The date with its year and the time, whatever the day: "29 Nov
+    /// 2026 14:05" in English, "29.11.2026 14:05" in German. For what the
+    /// customer keeps, such as a printed receipt, which is read on other days.
+    public func dateAndClock(_ date: Date) -> String {
+        let regional = regional
+        let local = LocalTime(date, in: zone)
+        return regional.leftToRight(regional.digits(day(local, regional, withYear: true) + " " + clock(local)))
     }
 
     /// "just now", "1 min ago", "2 min ago", "3 h ago", "2 days ago".
@@ -74,6 +78,16 @@ public struct TimeFormatting: Sendable {
     /// "updated 08:02" for data from the cache.
     public func updated(_ date: Date, now: Date) -> String {
         tr("updated {time}", ["time": dayAndClock(date, now: now)])
+    }
+
+    /// "29.11.2026" where the language writes numeric dates (always with
+    /// the year); "29 Nov", or "29 Nov 2026" `withYear`, in English. Latin
+    /// digits, before the format's digits and isolation.
+    private func day(_ local: LocalTime, _ regional: RegionalFormat, withYear: Bool) -> String {
+        if let separator = regional.rules.dateSeparator {
+            return [local.day.zeroPadded(2), local.month.zeroPadded(2), String(local.year)].joined(separator: separator)
+        }
+        return "\(local.day) \(Self.months[local.month - 1])" + (withYear ? " \(local.year)" : "")
     }
 
     /// "14:05" in Latin digits, before the format's digits and isolation.

@@ -76,7 +76,7 @@ public final class AccountViewModel {
         return own + host
     }
 
-    static func kindTitle(_ kind: TransactionKind) -> String {
+    nonisolated static func kindTitle(_ kind: TransactionKind) -> String {
         switch kind {
         case .deposit: tr("Deposit")
         case .withdrawal: tr("Withdrawal")

@@ -8,6 +8,34 @@ public final class ReceiptViewModel {
         case queued
         case confirmed(reference: String)
         case rejected(reason: String)
+
+        /// Where a row in `state` stands for the customer: the bank's answer,
+        /// or Queued while it has none (queued, sending, or under review).
+        public init(_ state: OutboxState) {
+            switch state {
+            case .confirmed(let reference): self = .confirmed(reference: reference)
+            case .rejected(let reason, _): self = .rejected(reason: reason)
+            default: self = .queued
+            }
+        }
+
+        /// "Queued", "Confirmed" or "Rejected".
+        public var title: String {
+            switch self {
+            case .queued: tr("Queued")
+            case .confirmed: tr("Confirmed")
+            case .rejected: tr("Rejected")
+            }
+        }
+
+        /// What it means for the customer's money, as the screen says it.
+        public var detail: String {
+            switch self {
+            case .queued: tr("Saved on this terminal. It will be sent to the bank; this receipt updates when the bank answers.")
+            case .confirmed(let reference): tr("Posted by the bank. Reference {reference}.", ["reference": Localization.leftToRight(reference)])
+            case .rejected(let reason): tr("The bank refused it: {reason}. The customer's money did not move.", ["reason": ReasonText.text(reason)])
+            }
+        }
     }
 
     private let dependencies: FeatureDependencies
@@ -19,28 +47,12 @@ public final class ReceiptViewModel {
         self.dependencies = dependencies
         self.navigator = navigator
         self.entry = entry
-        switch entry.state {
-        case .confirmed(let reference): status = .confirmed(reference: reference)
-        case .rejected(let reason, _): status = .rejected(reason: reason)
-        default: status = .queued
-        }
+        status = Status(entry.state)
     }
 
-    public var statusTitle: String {
-        switch status {
-        case .queued: tr("Queued")
-        case .confirmed: tr("Confirmed")
-        case .rejected: tr("Rejected")
-        }
-    }
+    public var statusTitle: String { status.title }
 
-    public var statusDetail: String {
-        switch status {
-        case .queued: tr("Saved on this terminal. It will be sent to the bank; this receipt updates when the bank answers.")
-        case .confirmed(let reference): tr("Posted by the bank. Reference {reference}.", ["reference": Localization.leftToRight(reference)])
-        case .rejected(let reason): tr("The bank refused it: {reason}. The customer's money did not move.", ["reason": ReasonText.text(reason)])
-        }
-    }
+    public var statusDetail: String { status.detail }
 
     public var lines: [ReviewViewModel.Line] {
         var lines = [ReviewViewModel.Line(label: tr("Type"), value: AccountViewModel.kindTitle(entry.request.kind)),

@@ -33,8 +33,13 @@ public final class ReviewViewModel {
                      Line(label: request.kind == .transfer ? tr("From") : tr("Account"), value: request.account.displayed())]
         if let counterparty = request.counterparty { lines.append(Line(label: tr("To"), value: counterparty.displayed())) }
         lines.append(Line(label: tr("Amount"), value: MoneyFormatting.text(request.amount)))
-        if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: tr("{name} ({id})", ["name": Localization.verbatim(op.displayName), "id": Localization.leftToRight("\(op.id)")]))) }
+        if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: Self.operatorText(op))) }
         return lines
+    }
+
+    /// "Anna Berger (1001)": who takes the payment, by name and staff number.
+    public nonisolated static func operatorText(_ op: Operator) -> String {
+        tr("{name} ({id})", ["name": Localization.verbatim(op.displayName), "id": Localization.leftToRight("\(op.id)")])
     }
 
     public var note: String {

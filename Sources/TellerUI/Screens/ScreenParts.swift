@@ -34,15 +34,16 @@ enum ScreenParts {
 
     /// A label on the left and its value on the right. Where large text
     /// leaves the row no room, the value moves under its label and wraps
-    /// (an IBAN in its groups of four): a value is never cut, since it is
-    /// what the operator checks against the customer's card and slip.
-    static func labelled(_ label: Label, _ value: Label) -> any Widget {
+    /// (an IBAN in its groups of four) to at most `valueLines`: a value is
+    /// never cut, since it is what the operator checks against the
+    /// customer's card and slip. Paper, which grows, passes more lines.
+    static func labelled(_ label: Label, _ value: Label, labelLines: Int = 2, valueLines: Int = 4) -> any Widget {
         var label = label, value = value
         label.canTruncate = false
         value.canTruncate = false
         var stackedLabel = label, stackedValue = value
-        stackedLabel.maxLines = 2
-        stackedValue.maxLines = 4
+        stackedLabel.maxLines = labelLines
+        stackedValue.maxLines = valueLines
         value.alignment = .trailing
         return FirstThatFits([
             HStack(spacing: 12, alignment: .center, [label, Spacer(), value]),

@@ -1,0 +1,87 @@
+import Glibc
+
+/// A printer on the network, on the raw TCP port (9100 by convention:
+/// "JetDirect"), which takes ESC/POS as it is and answers DLE EOT on the same connection.
+public final class NetworkPrinterConnection: PrinterConnection {
+    private let channel: PrinterChannel
+
+    /// "192.0.2.7:9100", "[2001:db8::7]:9100".
+    public var address: String { channel.address }
+
+    /// The raw printing port printers listen on.
+    public static let defaultPort: UInt16 = 9100
+
+    /// Connects to `host` (an IPv4 or IPv6 address, or a name) within
+    /// ``PrinterTimeouts/connect``, trying each of its addresses in turn.
+    /// - Throws: ``PrinterError`` naming "host:port": `.unresolvable`,
+    ///   `.connectionRefused`, `.unreachable`, `.timedOut`.
+    public init(host: String, port: UInt16 = NetworkPrinterConnection.defaultPort,
+                timeouts: PrinterTimeouts = PrinterTimeouts()) throws(PrinterError) {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let candidates: [SocketAddress]
+        do { candidates = try Syscall.resolve(host: host, port: port) } catch {
+            throw PrinterError(kind: .unresolvable(error.reason), address: address)
+        }
+        let deadline = ContinuousClock.now.advanced(by: timeouts.connect)
+        var result: Result<Int32, PrinterError> = .failure(
+            PrinterError(kind: .timedOut(operation: "connect", after: timeouts.connect), address: address))
+        for candidate in candidates {
+            result = Result<Int32, PrinterError> { () throws(PrinterError) -> Int32 in
+                try Self.connect(to: candidate, until: deadline, address: address, timeout: timeouts.connect)
+            }
+            if case .success = result { break }
+        }
+        channel = PrinterChannel(fd: try result.get(), address: address, timeouts: timeouts, isSocket: true)
+    }
+
+    /// A connected socket to one of the host's addresses, or why it failed.
+    private static func connect(to candidate: SocketAddress, until deadline: ContinuousClock.Instant, address: String,
+                                timeout: Duration) throws(PrinterError) -> Int32 {
+        let fd: Int32
+        do { fd = try Syscall.streamSocket(family: candidate.family) } catch {
+            throw PrinterError(kind: .system("socket"), address: address, errno: error)
+        }
+        let connected: Bool
+        do {
+            connected = try finishConnecting(fd, to: candidate, until: deadline)
+            if connected { try Syscall.sendImmediately(fd) }
+        } catch {
+            Syscall.close(fd)
+            throw connecting(address, error, timeout: timeout)
+        }
+        guard connected else {
+            Syscall.close(fd)
+            throw PrinterError(kind: .timedOut(operation: "connect", after: timeout), address: address)
+        }
+        return fd
+    }
+
+    /// Connects the non-blocking socket; false when `deadline` passed first.
+    private static func finishConnecting(_ fd: Int32, to candidate: SocketAddress,
+                                         until deadline: ContinuousClock.Instant) throws(Errno) -> Bool {
+        if try Syscall.startConnecting(fd, to: candidate) { return true }
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            let happened = try Syscall.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: PrinterChannel.milliseconds(left))
+            guard happened != 0 else { continue }
+            if let error = try Syscall.pendingError(fd) { throw error }
+            return true
+        }
+    }
+
+    private static func connecting(_ address: String, _ errno: Errno, timeout: Duration) -> PrinterError {
+        switch errno.rawValue {
+        case ECONNREFUSED: PrinterError(kind: .connectionRefused, address: address, errno: errno)
+        case ENETUNREACH, EHOSTUNREACH: PrinterError(kind: .unreachable, address: address, errno: errno)
+        case ETIMEDOUT: PrinterError(kind: .timedOut(operation: "connect", after: timeout), address: address, errno: errno)
+        default: PrinterError(kind: .system("connect"), address: address, errno: errno)
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) throws(PrinterError) { try channel.write(bytes) }
+
+    public func requestStatus(_ request: StatusRequest) throws(PrinterError) -> UInt8 {
+        try channel.requestStatus(request)
+    }
+}

@@ -1,0 +1,129 @@
+import Glibc
+
+/// The open descriptor behind every connection: writes that wait for room,
+/// status requests that wait for their answer, each up to its timeout.
+///
+/// The descriptor is non-blocking, so a printer that stops taking data or
+/// never answers holds the caller no longer than ``PrinterTimeouts`` say.
+/// Not thread-safe; closes the descriptor when released.
+final class PrinterChannel {
+    let fd: Int32
+    let address: String
+    let timeouts: PrinterTimeouts
+    /// Sockets send with MSG_NOSIGNAL: a closed peer must not raise SIGPIPE.
+    private let isSocket: Bool
+
+    init(fd: Int32, address: String, timeouts: PrinterTimeouts, isSocket: Bool) {
+        self.fd = fd
+        self.address = address
+        self.timeouts = timeouts
+        self.isSocket = isSocket
+    }
+
+    deinit { Syscall.close(fd) }
+
+    func write(_ bytes: [UInt8]) throws(PrinterError) {
+        try write(bytes, stall: timeouts.writeStall)
+    }
+
+    /// Writes all of `bytes`; fails when no byte goes for `stall`.
+    private func write(_ bytes: [UInt8], stall: Duration) throws(PrinterError) {
+        var sent = 0
+        var lastProgress = ContinuousClock.now
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                Result<Int, Errno> { () throws(Errno) -> Int in
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[sent...])
+                    return isSocket ? try Syscall.send(fd, rest) : try Syscall.write(fd, rest)
+                }
+            }
+            switch result {
+            case .success(let count):
+                sent += count
+                lastProgress = .now
+            case .failure(let error) where error == .wouldBlock:
+                let waited = lastProgress.duration(to: .now)
+                guard waited < stall else {
+                    throw PrinterError(kind: .timedOut(operation: "write", after: stall), address: address)
+                }
+                try wait(for: Int16(POLLOUT), "write", milliseconds: Self.milliseconds(stall - waited))
+            case .failure(let error):
+                throw PrinterError.using(address, "write", error)
+            }
+        }
+    }
+
+    /// Sends DLE EOT n and waits for a byte with the fixed bits of a status
+    /// answer, passing over anything else that arrives first.
+    func requestStatus(_ request: StatusRequest) throws(PrinterError) -> UInt8 {
+        try discardInput()
+        try write(EscPosEncoder.statusRequest(request), stall: timeouts.statusAnswer)
+        let deadline = ContinuousClock.now.advanced(by: timeouts.statusAnswer)
+        var other: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                let kind: PrinterError.Kind = other.isEmpty
+                    ? .noStatusAnswer(request, after: timeouts.statusAnswer)
+                    : .malformedStatusAnswer(request, other)
+                throw PrinterError(kind: kind, address: address)
+            }
+            try wait(for: Int16(POLLIN), "read", milliseconds: Self.milliseconds(left))
+            guard let count = try read(into: &buffer) else { continue }
+            for byte in buffer[..<count] {
+                if PrinterStatus.isStatusAnswer(byte) { return byte }
+                other.append(byte)
+            }
+        }
+    }
+
+    /// Reads what is waiting and drops it: an earlier answer that came too
+    /// late, the printer's answer to DLE EOT bytes it found in image data,
+    /// or Automatic Status Back must not pass for the next answer.
+    private func discardInput() throws(PrinterError) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while try read(into: &buffer) != nil {}
+    }
+
+    /// Reads what has arrived into `buffer`; nil when nothing has.
+    private func read(into buffer: inout [UInt8]) throws(PrinterError) -> Int? {
+        let result = buffer.withUnsafeMutableBytes { raw in
+            Result<Int, Errno> { () throws(Errno) -> Int in try Syscall.read(fd, into: raw) }
+        }
+        switch result {
+        case .success(0):
+            throw PrinterError(kind: .disconnected, address: address)
+        case .success(let count):
+            return count
+        case .failure(let error) where error == .wouldBlock:
+            return nil
+        case .failure(let error) where error == .invalidArgument:
+            // usblp refuses reads from a printer without an IN endpoint.
+            throw PrinterError(kind: .readsNothing, address: address, errno: error)
+        case .failure(let error):
+            throw PrinterError.using(address, "read", error)
+        }
+    }
+
+    /// Waits up to `milliseconds` for `events`; returns on a timeout too
+    /// (the caller checks its own deadline). A hang-up or error on the
+    /// descriptor is the printer going away.
+    private func wait(for events: Int16, _ operation: String, milliseconds: Int32) throws(PrinterError) {
+        let happened: Int16
+        do { happened = try Syscall.poll(fd, events: events, timeoutMilliseconds: milliseconds) } catch {
+            throw PrinterError(kind: .system("poll before \(operation)"), address: address, errno: error)
+        }
+        if happened & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && happened & events == 0 {
+            throw PrinterError(kind: .disconnected, address: address)
+        }
+    }
+
+    /// Whole milliseconds for poll(2), rounded up so a wait never ends just
+    /// short of its deadline and spins.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,105 @@
+import Glibc
+
+/// The socket calls of Device: a network receipt printer (TCP port 9100).
+extension Syscall {
+    /// Linux's stream socket type, by number (the same on x86_64 and arm64):
+    /// Swift 6.0 may not see <bits/socket_type.h> from this module (see
+    /// `UnixSocket.swift` in the executable). SOCK_CLOEXEC and SOCK_NONBLOCK
+    /// are O_CLOEXEC and O_NONBLOCK.
+    static let streamSocket: Int32 = 1
+
+    /// A non-blocking, close-on-exec stream socket of `family`.
+    static func streamSocket(family: Int32) throws(Errno) -> Int32 {
+        try retrying("socket") { Glibc.socket(family, streamSocket | O_CLOEXEC | O_NONBLOCK, 0) }
+    }
+
+    /// Starts connecting a non-blocking socket to `address`. Returns true
+    /// when it connected at once; false when it is in progress (EINPROGRESS,
+    /// or EALREADY after a signal interrupted it), to be waited for with
+    /// ``poll(_:events:timeoutMilliseconds:)`` and ``pendingError(_:)``.
+    static func startConnecting(_ fd: Int32, to address: SocketAddress) throws(Errno) -> Bool {
+        do {
+            _ = try retrying("connect") { address.withSockaddr { Glibc.connect(fd, $0, $1) } }
+            return true
+        } catch {
+            switch error.rawValue {
+            case EINPROGRESS, EALREADY: return false
+            case EISCONN: return true
+            default: throw error
+            }
+        }
+    }
+
+    /// The error a non-blocking connect ended with (SO_ERROR), or nil when it connected.
+    static func pendingError(_ fd: Int32) throws(Errno) -> Errno? {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try retrying("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
+        return code == 0 ? nil : Errno(rawValue: code)
+    }
+
+    /// Sends small writes at once (TCP_NODELAY): a three-byte status request
+    /// must not wait for the acknowledgement of the raster before it.
+    static func sendImmediately(_ fd: Int32) throws(Errno) {
+        var on: Int32 = 1
+        _ = try retrying("setsockopt") {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    /// Sends what fits without waiting. MSG_NOSIGNAL: a peer that hung up
+    /// is an error (EPIPE) here, not a SIGPIPE that ends the terminal.
+    /// Throws `.wouldBlock` when the socket's buffer is full.
+    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retrying("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    /// The addresses `host` names for TCP `port`: a literal IPv4 or IPv6
+    /// address, or a name the resolver knows (getaddrinfo).
+    static func resolve(host: String, port: UInt16) throws(ResolutionFailure) -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamSocket
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, String(port), &hints, &list)
+        guard code == 0 else {
+            if code == EAI_SYSTEM { throw ResolutionFailure(reason: Errno(rawValue: errno).description) }
+            throw ResolutionFailure(reason: String(cString: gai_strerror(code)))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var next = list
+        while let entry = next {
+            if let address = entry.pointee.ai_addr {
+                addresses.append(SocketAddress(address, length: entry.pointee.ai_addrlen))
+            }
+            next = entry.pointee.ai_next
+        }
+        guard !addresses.isEmpty else { throw ResolutionFailure(reason: "no address") }
+        return addresses
+    }
+}
+
+/// Why a host name gave no address: the resolver's own text ("Name or service not known").
+struct ResolutionFailure: Error, Hashable {
+    let reason: String
+}
+
+/// One IPv4 or IPv6 socket address, as the resolver gave it.
+struct SocketAddress {
+    private var storage = sockaddr_storage()
+    private let length: socklen_t
+
+    init(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
+        let count = min(Int(length), MemoryLayout<sockaddr_storage>.size)
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: count)) }
+        self.length = socklen_t(count)
+    }
+
+    var family: Int32 { Int32(storage.ss_family) }
+
+    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        withUnsafeBytes(of: storage) { raw in body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length) }
+    }
+}

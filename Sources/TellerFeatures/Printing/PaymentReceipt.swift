@@ -1,0 +1,73 @@
+import TellerCore
+
+/// The customer's printed receipt of one payment: who took it where and
+/// when, what moved, and whether the bank has it yet.
+///
+/// Every value is written by the functions the receipt screen uses
+/// (``AccountViewModel``'s kind titles, `IBAN.displayed()`,
+/// ``MoneyFormatting``, ``TimeFormatting``, the receipt number of the
+/// idempotency key), so paper and screen agree.
+public enum PaymentReceipt {
+    /// What heads every slip of this terminal.
+    public struct Header: Hashable, Sendable {
+        /// The bank's name, as the customer knows it; empty prints none.
+        public var bankName: String
+        /// The branch and the terminal's id.
+        public var terminal: TerminalIdentity
+
+        public init(bankName: String, terminal: TerminalIdentity) {
+            self.bankName = bankName
+            self.terminal = terminal
+        }
+    }
+
+    /// The receipt of `entry` in the terminal's current language and regional format.
+    /// - Parameters:
+    ///   - entry: The outbox row, in the state it is in now (queued when
+    ///     printed at once; confirmed or rejected on a reprint).
+    ///   - operator: The signed-in operator; their name is printed when
+    ///     they took the payment, else the staff number the row records.
+    ///   - time: The terminal's wall clock and format.
+    public static func document(for entry: OutboxEntry, header: Header, operator: Operator?, time: TimeFormatting) -> PrintedDocument {
+        let request = entry.request
+        var lines: [PrintedDocument.Line] = []
+        if !header.bankName.isEmpty { lines.append(.heading(Localization.verbatim(header.bankName))) }
+        if !header.terminal.branch.isEmpty {
+            lines.append(.text(Localization.verbatim(header.terminal.branch), alignment: .center, emphasis: .regular))
+        }
+        if let terminalID = header.terminal.terminalID {
+            lines.append(.row(label: tr("Terminal"), value: Localization.leftToRight(terminalID), emphasis: .regular))
+        }
+        lines.append(.row(label: tr("Date"), value: time.dateAndClock(entry.createdAt), emphasis: .regular))
+        lines.append(.separator)
+
+        lines.append(.heading(AccountViewModel.kindTitle(request.kind)))
+        lines.append(.row(label: request.kind == .transfer ? tr("From") : tr("Account"), value: request.account.displayed(), emphasis: .regular))
+        if let counterparty = request.counterparty {
+            lines.append(.row(label: tr("To"), value: counterparty.displayed(), emphasis: .regular))
+        }
+        lines.append(.row(label: tr("Amount"), value: MoneyFormatting.text(request.amount), emphasis: .large))
+        let staff = if let op = `operator`, op.id == request.operatorID {
+            ReviewViewModel.operatorText(op)
+        } else {
+            Localization.leftToRight(request.operatorID.rawValue)
+        }
+        lines.append(.row(label: tr("Operator"), value: staff, emphasis: .regular))
+        lines.append(.separator)
+
+        let status = ReceiptViewModel.Status(entry.state)
+        lines.append(.row(label: tr("Status"), value: status.title, emphasis: .strong))
+        switch status {
+        case .queued:
+            lines.append(.text(tr("Not yet at the bank: this terminal sends it as soon as the bank can be reached."),
+                               alignment: .leading, emphasis: .regular))
+        case .confirmed(let reference):
+            lines.append(.row(label: tr("Bank reference"), value: Localization.leftToRight(reference), emphasis: .regular))
+        case .rejected:
+            lines.append(.text(status.detail, alignment: .leading, emphasis: .regular))
+        }
+        lines.append(.row(label: tr("Receipt"), value: Localization.leftToRight(entry.key.receiptNumber), emphasis: .strong))
+        lines.append(.row(label: tr("Transaction key"), value: Localization.leftToRight(entry.key.rawValue), emphasis: .regular))
+        return PrintedDocument(lines: lines)
+    }
+}
