@@ -153,6 +153,18 @@ public final class Database {
         return rows
     }
 
+    /// Hands each row to `body` as it is read, without collecting them: for
+    /// walks over a table that may be large (the journal). `body` returns
+    /// false to stop there.
+    public func forEach(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws(SQLiteError) -> Bool) throws(SQLiteError) {
+        let statement = try prepared(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        while try statement.step() {
+            guard try body(statement) else { return }
+        }
+    }
+
     /// The first row's mapping, or nil when there is no row.
     public func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
         let statement = try prepared(sql)

@@ -7,6 +7,8 @@ public final class Statement {
     let handle: OpaquePointer
     public let sql: String
     private unowned let database: Database
+    /// Result column indexes by name, looked up once per prepared statement.
+    private var columnIndexes: [String: Int32]?
 
     init(database: Database, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -64,6 +66,28 @@ public final class Statement {
     }
 
     // MARK: Columns of the current row
+
+    /// The index of the result column called `name` (as the SELECT names it).
+    /// A name the statement does not select is a bug in the query, not a
+    /// state of the file: it stops with a precondition.
+    public func column(_ name: String) -> Int32 {
+        if columnIndexes == nil {
+            var indexes: [String: Int32] = [:]
+            for index in 0..<sqlite3_column_count(handle) {
+                if let text = sqlite3_column_name(handle, index) { indexes[String(cString: text)] = index }
+            }
+            columnIndexes = indexes
+        }
+        guard let index = columnIndexes?[name] else { preconditionFailure("\(sql) selects no column '\(name)'") }
+        return index
+    }
+
+    public func isNull(_ name: String) -> Bool { isNull(column(name)) }
+    public func int64(_ name: String) -> Int64 { int64(column(name)) }
+    public func optionalInt64(_ name: String) -> Int64? { optionalInt64(column(name)) }
+    public func text(_ name: String) -> String { text(column(name)) }
+    public func optionalText(_ name: String) -> String? { optionalText(column(name)) }
+    public func blob(_ name: String) -> [UInt8] { blob(column(name)) }
 
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
