@@ -128,6 +128,56 @@ public actor FakeOutbox: OutboxPort {
         }
         acknowledged.append(key)
     }
+
+    /// The journal entries the store would write with each change, in order (void and reversal only).
+    public private(set) var journalled: [JournalEvent] = []
+
+    public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
+        guard let index = rows.firstIndex(where: { $0.key == key }) else { throw .noSuchEntry(key) }
+        switch rows[index].state {
+        case .queued: break
+        case .sending: throw .voidRefused(.sending)
+        case .confirmed(let reference): throw .voidRefused(.alreadySent(reference: reference))
+        case .rejected: throw .voidRefused(.rejected)
+        case .needsReview: throw .voidRefused(.needsReview)
+        case .voided: throw .voidRefused(.alreadyVoided)
+        }
+        journalled.append(.void(rows[index], reason: reason, by: operatorID))
+        rows[index].state = .voided(reason: reason)
+        return rows[index]
+    }
+
+    public func reverse(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
+        guard let original = rows.first(where: { $0.key == key }) else { throw .noSuchEntry(key) }
+        guard case .confirmed = original.state else { throw .reversalRefused(.notPosted(original.state.kind)) }
+        guard original.reverses == nil else { throw .reversalRefused(.isReversal) }
+        if let other = rows.first(where: { row in
+            guard row.reverses == key else { return false }
+            switch row.state {
+            case .voided, .rejected: return false
+            default: return true
+            }
+        }) {
+            throw .reversalRefused(.alreadyReversed(by: other.key))
+        }
+        let request: TransactionRequest
+        do {
+            switch original.request.kind {
+            case .deposit: request = try TransactionRequest(kind: .withdrawal, account: original.request.account, amount: original.request.amount, operatorID: operatorID)
+            case .withdrawal: request = try TransactionRequest(kind: .deposit, account: original.request.account, amount: original.request.amount, operatorID: operatorID)
+            case .transfer:
+                request = try TransactionRequest(kind: .transfer, account: original.request.counterparty ?? original.request.account,
+                                                 counterparty: original.request.account, amount: original.request.amount, operatorID: operatorID)
+            }
+        } catch {
+            throw .rule(error)
+        }
+        let queued = try await enqueue(request)
+        let index = rows.count - 1
+        rows[index] = OutboxEntry(id: queued.id, key: queued.key, request: queued.request, createdAt: queued.createdAt, state: .queued, reverses: key)
+        journalled.append(.enqueued(rows[index]))
+        return rows[index]
+    }
 }
 
 public actor FakeSync: SyncStatusPort {
@@ -184,6 +234,11 @@ public actor FakeSession: OperatorSessionPort {
         guard pins[signedIn.id.rawValue]?.pin == pin else { throw try failure(signedIn.id) }
     }
 
+    /// The operators who signed out, in order.
+    public private(set) var signedOut: [OperatorID] = []
+
+    public func signOut(_ signedIn: Operator) async throws(TellerError) { signedOut.append(signedIn.id) }
+
     private func failure(_ id: OperatorID) throws(SignInError) -> SignInError {
         failures[id.rawValue, default: 0] += 1
         let count = failures[id.rawValue]!
@@ -215,6 +270,26 @@ public actor FakeDiagnostics: DiagnosticsPort {
         if let saveFailure { throw saveFailure }
         // Recorded only: the process-wide language belongs to the tests running beside this one.
         languages.append(language)
+    }
+}
+
+/// The journal in memory: appends chain nothing, they are only kept in order.
+public actor FakeJournal: JournalPort {
+    public private(set) var entries: [JournalEntry] = []
+    public let clock: FakeClock
+
+    public init(clock: FakeClock) { self.clock = clock }
+
+    public func append(_ event: JournalEvent) async throws(TellerError) -> JournalEntry {
+        let entry = JournalEntry(sequence: Int64(entries.count + 1), time: clock.now(), kind: event.kind, operatorID: event.operatorID,
+                                 supervisorID: event.supervisorID, payload: event.payload, previousHash: entries.last?.hash ?? String(repeating: "0", count: 64),
+                                 hash: (Int64(entries.count + 1)).zeroPadded(64))
+        entries.append(entry)
+        return entry
+    }
+
+    public func journalEntries(from first: Int64, limit: Int) async throws(TellerError) -> [JournalEntry] {
+        Array(entries.filter { $0.sequence >= first }.prefix(limit))
     }
 }
 

@@ -44,4 +44,18 @@ public protocol OutboxPort: Sendable {
     func pendingEntries(for account: IBAN) async throws(TellerError) -> [OutboxEntry]
     /// Records that an operator has seen a rejected or needs-review row and told the customer.
     func acknowledge(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError)
+    /// Voids a payment that is still queued, with its journal entry, in one
+    /// transaction; the sync engine never sends it afterwards.
+    /// - Returns: the row as it is now, voided.
+    /// - Throws: ``TellerError/voidRefused(_:)`` when the row is being sent
+    ///   or is already final (``VoidRefusal/alreadySent(reference:)``: a
+    ///   reversal can undo it), ``TellerError/noSuchEntry(_:)`` when there is no such row.
+    func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry
+    /// Queues a new payment that undoes the posted payment `key` (a deposit by
+    /// a withdrawal from the same account, a withdrawal by a deposit, a
+    /// transfer by one back), referring to it, under the same limits as any
+    /// payment, with its journal entry, in one transaction.
+    /// - Throws: ``TellerError/reversalRefused(_:)`` unless the bank posted
+    ///   `key` and nothing reverses it yet; ``TellerError/limit(_:)``.
+    func reverse(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry
 }

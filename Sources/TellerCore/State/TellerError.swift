@@ -12,6 +12,10 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
     case signIn(SignInError)
     /// The row the operator acted on is not (or no longer) in the outbox.
     case noSuchEntry(IdempotencyKey)
+    /// The payment cannot be voided; the reason says why (and whether a reversal can undo it).
+    case voidRefused(VoidRefusal)
+    /// The payment cannot be reversed.
+    case reversalRefused(ReversalRefusal)
     /// The local database failed. The operator reads what happened in plain
     /// words; the technical detail (file, SQLite code, SQL) is for the log.
     case storage(StorageFailure)
@@ -27,6 +31,8 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .money(let error): error.description
         case .signIn(let error): error.description
         case .noSuchEntry(let key): tr("No queued transaction {key}.", ["key": Localization.leftToRight("\(key)")])
+        case .voidRefused(let refusal): refusal.description
+        case .reversalRefused(let refusal): refusal.description
         case .storage(let failure): failure.operatorText
         case .host(let message): tr("Host: {message}", ["message": Localization.verbatim(message)])
         }

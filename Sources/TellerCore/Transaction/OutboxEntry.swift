@@ -64,6 +64,9 @@ public enum OutboxState: Hashable, Sendable {
     /// as sent (a 400 or 422), or answered for another request (a mismatch,
     /// which the engine keeps asking the host about under the same key).
     case needsReview(reason: String, acknowledged: Bool)
+    /// An operator voided it while it was still queued: it never left the
+    /// terminal, and the sync engine never sends it.
+    case voided(reason: VoidReason)
 
     /// A state without what it carries (reference, reason, acknowledgement):
     /// what the outbox's `state` column stores, what `teller status` counts
@@ -76,6 +79,7 @@ public enum OutboxState: Hashable, Sendable {
         case confirmed = "confirmed"
         case rejected = "rejected"
         case needsReview = "needsReview"
+        case voided = "voided"
 
         /// Queued or sending: money that has not reached the host yet.
         public var isPending: Bool { self == .queued || self == .sending }
@@ -88,6 +92,7 @@ public enum OutboxState: Hashable, Sendable {
         case .confirmed: .confirmed
         case .rejected: .rejected
         case .needsReview: .needsReview
+        case .voided: .voided
         }
     }
 
@@ -111,8 +116,10 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
     /// How long the sync engine has watched this row wait, in elapsed time
     /// (never wall-clock arithmetic): what the retry horizon counts.
     public var waited: TimeInterval
+    /// The payment this one reverses (a posted one), or nil for an ordinary payment.
+    public let reverses: IdempotencyKey?
 
-    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil, lastProblem: SyncProblem.Kind? = nil, waited: TimeInterval = 0) {
+    public init(id: Int64, key: IdempotencyKey, request: TransactionRequest, createdAt: Date, state: OutboxState, attempts: Int = 0, nextAttemptAt: Date? = nil, lastError: String? = nil, lastProblem: SyncProblem.Kind? = nil, waited: TimeInterval = 0, reverses: IdempotencyKey? = nil) {
         self.id = id
         self.key = key
         self.request = request
@@ -123,5 +130,6 @@ public struct OutboxEntry: Hashable, Sendable, Identifiable {
         self.lastError = lastError
         self.lastProblem = lastProblem
         self.waited = waited
+        self.reverses = reverses
     }
 }

@@ -37,6 +37,25 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The configured host URL is refused (e.g. plain http to a non-loopback host).
     case insecureURL(String)
 
+    /// False only when the error proves the bank did not post the
+    /// request: it never reached the bank (no connection was made, the
+    /// TLS handshake failed, the URL was refused) or the bank answered that
+    /// it did not process it (400, 401, 403, 404). Anything else (a
+    /// timeout, a cut answer, a 5xx, a cancellation) may follow a posting:
+    /// such a row can no longer be voided.
+    public var mayHaveBeenPosted: Bool {
+        switch self {
+        case .offline(let reason): !HostError.neverConnectedCodes.contains { reason.hasSuffix("(curl \($0))") }
+        case .tls, .insecureURL, .unauthorized, .forbidden, .notFound, .badRequest: false
+        case .timeout, .cancelled, .inProgress, .keyReused, .retryable, .invalidResponse, .mismatch, .redirectRefused: true
+        }
+    }
+
+    /// libcurl's codes for a connection never made (CURLE_COULDNT_RESOLVE_PROXY,
+    /// CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT), which
+    /// `HostConnection` writes at the end of an offline reason.
+    static let neverConnectedCodes = [5, 6, 7]
+
     public var description: String {
         switch self {
         case .offline(let reason): "host unreachable: \(reason)"

@@ -51,6 +51,10 @@ enum HostMapper {
         if wire.counterpartyIBAN != sent.counterpartyIBAN {
             throw .mismatch("the host \(verb) it with counterparty \(wire.counterpartyIBAN ?? "none"), this terminal sent \(sent.counterpartyIBAN ?? "none")")
         }
+        // A host that does not echo `reverses` did not take the payment as a reversal.
+        if wire.reverses?.lowercased() != sent.reverses {
+            throw .mismatch("the host \(verb) it as reversing \(wire.reverses ?? "nothing"), this terminal sent a reversal of \(sent.reverses ?? "nothing")")
+        }
     }
 
     static func snapshot(_ account: WireAccount, bookings: [WireBooking]) throws(HostError) -> AccountSnapshot {

@@ -117,9 +117,11 @@ struct WireOutcome: Decodable {
     let counterpartyIBAN: String?
     let amount: Int64?
     let currency: String?
+    /// The key of the payment this one reverses, echoed; absent for an ordinary payment.
+    let reverses: String?
 
     enum CodingKeys: String, CodingKey {
-        case outcome, reason, detail, kind, amount, currency
+        case outcome, reason, detail, kind, amount, currency, reverses
         case idempotencyKey = "idempotency_key"
         case hostReference = "host_reference"
         case accountIBAN = "account_iban"

@@ -19,6 +19,9 @@ struct WireTransaction: Codable, Equatable {
     /// True (and only then present) when the terminal's clock was below its
     /// trusted floor and `created_at` comes from the floor (docs/host-api.md §6).
     let clockUnverified: Bool?
+    /// The idempotency key of the posted payment this one reverses
+    /// (docs/host-api.md §6); absent for an ordinary payment.
+    let reverses: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, amount, currency
@@ -28,18 +31,19 @@ struct WireTransaction: Codable, Equatable {
         case createdAt = "created_at"
         case clientReference = "client_reference"
         case clockUnverified = "clock_unverified"
+        case reverses
     }
 
-    init(_ request: TransactionRequest, key: IdempotencyKey, createdAt: Date, clockUnverified: Bool = false) {
+    init(_ request: TransactionRequest, key: IdempotencyKey, createdAt: Date, clockUnverified: Bool = false, reverses: IdempotencyKey? = nil) {
         self.init(kind: request.kind.rawValue, accountIBAN: request.account.electronic, counterpartyIBAN: request.counterparty?.electronic,
                   amount: request.amount.minorUnits, currency: request.amount.currency.code, operatorID: request.operatorID.rawValue,
                   createdAt: WireTransaction.timestamp(createdAt), clientReference: key.receiptNumber,
-                  clockUnverified: clockUnverified ? true : nil)
+                  clockUnverified: clockUnverified ? true : nil, reverses: reverses?.rawValue)
     }
 
     /// Every field as given; the encoder tests also feed it text no request could hold.
     init(kind: String, accountIBAN: String, counterpartyIBAN: String?, amount: Int64, currency: String, operatorID: String,
-         createdAt: String, clientReference: String, clockUnverified: Bool?) {
+         createdAt: String, clientReference: String, clockUnverified: Bool?, reverses: String? = nil) {
         self.kind = kind
         self.accountIBAN = accountIBAN
         self.counterpartyIBAN = counterpartyIBAN
@@ -49,6 +53,7 @@ struct WireTransaction: Codable, Equatable {
         self.createdAt = createdAt
         self.clientReference = clientReference
         self.clockUnverified = clockUnverified
+        self.reverses = reverses
     }
 
     /// The frozen bytes: the bytes `JSONEncoder` with `.sortedKeys` and
@@ -69,6 +74,7 @@ struct WireTransaction: Codable, Equatable {
         json.appendMember(.currency, string: currency)
         json.appendMember(.kind, string: kind)
         json.appendMember(.operatorID, string: operatorID)
+        if let reverses { json.appendMember(.reverses, string: reverses) }
         json[json.count - 1] = UInt8(ascii: "}")
         return json
     }

@@ -11,42 +11,55 @@ extension TellerStore: OutboxPort {
     /// checks those: an amount within them is written with one read of the
     /// totals, and only one over them asks the bank and reads again.
     public func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
+        try await enqueueChecked { () throws(TellerError) in (request, nil) }
+    }
+
+    /// Inserts the row `prepare` describes (read inside the transaction) as
+    /// ``enqueue(_:)`` does: the offline limits first, the online ones over
+    /// them only if the bank answers now; then wakes the observers.
+    func enqueueChecked(_ prepare: () throws(TellerError) -> (TransactionRequest, reverses: IdempotencyKey?)) async throws(TellerError) -> OutboxEntry {
         let entry: OutboxEntry
         do {
-            entry = try insert(request, online: false)
+            entry = try insert(prepare, online: false)
         } catch {
             guard case .limit = error, isOnline(), await proveOnline() else { throw error }
-            entry = try insert(request, online: true)
+            entry = try insert(prepare, online: true)
         }
         (clock as? TrustedClock)?.committed(at: entry.createdAt)
         for observer in enqueueObservers { observer(entry) }
         return entry
     }
 
-    /// Checks `request` against the online or offline limits and inserts its
-    /// row with a fresh key and its frozen body, in one `BEGIN IMMEDIATE`
-    /// transaction whose commit (synchronous=FULL) is the success.
-    private func insert(_ request: TransactionRequest, online: Bool) throws(TellerError) -> OutboxEntry {
+    /// Checks the request against the online or offline limits and inserts
+    /// its row with a fresh key, its frozen body and its journal entry, in
+    /// one `BEGIN IMMEDIATE` transaction whose commit (synchronous=FULL) is
+    /// the success.
+    /// - Parameter prepare: the request and the payment it reverses, read
+    ///   inside the transaction (a reversal checks its original there).
+    private func insert(_ prepare: () throws(TellerError) -> (TransactionRequest, reverses: IdempotencyKey?), online: Bool) throws(TellerError) -> OutboxEntry {
         try translating {
             try database.inTransaction(.immediate) {
+                let (request, reverses) = try prepare()
                 // A clock below the trusted floor: the row is stamped from the floor and says so.
                 let (now, verified) = (clock as? TrustedClock)?.stamp() ?? (clock.now(), true)
                 let context = try limitContext(kind: request.kind, account: request.account, isOnline: online, now: now)
                 try limits.check(request.amount, kind: request.kind, context: context)
                 let key = IdempotencyKey.random()
-                let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: !verified).encoded()
+                let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: !verified, reverses: reverses).encoded()
                 try database.run("""
                     INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
-                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms, reverses)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [
                         .text(key.rawValue), .text(request.kind.rawValue), .text(request.account.electronic),
                         request.counterparty.map { .text($0.electronic) } ?? .null, .integer(request.amount.minorUnits),
                         .text(request.amount.currency.code), .text(request.operatorID.rawValue),
                         .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .state(.queued),
-                        .integer(now.millisecondsSince1970),
+                        .integer(now.millisecondsSince1970), reverses.map { .text($0.rawValue) } ?? .null,
                     ])
-                return OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued)
+                let entry = OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued, reverses: reverses)
+                try appendJournal(.enqueued(entry), at: now)
+                return entry
             }
         }
     }
@@ -188,7 +201,7 @@ enum OutboxColumns {
     static let list = """
         id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
         created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms,
-        last_error_class, waited_ms
+        last_error_class, waited_ms, reverses, first_sent_at_ms
         """
 
     static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
@@ -214,13 +227,21 @@ enum OutboxColumns {
         case .confirmed: state = .confirmed(reference: row.optionalText(13) ?? "")
         case .rejected: state = .rejected(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
         case .needsReview: state = .needsReview(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
+        case .voided:
+            guard let reason = VoidReason(rawValue: row.optionalText("reason") ?? "") else { throw corrupt("an unknown void reason") }
+            state = .voided(reason: reason)
+        }
+        var reverses: IdempotencyKey?
+        if let text = row.optionalText("reverses") {
+            guard let key = IdempotencyKey(rawValue: text) else { throw corrupt("a malformed reversed key") }
+            reverses = key
         }
         return OutboxEntry(
             id: row.int64(0), key: key, request: request, createdAt: Date(millisecondsSince1970: row.int64(8)),
             state: state, attempts: Int(row.int64(10)),
             nextAttemptAt: row.optionalInt64(11).map(Date.init(millisecondsSince1970:)), lastError: row.optionalText(12),
             lastProblem: row.optionalText(16).flatMap(SyncProblem.Kind.init(rawValue:)),
-            waited: TimeInterval(row.int64(17)) / 1000)
+            waited: TimeInterval(row.int64(17)) / 1000, reverses: reverses)
     }
 
     /// The state a `state` column holds. A word this Teller does not know

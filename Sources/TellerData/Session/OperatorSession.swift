@@ -55,7 +55,7 @@ public struct OperatorSession: OperatorSessionPort {
     private func signInOffline(_ id: OperatorID, pin: String, record: OperatorRecord?) async throws(SignInError) -> (Operator, SignInMode) {
         guard let record, let verifier = record.verifier else { throw .neverSeenOnline(id) }
         guard hasher.matches(pin, verifier: verifier) else { throw try await failure(id) }
-        try await persist { () async throws(TellerError) in try await store.clearFailedAttempts(id) }
+        try await persist { () async throws(TellerError) in try await store.recordOfflineSignIn(id) }
         return (Operator(id: id, displayName: record.displayName), .offline)
     }
 
@@ -64,6 +64,11 @@ public struct OperatorSession: OperatorSessionPort {
         if let until = record?.lockedUntil, until > store.clock.now() { throw .lockedOut(until: until) }
         guard let verifier = record?.verifier, hasher.matches(pin, verifier: verifier) else { throw try await failure(signedIn.id) }
         try await persist { () async throws(TellerError) in try await store.clearFailedAttempts(signedIn.id) }
+    }
+
+    /// Journals the sign-out.
+    public func signOut(_ signedIn: Operator) async throws(TellerError) {
+        _ = try await store.append(.signOut(signedIn.id))
     }
 
     private func record(_ id: OperatorID) async throws(SignInError) -> OperatorRecord? {

@@ -19,15 +19,30 @@ extension TellerStore {
         }
     }
 
-    /// Stores the verifier of a PIN the host just accepted and clears failures.
+    /// Stores the verifier of a PIN the host just accepted, clears failures
+    /// and journals the sign-in, in one transaction.
     func recordOnlineSignIn(_ signedIn: Operator, verifier: String) throws(TellerError) {
         try translating {
-            try database.run("""
-                INSERT INTO operators (operator_id, display_name, verifier, failed_attempts, locked_until_ms, last_online_at_ms)
-                VALUES (?, ?, ?, 0, NULL, ?)
-                ON CONFLICT (operator_id) DO UPDATE SET display_name = excluded.display_name, verifier = excluded.verifier,
-                    failed_attempts = 0, locked_until_ms = NULL, last_online_at_ms = excluded.last_online_at_ms
-                """, [.text(signedIn.id.rawValue), .text(signedIn.displayName), .text(verifier), .integer(clock.now().millisecondsSince1970)])
+            try database.inTransaction(.immediate) {
+                try database.run("""
+                    INSERT INTO operators (operator_id, display_name, verifier, failed_attempts, locked_until_ms, last_online_at_ms)
+                    VALUES (?, ?, ?, 0, NULL, ?)
+                    ON CONFLICT (operator_id) DO UPDATE SET display_name = excluded.display_name, verifier = excluded.verifier,
+                        failed_attempts = 0, locked_until_ms = NULL, last_online_at_ms = excluded.last_online_at_ms
+                    """, [.text(signedIn.id.rawValue), .text(signedIn.displayName), .text(verifier), .integer(clock.now().millisecondsSince1970)])
+                try appendJournal(.signIn(signedIn.id, mode: .online), at: clock.now())
+            }
+        }
+    }
+
+    /// Clears the failures of an operator the stored verifier just let in
+    /// and journals the sign-in, in one transaction.
+    func recordOfflineSignIn(_ id: OperatorID) throws(TellerError) {
+        try translating {
+            try database.inTransaction(.immediate) {
+                try database.run("UPDATE operators SET failed_attempts = 0, locked_until_ms = NULL WHERE operator_id = ?", [.text(id.rawValue)])
+                try appendJournal(.signIn(id, mode: .offline), at: clock.now())
+            }
         }
     }
 

@@ -186,5 +186,126 @@ enum Schema {
                     ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + excluded.amount_minor;
             END;
             """),
+        Migration(version: 5, name: "voided rows, reversals and the electronic journal", sql: """
+            -- A queued row an operator voided ('voided') and the key of the
+            -- posted payment a reversal undoes ('reverses'), sent to the bank.
+            -- 'first_sent_at_ms' is set when a row first goes to 'sending'
+            -- and never cleared: a row that left the terminal once may have
+            -- reached the bank, so it can no longer be voided. The state's
+            -- CHECK cannot be altered, so the table is rebuilt as version 4
+            -- rebuilt it: the same columns in the same order, every row with
+            -- its id, AUTOINCREMENT's high-water mark, the index and the
+            -- triggers made again. A voided row counts towards neither the
+            -- pending total nor its day, like a rejected one.
+            CREATE TABLE outbox_rebuilt (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                idempotency_key TEXT NOT NULL UNIQUE,
+                kind TEXT NOT NULL CHECK (kind = 'deposit' OR kind = 'withdrawal' OR kind = 'transfer'),
+                account_iban TEXT NOT NULL,
+                counterparty_iban TEXT,
+                amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+                currency TEXT NOT NULL,
+                operator_id TEXT NOT NULL,
+                created_at_ms INTEGER NOT NULL,
+                -- The terminal's calendar day at creation, for the daily limit.
+                local_day TEXT NOT NULL,
+                payload BLOB NOT NULL,
+                state TEXT NOT NULL DEFAULT 'queued'
+                    CHECK (state = 'queued' OR state = 'sending' OR state = 'confirmed' OR state = 'rejected' OR state = 'needsReview'
+                           OR state = 'voided'),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at_ms INTEGER,
+                last_error TEXT,
+                host_reference TEXT,
+                reason TEXT,
+                acknowledged_at_ms INTEGER,
+                acknowledged_by TEXT,
+                updated_at_ms INTEGER NOT NULL,
+                last_error_class TEXT,
+                waited_ms INTEGER NOT NULL DEFAULT 0,
+                reverses TEXT,
+                first_sent_at_ms INTEGER
+            );
+            INSERT INTO outbox_rebuilt (
+                id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
+                created_at_ms, local_day, payload, state, attempts, next_attempt_at_ms, last_error, host_reference,
+                reason, acknowledged_at_ms, acknowledged_by, updated_at_ms, last_error_class, waited_ms, first_sent_at_ms)
+            SELECT
+                id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
+                created_at_ms, local_day, payload, state, attempts, next_attempt_at_ms, last_error, host_reference,
+                reason, acknowledged_at_ms, acknowledged_by, updated_at_ms, last_error_class, waited_ms,
+                -- A row that was answered or tried may have reached the bank.
+                CASE WHEN state = 'queued' AND attempts = 0 THEN NULL ELSE updated_at_ms END
+            FROM outbox;
+            DELETE FROM sqlite_sequence WHERE name = 'outbox_rebuilt';
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox_rebuilt', seq FROM sqlite_sequence WHERE name = 'outbox';
+            DROP TABLE outbox;
+            ALTER TABLE outbox_rebuilt RENAME TO outbox;
+
+            CREATE INDEX outbox_by_state ON outbox (state);
+            -- At most one reversal that may still post per payment.
+            CREATE UNIQUE INDEX outbox_one_reversal ON outbox (reverses)
+                WHERE reverses IS NOT NULL AND state != 'voided' AND state != 'rejected';
+
+            CREATE TRIGGER outbox_totals_on_insert AFTER INSERT ON outbox BEGIN
+                INSERT INTO outbox_totals (bucket, currency, amount_minor)
+                    SELECT NEW.local_day, NEW.currency, NEW.amount_minor WHERE NEW.state != 'rejected' AND NEW.state != 'voided'
+                    ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + excluded.amount_minor;
+                INSERT INTO outbox_totals (bucket, currency, amount_minor)
+                    SELECT 'pending', NEW.currency, NEW.amount_minor WHERE NEW.state = 'queued' OR NEW.state = 'sending'
+                    ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + excluded.amount_minor;
+            END;
+
+            CREATE TRIGGER outbox_totals_on_state AFTER UPDATE OF state ON outbox WHEN OLD.state != NEW.state BEGIN
+                UPDATE outbox_totals SET amount_minor = amount_minor - OLD.amount_minor
+                    WHERE bucket = 'pending' AND currency = OLD.currency
+                      AND (OLD.state = 'queued' OR OLD.state = 'sending') AND NEW.state != 'queued' AND NEW.state != 'sending';
+                INSERT INTO outbox_totals (bucket, currency, amount_minor)
+                    SELECT 'pending', NEW.currency, NEW.amount_minor
+                    WHERE (NEW.state = 'queued' OR NEW.state = 'sending') AND OLD.state != 'queued' AND OLD.state != 'sending'
+                    ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + excluded.amount_minor;
+                UPDATE outbox_totals SET amount_minor = amount_minor - OLD.amount_minor
+                    WHERE bucket = OLD.local_day AND currency = OLD.currency
+                      AND (NEW.state = 'rejected' OR NEW.state = 'voided') AND OLD.state != 'rejected' AND OLD.state != 'voided';
+                INSERT INTO outbox_totals (bucket, currency, amount_minor)
+                    SELECT OLD.local_day, OLD.currency, OLD.amount_minor
+                    WHERE (OLD.state = 'rejected' OR OLD.state = 'voided') AND NEW.state != 'rejected' AND NEW.state != 'voided'
+                    ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + excluded.amount_minor;
+            END;
+
+            -- The electronic journal (docs/architecture.md, "Journal"): one row
+            -- per sign-in, payment, outcome, void, reversal and so on, each
+            -- written in the transaction of the change it records. Each row's
+            -- hash is SHA-256 over the previous row's hash (32 bytes; 32 zero
+            -- bytes before the first) and the row's canonical bytes, in hex.
+            -- AUTOINCREMENT keeps the highest number ever given in
+            -- sqlite_sequence, so removed newest rows show as a gap too.
+            -- No CHECK on kind: a new kind needs no rebuild of a table whose
+            -- rows can never be copied and deleted.
+            CREATE TABLE journal (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                time_ms INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                operator_id TEXT NOT NULL,
+                supervisor_id TEXT,
+                payload TEXT NOT NULL,
+                prev_hash TEXT NOT NULL,
+                hash TEXT NOT NULL
+            );
+            -- Append-only in SQL too: no row is ever changed or removed, and a
+            -- new row continues the chain (the next number, the last hash).
+            CREATE TRIGGER journal_never_updated BEFORE UPDATE ON journal BEGIN
+                SELECT RAISE(ABORT, 'the journal is append-only: entries are never changed');
+            END;
+            CREATE TRIGGER journal_never_deleted BEFORE DELETE ON journal BEGIN
+                SELECT RAISE(ABORT, 'the journal is append-only: entries are never deleted');
+            END;
+            CREATE TRIGGER journal_continues_the_chain BEFORE INSERT ON journal BEGIN
+                SELECT RAISE(ABORT, 'a journal entry must take the next sequence number and name the last hash')
+                WHERE NEW.sequence IS NOT coalesce((SELECT max(sequence) FROM journal), 0) + 1
+                   OR NEW.prev_hash IS NOT coalesce((SELECT hash FROM journal ORDER BY sequence DESC LIMIT 1),
+                                                    '0000000000000000000000000000000000000000000000000000000000000000');
+            END;
+            """),
     ])
 }

@@ -17,6 +17,11 @@ public actor TellerStore {
     /// The day ``localDay(_:)`` named last, and the minute (since 1970, UTC) it named it for.
     var namedDay: (minute: Int64, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
+    /// Queued rows the sync engine has taken to send and not yet finished
+    /// with (see ``claimForSending(_:)``): a void refuses them although the
+    /// `sending` commit may still be on its way (it is made while the
+    /// request is on the wire).
+    var sendingClaims: Set<Int64> = []
     /// Whether the online limits may apply now (see
     /// ``HostReachability/bankAnswered(within:)``); without a host, never.
     private let onlineEvidence: @Sendable () -> Bool
@@ -43,7 +48,8 @@ public actor TellerStore {
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
         try Schema.migrator.migrate(database, now: clock.now())
-        try database.run("UPDATE outbox SET state = ?, updated_at_ms = ? WHERE state = ?",
+        // Their requests may have reached the bank, so they can no longer be voided.
+        try database.run("UPDATE outbox SET state = ?1, updated_at_ms = ?2, first_sent_at_ms = coalesce(first_sent_at_ms, ?2) WHERE state = ?3",
                          [.state(.queued), .integer(clock.now().millisecondsSince1970), .state(.sending)])
         // The last committed row's time is part of the trusted clock's floor.
         if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {

@@ -193,11 +193,19 @@ public actor SyncEngine: SyncStatusPort {
     /// ended before it got there (a token refused, a cancellation).
     private final class PendingCommit: Sendable {
         private let task = Mutex<Task<WhileSending, Never>?>(nil)
+        private let handed = Mutex(false)
         private let begin: @Sendable () -> Task<WhileSending, Never>
 
         init(_ begin: @escaping @Sendable () -> Task<WhileSending, Never>) { self.begin = begin }
 
-        func start() { _ = started() }
+        /// The request is in the transport's hands: it may reach the bank.
+        func handedOver() {
+            handed.withLock { $0 = true }
+            _ = started()
+        }
+
+        /// Whether the request was ever handed to the transport.
+        var wasHandedOver: Bool { handed.withLock { $0 } }
 
         /// Begins the commit if need be and waits for it.
         func finished() async -> WhileSending { await started().value }
@@ -294,6 +302,15 @@ public actor SyncEngine: SyncStatusPort {
                 publish(.needsReview(entry.key, reason: "retry horizon passed"))
                 continue
             }
+            // Taken on the store's actor, which voids on the same actor: a
+            // row voided since it was read (the prefetched one too) is never
+            // sent, and from here until the attempt ends none can be voided.
+            let claimed: Bool
+            do { claimed = try await store.claimForSending(entry.id) } catch {
+                await settle(&answered)
+                return policy.idleInterval
+            }
+            guard claimed else { continue }
             let previous = answered
             answered = nil
             switch await send(entry, payload, after: previous) {
@@ -316,22 +333,23 @@ public actor SyncEngine: SyncStatusPort {
         let pending = PendingCommit { Task { await self.commitWhileSending(entry, after: previous) } }
         let result: Result<SubmissionOutcome, HostError>
         do throws(HostError) {
-            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending.start() }))
+            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending.handedOver() }))
         } catch {
             result = .failure(error)
         }
         let whileSending = await pending.finished()
+        let handedOver = pending.wasHandedOver
         guard whileSending.committed else {
             // Outcomes commit in queue order: this answer is dropped too, and
             // the host replays it when the row is sent again.
-            try? await store.returnToQueue(entry.id)
+            try? await store.returnToQueue(entry.id, mayHaveReachedHost: handedOver)
             return .wait(policy.idleInterval)
         }
         switch result {
         case .success(let outcome):
             return .answered(outcome, following: whileSending.following)
         case .failure(let error):
-            return await handle(error, for: entry).map(Attempt.wait) ?? .recorded
+            return await handle(error, for: entry, handedOver: handedOver).map(Attempt.wait) ?? .recorded
         }
     }
 
@@ -385,13 +403,17 @@ public actor SyncEngine: SyncStatusPort {
         }
     }
 
-    private func handle(_ error: HostError, for entry: OutboxEntry) async -> TimeInterval? {
+    /// - Parameter handedOver: the request was handed to the transport, so
+    ///   unless `error` proves otherwise it may have reached the bank, and
+    ///   the row can never be voided.
+    private func handle(_ error: HostError, for entry: OutboxEntry, handedOver: Bool) async -> TimeInterval? {
         let attempt = entry.attempts + 1
+        let mayHaveReachedHost = handedOver && error.mayHaveBeenPosted
         if case .offline = error { waitingForConnectivity = true } else if case .timeout = error { waitingForConnectivity = true } else { waitingForConnectivity = false }
         switch error {
         case .cancelled:
             // The terminal is stopping: the row stays queued, as it was.
-            try? await store.returnToQueue(entry.id)
+            try? await store.returnToQueue(entry.id, mayHaveReachedHost: mayHaveReachedHost)
             return policy.idleInterval
         case .keyReused, .badRequest:
             try? await store.markNeedsReview(entry.id, reason: error.description, problem: error.problemKind)
@@ -417,7 +439,7 @@ public actor SyncEngine: SyncStatusPort {
         let waited = lastAttempt[entry.id].map { (instant - $0).seconds } ?? 0
         lastAttempt[entry.id] = instant
         try? await store.scheduleRetry(entry.id, at: store.clock.now().addingTimeInterval(delay), error: error.description,
-                                       problem: error.problemKind, waited: waited)
+                                       problem: error.problemKind, waited: waited, mayHaveReachedHost: mayHaveReachedHost)
         return delay
     }
 

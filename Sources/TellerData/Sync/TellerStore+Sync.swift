@@ -11,7 +11,7 @@ extension TellerStore {
             try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? AND id > ? ORDER BY id LIMIT 1",
                                     [.state(.queued), .integer(id)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob(18))
+                (try OutboxColumns.entry(row), row.blob("payload"))
             }
         }
     }
@@ -51,7 +51,7 @@ extension TellerStore {
                 ORDER BY id LIMIT 1
                 """, [.state(.needsReview), .integer(clock.now().millisecondsSince1970)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob(18))
+                (try OutboxColumns.entry(row), row.blob("payload"))
             }
         }
     }
@@ -76,20 +76,35 @@ extension TellerStore {
     /// host replays the answer it stored: the same reference, or the same
     /// reason. No money moves twice and the row ends where it was. WAL
     /// commits reach the disk in order, and an enqueue always waits for it.
+    /// The outcome's journal entry commits with it, so it is lost with it
+    /// too and written again when the host replays the outcome.
     func record(_ outcome: SubmissionOutcome, for id: Int64) throws(TellerError) {
-        try translating { try database.withoutFsync { try setOutcome(outcome, of: id) } }
+        try translating { try database.withoutFsync { try database.inTransaction { try setOutcome(outcome, of: id) } } }
     }
 
-    /// Confirmed with the bank's reference, or rejected with its reason.
+    /// Confirmed with the bank's reference, or rejected with its reason,
+    /// and its journal entry; inside the caller's transaction.
     private func setOutcome(_ outcome: SubmissionOutcome, of id: Int64) throws(TellerError) {
+        let row = try translating {
+            try database.queryFirst("SELECT idempotency_key, operator_id FROM outbox WHERE id = ?", [.integer(id)]) {
+                (IdempotencyKey(rawValue: $0.text("idempotency_key")), OperatorID($0.text("operator_id")))
+            }
+        }
+        guard let (key, enteredBy) = row, let key, let enteredBy else {
+            throw TellerError.storage(detail: "\(path): outbox row \(id) is missing or has a malformed key or operator")
+        }
+        let event: JournalEvent
         switch outcome {
         case .posted(let reference, _):
             try setState(id, .confirmed, from: [.sending, .queued, .needsReview],
                          extra: "host_reference = ?, last_error = NULL, last_error_class = NULL", [.text(reference)])
+            event = .confirmed(key, enteredBy: enteredBy, reference: reference)
         case .rejected(let reason, let detail, _):
             try setState(id, .rejected, from: [.sending, .queued, .needsReview],
                          extra: "reason = ?, last_error = ?, last_error_class = NULL, acknowledged_at_ms = NULL", [.text(reason), .text(detail)])
+            event = .rejected(key, enteredBy: enteredBy, reason: reason)
         }
+        try translating { () throws -> Void in try appendJournal(event, at: clock.now()) }
     }
 
     /// Stops the row for a person to look at. With `recheckAt` (a mismatch)
@@ -103,19 +118,29 @@ extension TellerStore {
 
     /// Puts the row back in the queue with its next attempt time; it keeps
     /// its place, so rows behind it wait (the host journals in queue order).
-    /// - Parameter waited: elapsed (monotonic) time since the engine last tried this row in this run.
-    func scheduleRetry(_ id: Int64, at next: Date, error: String, problem: SyncProblem.Kind?, waited: TimeInterval) throws(TellerError) {
+    /// - Parameters:
+    ///   - waited: elapsed (monotonic) time since the engine last tried this row in this run.
+    ///   - mayHaveReachedHost: the attempt's request may have reached the
+    ///     bank (see ``SyncEngine``): from now on the row can never be voided.
+    func scheduleRetry(_ id: Int64, at next: Date, error: String, problem: SyncProblem.Kind?, waited: TimeInterval,
+                       mayHaveReachedHost: Bool = true) throws(TellerError) {
         try setState(id, .queued, from: [.sending, .queued],
-                     extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?, last_error_class = ?, waited_ms = waited_ms + ?",
+                     extra: "attempts = attempts + 1, next_attempt_at_ms = ?, last_error = ?, last_error_class = ?, waited_ms = waited_ms + ?"
+                        + (mayHaveReachedHost ? ", first_sent_at_ms = coalesce(first_sent_at_ms, updated_at_ms)" : ""),
                      [.integer(next.millisecondsSince1970), .text(error), problem.map { .text($0.rawValue) } ?? .null,
                       .integer(Int64(max(0, waited) * 1000))])
     }
 
-    /// An attempt that was cancelled (the terminal is stopping) leaves the
-    /// row as it was: queued, due now, with no attempt counted.
-    func returnToQueue(_ id: Int64) throws(TellerError) {
+    /// An attempt that was cancelled (the terminal is stopping), or whose
+    /// `sending` commit failed, leaves the row as it was: queued, due now,
+    /// with no attempt counted; but one whose request may have reached the
+    /// bank can never be voided from now on.
+    func returnToQueue(_ id: Int64, mayHaveReachedHost: Bool = true) throws(TellerError) {
         try translating {
-            try database.withoutFsync { try setState(id, .queued, from: [.sending, .queued]) }
+            try database.withoutFsync {
+                try setState(id, .queued, from: [.sending, .queued],
+                             extra: mayHaveReachedHost ? "first_sent_at_ms = coalesce(first_sent_at_ms, updated_at_ms)" : nil)
+            }
         }
     }
 
@@ -134,6 +159,8 @@ extension TellerStore {
                 throw TellerError.storage(detail: "\(path): outbox row \(id) cannot move to \(state.rawValue) (not in \(allowed.map(\.rawValue).joined(separator: "/")))")
             }
         }
+        // The attempt is over unless the row is on the wire: a void may look at it again.
+        if state != .sending { sendingClaims.remove(id) }
     }
 
     /// Keeps the engine's current problem (nil: none) for `teller status`.

@@ -135,6 +135,13 @@ public final class Coordinator: Navigator {
     }
 
     public func signOut() {
+        // The journal records it; a failed write keeps nobody signed in.
+        switch phase {
+        case .active(let op), .locked(let op):
+            perform { try? await self.dependencies.session.signOut(op) }
+        case .signedOut:
+            break
+        }
         phase = .signedOut
         signInMode = nil
         stack = [Entry(route: nil, model: SignInViewModel(dependencies: dependencies, navigator: self))]

@@ -28,7 +28,7 @@ public final class QueueViewModel {
             switch state {
             case .rejected(_, let acknowledged): !acknowledged
             case .needsReview: true
-            case .queued, .sending, .confirmed: false
+            case .queued, .sending, .confirmed, .voided: false
             }
         }
     }
@@ -115,6 +115,9 @@ public final class QueueViewModel {
             tone = acknowledged ? .neutral : .negative
             detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
             needsAcknowledgement = !acknowledged
+        case .voided:
+            stateText = tr("Voided")
+            tone = .neutral
         case .needsReview(let reason, let acknowledged):
             stateText = acknowledged ? tr("Needs review (acknowledged)") : tr("Needs review")
             // Acknowledged or not, the row is not final: someone still has to settle it with the bank.

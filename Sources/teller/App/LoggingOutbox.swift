@@ -47,6 +47,14 @@ struct LoggingOutbox: OutboxPort {
         try await logged { () async throws(TellerError) in try await outbox.acknowledge(key, by: operatorID) }
     }
 
+    func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
+        try await logged { () async throws(TellerError) in try await outbox.void(key, reason: reason, by: operatorID) }
+    }
+
+    func reverse(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
+        try await logged { () async throws(TellerError) in try await outbox.reverse(key, by: operatorID) }
+    }
+
     private func logged<T>(_ operation: () async throws(TellerError) -> T) async throws(TellerError) -> T {
         do {
             return try await operation()

@@ -1,0 +1,116 @@
+/// One thing to append to the journal: who did what, with the facts that
+/// identify it. The store gives it its sequence number, time and hashes
+/// (``JournalEntry``) in the same transaction as the change it records.
+public struct JournalEvent: Hashable, Sendable {
+    public var kind: JournalKind
+    /// The operator who did it (for a payment's outcome: who entered the payment).
+    public var operatorID: OperatorID
+    /// The second identity, for a supervisor's approval; nil otherwise.
+    public var supervisorID: OperatorID?
+    /// The facts, written into the entry's payload as one JSON object.
+    public var details: [String: JournalValue]
+
+    public init(kind: JournalKind, operatorID: OperatorID, supervisorID: OperatorID? = nil, details: [String: JournalValue] = [:]) {
+        self.kind = kind
+        self.operatorID = operatorID
+        self.supervisorID = supervisorID
+        self.details = details
+    }
+
+    /// The payload as stored and hashed: ``details`` as compact JSON, keys
+    /// in byte order, strings escaped as JSONEncoder escapes them. Written
+    /// by hand, as the outbox's frozen bodies are, because this is made
+    /// inside every enqueue's transaction.
+    public var payload: String {
+        var json = "{"
+        for (index, key) in details.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if index > 0 { json += "," }
+            json += JournalValue.quoted(key) + ":" + details[key]!.json
+        }
+        return json + "}"
+    }
+}
+
+/// A value in a journal entry's payload.
+public enum JournalValue: Hashable, Sendable {
+    case text(String)
+    case integer(Int64)
+    case bool(Bool)
+
+    /// The value as JSON.
+    var json: String {
+        switch self {
+        case .text(let value): JournalValue.quoted(value)
+        case .integer(let value): String(value)
+        case .bool(let value): value ? "true" : "false"
+        }
+    }
+
+    /// A JSON string: the quote, the backslash and the C0 controls escaped,
+    /// everything else as it is.
+    static func quoted(_ value: String) -> String {
+        var text = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case "\u{00}"..."\u{1F}": text += "\\u" + scalar.value.zeroPadded(4, radix: 16)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}
+
+extension JournalEvent {
+    /// An operator signed in.
+    public static func signIn(_ operatorID: OperatorID, mode: SignInMode) -> JournalEvent {
+        JournalEvent(kind: .signIn, operatorID: operatorID, details: ["mode": .text(mode == .online ? "online" : "offline")])
+    }
+
+    /// An operator signed out.
+    public static func signOut(_ operatorID: OperatorID) -> JournalEvent {
+        JournalEvent(kind: .signOut, operatorID: operatorID)
+    }
+
+    /// A payment committed to the outbox; a reversal when it reverses another.
+    public static func enqueued(_ entry: OutboxEntry) -> JournalEvent {
+        var details = payment(entry)
+        if let reverses = entry.reverses { details["reverses"] = .text(reverses.rawValue) }
+        return JournalEvent(kind: entry.reverses == nil ? .paymentEnqueued : .reversal, operatorID: entry.request.operatorID, details: details)
+    }
+
+    /// The bank posted the payment under `key`, entered by `operatorID`.
+    public static func confirmed(_ key: IdempotencyKey, enteredBy operatorID: OperatorID, reference: String) -> JournalEvent {
+        JournalEvent(kind: .paymentConfirmed, operatorID: operatorID, details: ["key": .text(key.rawValue), "host_reference": .text(reference)])
+    }
+
+    /// The bank refused the payment under `key`, entered by `operatorID`, for `reason` (its reason code).
+    public static func rejected(_ key: IdempotencyKey, enteredBy operatorID: OperatorID, reason: String) -> JournalEvent {
+        JournalEvent(kind: .paymentRejected, operatorID: operatorID, details: ["key": .text(key.rawValue), "reason": .text(reason)])
+    }
+
+    /// `operatorID` voided the queued payment `entry` for `reason`.
+    public static func void(_ entry: OutboxEntry, reason: VoidReason, by operatorID: OperatorID) -> JournalEvent {
+        var details = payment(entry)
+        details["reason"] = .text(reason.rawValue)
+        details["entered_by"] = .text(entry.request.operatorID.rawValue)
+        return JournalEvent(kind: .void, operatorID: operatorID, details: details)
+    }
+
+    /// The facts that identify a payment.
+    private static func payment(_ entry: OutboxEntry) -> [String: JournalValue] {
+        var details: [String: JournalValue] = [
+            "key": .text(entry.key.rawValue), "transaction": .text(entry.request.kind.rawValue),
+            "account": .text(entry.request.account.electronic), "amount": .integer(entry.request.amount.minorUnits),
+            "currency": .text(entry.request.amount.currency.code),
+        ]
+        if let counterparty = entry.request.counterparty { details["counterparty"] = .text(counterparty.electronic) }
+        return details
+    }
+}

@@ -1,0 +1,57 @@
+/// Why an operator voids a queued payment: a fixed list, so the journal and
+/// the bank's audit can count them. The raw values are the stored words.
+public enum VoidReason: String, Hashable, Sendable, CaseIterable {
+    case wrongAmount = "wrong_amount"
+    case wrongAccount = "wrong_account"
+    case customerCancelled = "customer_cancelled"
+    case duplicate = "duplicate"
+}
+
+/// Why a payment cannot be voided.
+public enum VoidRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// It is on its way to the bank (its request may already have arrived).
+    case sending
+    /// An earlier attempt left the terminal without a final answer: the bank
+    /// may have posted it. Its answer will come; if posted, a reversal undoes it.
+    case sentBefore
+    /// The bank posted it: only a reversal (``OutboxPort/reverse(_:by:)``) can undo it.
+    case alreadySent(reference: String)
+    /// The bank refused it: no money moved, nothing to void.
+    case rejected
+    /// A person must settle it with the bank first.
+    case needsReview
+    /// It was voided before.
+    case alreadyVoided
+
+    public var description: String {
+        switch self {
+        case .sending: tr("This payment is being sent to the bank and can no longer be voided.")
+        case .sentBefore: tr("This payment has already been sent to the bank once and may have been posted, so it can no longer be voided. Wait for the bank's answer.")
+        case .alreadySent(let reference):
+            tr("The bank has already posted this payment ({reference}). It cannot be voided; a reversal can undo it.",
+               ["reference": Localization.leftToRight(reference)])
+        case .rejected: tr("The bank rejected this payment; no money moved, so there is nothing to void.")
+        case .needsReview: tr("This payment needs review and cannot be voided until it is settled with the bank.")
+        case .alreadyVoided: tr("This payment has already been voided.")
+        }
+    }
+}
+
+/// Why a payment cannot be reversed.
+public enum ReversalRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Only a payment the bank posted can be reversed; this one is in `state`.
+    case notPosted(OutboxState.Kind)
+    /// Another payment already reverses it.
+    case alreadyReversed(by: IdempotencyKey)
+    /// A reversal is not itself reversed: enter a new payment instead.
+    case isReversal
+
+    public var description: String {
+        switch self {
+        case .notPosted(.queued): tr("This payment has not been sent yet: void it instead.")
+        case .notPosted: tr("Only a payment the bank has posted can be reversed.")
+        case .alreadyReversed(let key): tr("This payment has already been reversed (receipt {receipt}).", ["receipt": Localization.leftToRight(key.receiptNumber)])
+        case .isReversal: tr("A reversal cannot itself be reversed; enter a new payment instead.")
+        }
+    }
+}
