@@ -16,6 +16,8 @@ case "status":
     exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
 case "metrics":
     exitCode = await MetricsCommand.run(Array(arguments.dropFirst()))
+case "journal":
+    exitCode = await JournalCommand.run(Array(arguments.dropFirst()))
 case "drain":
     exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
 case "check-config":

@@ -23,14 +23,22 @@ enum StatusCommand {
     /// Shared with `teller metrics`.
     static func printing(_ arguments: [String], command: String,
                          _ body: (TellerStore, Configuration) async throws -> Data) async -> Int32 {
+        await printing(arguments, command: command) { store, configuration in (try await body(store, configuration), 0) }
+    }
+
+    /// As ``printing(_:command:_:)``, with the exit code `body` gives when
+    /// it printed (`teller journal verify` exits 1 on a broken chain).
+    static func printing(_ arguments: [String], command: String,
+                         _ body: (TellerStore, Configuration) async throws -> (output: Data, exitCode: Int32)) async -> Int32 {
         let options = CommandLineOptions(arguments)
         guard options.reportProblems(command: command) else { return 2 }
         let configuration = options.configuration
         do {
             // Read-only: creates, migrates and writes nothing, even to a sound database.
             let store = try TellerStore(readingOnly: configuration.dataDirectory, limits: configuration.limits())
-            try FileDescriptor.standardOutput.writeAll(try await body(store, configuration))
-            return 0
+            let (output, exitCode) = try await body(store, configuration)
+            try FileDescriptor.standardOutput.writeAll(output)
+            return exitCode
         } catch let refusal as DatabaseRefusal {
             Log.error("teller \(command): \(refusal)")
             Log.error("teller \(command): nothing was written: the directory and the file are exactly as they were.")

@@ -5,6 +5,8 @@ let usage = """
       run                       the terminal: display, touch, keys, sync and the control socket
       status [--data-dir DIR]   print the outbox state as one JSON object
       metrics [--data-dir DIR]  print the metrics of the metrics file once (Prometheus text format)
+      journal verify            check the electronic journal's hash chain; name the first broken entry
+      journal export --day DAY  print one day's journal entries (YYYY-MM-DD, local day) as JSON lines
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
       check-config [FILE]       report every problem in the configuration, with line numbers
       config get KEY            print one setting of teller.conf as the terminal reads it
@@ -15,7 +17,7 @@ let usage = """
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
       ctl-bridge --port PATH    serve the control protocol on a virtio-serial port (the virtual device)
 
-    status and metrics only read: they never create, migrate or write the database. Their exit codes
+    status, metrics and journal only read: they never create, migrate or write the database. Their exit codes
     (run exits 4 to 8 too when it refuses the database):
       0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
       teller.db missing), 4 teller.db is empty (0 bytes), 5 not a Teller database,
@@ -47,6 +49,18 @@ let commandUsage: [String: String] = [
         text format: for a cron job writing node_exporter's textfile directory, or a
         technician. Like status it only reads, with status's exit codes. The clock is
         judged against this build's date only: the running terminal also knows the bank's time.
+        """,
+    "journal": """
+        usage: teller journal verify [--config FILE] [--data-dir DIR]
+               teller journal export --day YYYY-MM-DD [--config FILE] [--data-dir DIR]
+        the electronic journal: every sign-in and sign-out, payment, answer from the bank,
+        void and reversal, each entry chained to the one before by its SHA-256 hash.
+        verify walks the chain and prints `ok: N entries` (exit 0) or the first broken
+        entry and what is wrong with it: a hash mismatch (its contents changed), a
+        prev_hash mismatch (the link to the entry before) or a gap in the sequence (entries
+        removed) (exit 1). export prints each entry of one day, on the terminal's wall clock
+        (time_zone), as one JSON object a line. Like status they only read, with status's
+        exit codes for a refused database; 2 for bad usage.
         """,
     "drain": """
         usage: teller drain [--until-empty] [--config FILE] [--KEY VALUE]...

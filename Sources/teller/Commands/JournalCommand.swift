@@ -1,0 +1,87 @@
+import FoundationEssentials
+import TellerCore
+import TellerData
+
+/// `teller journal verify` and `teller journal export --day YYYY-MM-DD`:
+/// the electronic journal for auditors and technicians. Both only read, as
+/// `teller status` does, with its exit codes for a refused database.
+enum JournalCommand {
+    static func run(_ arguments: [String]) async -> Int32 {
+        switch arguments.first {
+        case "verify":
+            return await verify(Array(arguments.dropFirst()))
+        case "export":
+            return await export(Array(arguments.dropFirst()))
+        default:
+            Log.error("teller journal: say verify or export\n\(commandUsage["journal"] ?? "")")
+            return 2
+        }
+    }
+
+    /// Walks the chain: `ok: N entries` and exit 0, or the first broken
+    /// entry and exit 1.
+    static func verify(_ arguments: [String]) async -> Int32 {
+        await StatusCommand.printing(arguments, command: "journal verify") { store, _ in
+            switch try await store.verifyJournal() {
+            case .intact(let count):
+                return (Data("ok: \(count) \(count == 1 ? "entry" : "entries")\n".utf8), 0)
+            case .broken(let found):
+                return (Data("broken: \(found)\n".utf8), 1)
+            }
+        }
+    }
+
+    /// One JSON object a line for each entry of the terminal's local day.
+    static func export(_ arguments: [String]) async -> Int32 {
+        var rest = arguments[...]
+        var day: String?
+        var others: [String] = []
+        while let argument = rest.popFirst() {
+            if argument == "--day" {
+                day = rest.popFirst()
+            } else {
+                others.append(argument)
+            }
+        }
+        guard let day, isDay(day) else {
+            Log.error("teller journal export: --day needs a date, YYYY-MM-DD")
+            return 2
+        }
+        // The terminal's day, as the running terminal names it: teller.conf's time_zone first.
+        let options = CommandLineOptions(others)
+        if let zone = options.configuration.timeZone { SystemTimeZone.use(zone) }
+        return await StatusCommand.printing(others, command: "journal export") { store, _ in
+            var output = Data()
+            for entry in try await store.journalEntries(onLocalDay: day) {
+                output += try line(entry).encoded() + Data("\n".utf8)
+            }
+            return (output, 0)
+        }
+    }
+
+    /// An entry as export writes it: its columns, the time also as UTC text,
+    /// and the payload as the JSON object it is (as text if it is not one).
+    static func line(_ entry: JournalEntry) -> JSONValue {
+        let payload = (try? JSONValue(parsing: Data(entry.payload.utf8))) ?? .string(entry.payload)
+        return .object([
+            "sequence": .integer(Int(entry.sequence)),
+            "time_ms": .integer(Int((entry.time.timeIntervalSince1970 * 1000).rounded())),
+            "time": .string(StatusCommand.timestamp(entry.time)),
+            "kind": .string(entry.kind.rawValue),
+            "operator_id": .string(entry.operatorID.rawValue),
+            "supervisor_id": entry.supervisorID.map { .string($0.rawValue) } ?? .null,
+            "payload": payload,
+            "prev_hash": .string(entry.previousHash),
+            "hash": .string(entry.hash),
+        ])
+    }
+
+    /// "YYYY-MM-DD" with a real month and day.
+    static func isDay(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let month = Int(parts[1]), let dayOfMonth = Int(parts[2]) else { return false }
+        return (1...12).contains(month) && (1...31).contains(dayOfMonth)
+    }
+}
