@@ -170,7 +170,7 @@ import TellerCore
     @Test func summaryCountsStatesAndPendingPerCurrency() async throws {
         let store = try makeStore()
         let empty = try await store.summary()
-        #expect(empty.countsByState == [.queued: 0, .sending: 0, .confirmed: 0, .rejected: 0, .needsReview: 0])
+        #expect(empty.countsByState == [.queued: 0, .sending: 0, .confirmed: 0, .rejected: 0, .needsReview: 0, .voided: 0])
         #expect(empty.oldestQueuedAt == nil)
         let first = try await store.enqueue(Fixtures.deposit(1_000))
         clock.advance(60)
@@ -218,7 +218,8 @@ import TellerCore
         let store = try makeStore()
         let entry = try await store.enqueue(Fixtures.deposit(1_000))
         for kind in OutboxState.Kind.allCases {
-            try await store.withDatabase { try $0.run("UPDATE outbox SET state = ? WHERE id = ?", [.state(kind), .integer(entry.id)]) }
+            // A voided row's reason is one of the fixed list; the other states take any text.
+            try await store.withDatabase { try $0.run("UPDATE outbox SET state = ?, reason = 'duplicate' WHERE id = ?", [.state(kind), .integer(entry.id)]) }
             #expect(try await store.entry(for: entry.key)?.state.kind == kind)
         }
         await #expect(throws: SQLiteError.self) {

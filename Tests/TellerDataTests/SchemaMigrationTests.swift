@@ -4,9 +4,10 @@ import Testing
 import TellerCore
 @testable import TellerData
 
-/// Version 4 rebuilds the outbox (its CHECKs without IN lists). A terminal
-/// updated with rows in its queue must come out with every row, id, total
-/// and trigger as it had them, and ids must go on from where they stopped.
+/// Versions 4 (its CHECKs without IN lists) and 5 (voided rows, reversals)
+/// rebuild the outbox. A terminal updated with rows in its queue must come
+/// out with every row, id, total and trigger as it had them, and ids must
+/// go on from where they stopped.
 @Suite struct SchemaMigrationTests {
     let directory = TemporaryDirectory()
     let clock = FixedClock(Fixtures.noon)
@@ -35,7 +36,7 @@ import TellerCore
             """) { $0.text(1) }.contains("OpenEphemeral")
     }
 
-    @Test func aVersion3OutboxKeepsItsRowsTotalsAndIdsThroughVersion4() async throws {
+    @Test func aVersion3OutboxKeepsItsRowsTotalsAndIdsThroughVersions4And5() async throws {
         let path = directory.file("teller.db")
         let before: (rows: [String], totals: [String])
         do {
@@ -64,12 +65,15 @@ import TellerCore
 
         let store = try TellerStore(path: path, limits: Fixtures.limits, clock: clock, zone: .utc)
         try await store.withDatabase { (database: Database) throws in
-            #expect(try Migrator.currentVersion(of: database) == 4)
+            #expect(try Migrator.currentVersion(of: database) == 5)
             #expect(try Self.rows(database) == before.rows)
             #expect(try Self.totals(database) == before.totals)
             #expect(try !Self.insertBuildsATemporaryTable(database))
             #expect(try database.query("SELECT name FROM sqlite_schema WHERE tbl_name = 'outbox' AND type IN ('index', 'trigger') ORDER BY name") { $0.text(0) }
-                    == ["outbox_by_state", "outbox_totals_on_insert", "outbox_totals_on_state", "sqlite_autoindex_outbox_1"])
+                    == ["outbox_by_state", "outbox_one_reversal", "outbox_totals_on_insert", "outbox_totals_on_state", "sqlite_autoindex_outbox_1"])
+            // Every row that was answered or tried may have reached the bank: none of those can be voided.
+            #expect(try database.query("SELECT id FROM outbox WHERE first_sent_at_ms IS NULL ORDER BY id") { $0.int64(0) } == [5, 6])
+            #expect(try database.queryInt64("SELECT count(*) FROM journal") == 0)
             #expect(try database.queryText("PRAGMA integrity_check") == "ok")
             #expect(throws: SQLiteError.self) { try database.run("UPDATE outbox SET kind = 'loan' WHERE id = 5") }
             #expect(throws: SQLiteError.self) { try database.run("UPDATE outbox SET state = 'archived' WHERE id = 5") }

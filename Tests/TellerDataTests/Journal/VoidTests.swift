@@ -1,0 +1,169 @@
+@testable import ProcessTestSupport
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerData
+
+/// Voids and reversals in a real teller.db, without a host: which rows a
+/// void takes and which it refuses, and what a reversal queues.
+@Suite struct VoidTests {
+    let directory = TemporaryDirectory("teller-void")
+    let clock = FixedClock(Fixtures.noon)
+    static let supervisor = OperatorID("2002")!
+
+    func makeStore() throws -> TellerStore {
+        try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc)
+    }
+
+    func refusal(_ body: () async throws -> Void) async -> VoidRefusal? {
+        guard case .voidRefused(let refusal) = await thrownError(TellerError.self, body) else { return nil }
+        return refusal
+    }
+
+    @Test func aQueuedRowIsVoidedWithItsJournalEntryAndLeavesTheTotals() async throws {
+        let store = try makeStore()
+        let kept = try await store.enqueue(Fixtures.deposit(1_000))
+        let wrong = try await store.enqueue(Fixtures.deposit(19_000))
+        let voided = try await store.void(wrong.key, reason: .wrongAmount, by: Self.supervisor)
+        #expect(voided.state == .voided(reason: .wrongAmount))
+        #expect(try await store.entry(for: wrong.key)?.state == .voided(reason: .wrongAmount))
+        #expect(try await store.entry(for: kept.key)?.state == .queued)
+        let summary = try await store.summary()
+        #expect(summary.countsByState[.voided] == 1)
+        #expect(summary.pendingCount == 1)
+        #expect(summary.pendingByCurrency == [.eur: Fixtures.eur(1_000)])
+        // Neither the offline queue total nor the day counts it: 49,000.00 of 50,000.00 offline are free again.
+        let remaining = try await store.remainingLimits(kind: .deposit, account: Fixtures.account)
+        #expect(remaining.offlineQueue == Fixtures.eur(49_000))
+        #expect(remaining.today == Fixtures.eur(299_000))
+        let journal = try await store.journalEntries(from: 1, limit: 10)
+        #expect(journal.map(\.kind) == [.paymentEnqueued, .paymentEnqueued, .void])
+        #expect(journal[2].operatorID == Self.supervisor)
+        #expect(journal[2].payload.contains(#""reason":"wrong_amount""#) && journal[2].payload.contains(wrong.key.rawValue), "\(journal[2].payload)")
+        #expect(try await store.verifyJournal() == .intact(entries: 3))
+        // Nothing sends it: it is not queued.
+        #expect(try await store.nextToSend()?.entry.key == kept.key)
+        #expect(try await store.nextToSend(after: kept.id) == nil)
+    }
+
+    @Test func everyRowThatIsNotSimplyQueuedIsRefusedWithItsReason() async throws {
+        let store = try makeStore()
+        var rows: [OutboxEntry] = []
+        for amount in 1...7 { rows.append(try await store.enqueue(Fixtures.deposit(Int64(amount) * 100))) }
+        try await store.withDatabase { database in
+            try database.run("UPDATE outbox SET state = 'sending' WHERE id = ?", [.integer(rows[0].id)])
+            try database.run("UPDATE outbox SET state = 'confirmed', host_reference = 'H20261129-0000042' WHERE id = ?", [.integer(rows[1].id)])
+            try database.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(rows[2].id)])
+            try database.run("UPDATE outbox SET state = 'needsReview', reason = 'mismatch' WHERE id = ?", [.integer(rows[3].id)])
+        }
+        _ = try await store.void(rows[4].key, reason: .duplicate, by: Fixtures.operatorID)
+        // Queued, but the engine has taken it to send (its `sending` commit not made yet).
+        #expect(try await store.claimForSending(rows[5].id))
+        // Queued again after an attempt whose request may have reached the bank.
+        #expect(try await store.claimForSending(rows[6].id))
+        try await store.scheduleRetry(rows[6].id, at: clock.now(), error: "host timed out", problem: .timeout, waited: 0, mayHaveReachedHost: true)
+
+        #expect(await refusal { _ = try await store.void(rows[0].key, reason: .duplicate, by: Fixtures.operatorID) } == .sending)
+        #expect(await refusal { _ = try await store.void(rows[1].key, reason: .duplicate, by: Fixtures.operatorID) }
+                == .alreadySent(reference: "H20261129-0000042"))
+        #expect(await refusal { _ = try await store.void(rows[2].key, reason: .duplicate, by: Fixtures.operatorID) } == .rejected)
+        #expect(await refusal { _ = try await store.void(rows[3].key, reason: .duplicate, by: Fixtures.operatorID) } == .needsReview)
+        #expect(await refusal { _ = try await store.void(rows[4].key, reason: .duplicate, by: Fixtures.operatorID) } == .alreadyVoided)
+        #expect(await refusal { _ = try await store.void(rows[5].key, reason: .duplicate, by: Fixtures.operatorID) } == .sending)
+        #expect(await refusal { _ = try await store.void(rows[6].key, reason: .duplicate, by: Fixtures.operatorID) } == .sentBefore)
+        let missing = IdempotencyKey.random()
+        #expect(await thrownError(TellerError.self) { _ = try await store.void(missing, reason: .duplicate, by: Fixtures.operatorID) } == .noSuchEntry(missing))
+        // No refusal changed a row or wrote an entry: 7 enqueues and the one void.
+        #expect(try await store.journalEntries(from: 1, limit: 20).count == 8)
+        #expect(try await store.entry(for: rows[5].key)?.state == .queued)
+    }
+
+    /// An attempt that proved nothing left the terminal (no connection was
+    /// made) ends the claim and leaves the row voidable.
+    @Test func aRowWhoseAttemptNeverReachedTheBankCanStillBeVoided() async throws {
+        let store = try makeStore()
+        let entry = try await store.enqueue(Fixtures.deposit(1_000))
+        #expect(try await store.claimForSending(entry.id))
+        let refused = HostError.offline("Could not connect to server (curl 7)")
+        #expect(!refused.mayHaveBeenPosted)
+        #expect(HostError.offline("Recv failure: Connection reset by peer (curl 56)").mayHaveBeenPosted)
+        try await store.scheduleRetry(entry.id, at: clock.now(), error: refused.description, problem: .offline, waited: 0,
+                                      mayHaveReachedHost: refused.mayHaveBeenPosted)
+        #expect(try await store.void(entry.key, reason: .customerCancelled, by: Fixtures.operatorID).state == .voided(reason: .customerCancelled))
+        // A voided row cannot be claimed: the engine skips it.
+        #expect(try await store.claimForSending(entry.id) == false)
+    }
+
+    /// A row left `sending` by a crash may have reached the bank: the next
+    /// open queues it again, and it can no longer be voided.
+    @Test func aRowInterruptedWhileSendingCanNoLongerBeVoided() async throws {
+        let entry: OutboxEntry
+        do {
+            let store = try makeStore()
+            entry = try await store.enqueue(Fixtures.deposit(1_000))
+            try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'sending' WHERE id = ?", [.integer(entry.id)]) }
+        }
+        let reopened = try makeStore()
+        #expect(try await reopened.entry(for: entry.key)?.state == .queued)
+        #expect(await refusal { _ = try await reopened.void(entry.key, reason: .duplicate, by: Fixtures.operatorID) } == .sentBefore)
+    }
+
+    @Test func aVoidWhoseEntryCannotBeWrittenLeavesTheRowQueued() async throws {
+        let store = try makeStore()
+        let entry = try await store.enqueue(Fixtures.deposit(1_000))
+        try await store.withDatabase {
+            try $0.execute("CREATE TEMP TRIGGER journal_fails BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk gone'); END")
+        }
+        let error = await thrownError(TellerError.self) { _ = try await store.void(entry.key, reason: .duplicate, by: Fixtures.operatorID) }
+        #expect(error.map { if case .storage = $0 { true } else { false } } == true, "\(String(describing: error))")
+        #expect(try await store.entry(for: entry.key)?.state == .queued)
+        #expect(try await store.summary().pendingCount == 1)
+    }
+
+    @Test func aPostedPaymentIsReversedByANewPaymentThatRefersToIt() async throws {
+        // Online: a withdrawal offline needs a known balance, which this test has no host to give.
+        let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc, onlineEvidence: { true },
+                                    proveOnline: { true })
+        let deposit = try await store.enqueue(Fixtures.deposit(2_500))
+        let transfer = try await store.enqueue(try TransactionRequest(kind: .transfer, account: Fixtures.account, counterparty: Fixtures.recipient,
+                                                                      amount: Fixtures.eur(700), operatorID: Fixtures.operatorID))
+        for (row, reference) in [(deposit, "H20261129-0000001"), (transfer, "H20261129-0000002")] {
+            #expect(try await store.claimForSending(row.id))
+            try await store.markSending(row.id)
+            try await store.record(.posted(reference: reference, replayed: false), for: row.id)
+        }
+        let queuedRow = try await store.enqueue(Fixtures.deposit(300))
+        #expect(await refusal { _ = try await store.void(deposit.key, reason: .wrongAmount, by: Fixtures.operatorID) }
+                == .alreadySent(reference: "H20261129-0000001"))
+
+        let reversal = try await store.reverse(deposit.key, by: Self.supervisor)
+        #expect(reversal.reverses == deposit.key)
+        #expect(reversal.request.kind == .withdrawal && reversal.request.account == Fixtures.account && reversal.request.amount == Fixtures.eur(2_500))
+        #expect(reversal.request.operatorID == Self.supervisor)
+        #expect(try await store.entry(for: reversal.key)?.reverses == deposit.key)
+        let wire = try JSONDecoder().decode(WireTransaction.self, from: Data(try #require(try await store.frozenPayload(for: reversal.key))))
+        #expect(wire.reverses == deposit.key.rawValue)
+        let back = try await store.reverse(transfer.key, by: Fixtures.operatorID)
+        #expect(back.request.kind == .transfer && back.request.account == Fixtures.recipient && back.request.counterparty == Fixtures.account)
+
+        func reversalRefusal(_ key: IdempotencyKey) async -> ReversalRefusal? {
+            guard case .reversalRefused(let refusal) = await thrownError(TellerError.self, { _ = try await store.reverse(key, by: Fixtures.operatorID) })
+            else { return nil }
+            return refusal
+        }
+        #expect(await reversalRefusal(deposit.key) == .alreadyReversed(by: reversal.key))
+        #expect(await reversalRefusal(queuedRow.key) == .notPosted(.queued))
+        // The reversal itself is queued, not posted; once posted it still cannot be reversed.
+        #expect(await reversalRefusal(reversal.key) == .notPosted(.queued))
+        try await store.withDatabase { try $0.run("UPDATE outbox SET state = 'confirmed', host_reference = 'H1' WHERE id = ?", [.integer(reversal.id)]) }
+        #expect(await reversalRefusal(reversal.key) == .isReversal)
+        // A voided reversal frees its original for another.
+        _ = try await store.void(back.key, reason: .duplicate, by: Fixtures.operatorID)
+        #expect(try await store.reverse(transfer.key, by: Fixtures.operatorID).reverses == transfer.key)
+
+        let kinds = try await store.journalEntries(from: 1, limit: 20).map(\.kind)
+        #expect(kinds == [.paymentEnqueued, .paymentEnqueued, .paymentConfirmed, .paymentConfirmed, .paymentEnqueued,
+                          .reversal, .reversal, .void, .reversal])
+        #expect(try await store.verifyJournal() == .intact(entries: 9))
+    }
+}
