@@ -54,7 +54,7 @@ HUGE_BODY_BYTES = 50 * 1024 * 1024
 DRIP_INTERVAL = 1.0
 RESET_PAUSE = 0.2  # between the half body and the reset, so the client has read the half
 ECHOED = ("kind", "account_iban", "counterparty_iban", "amount", "currency", "operator_id",
-          "client_reference", "created_at")
+          "client_reference", "created_at", "reverses")
 OTHER_ACCOUNT = "DE89370400440532013000"
 OTHER_ACCOUNT_2 = "DE54500105170426397158"
 # What status by key echoes for a key that was never submitted here.

@@ -84,6 +84,12 @@ MIGRATIONS = [
         booked_at REAL NOT NULL);
     CREATE INDEX entries_by_iban ON entries(iban, id);
     """,
+    # Reversals (docs/host-api.md §6): the key of the posting a transaction
+    # reverses, and at most one posted reversal per posting.
+    """
+    ALTER TABLE journal ADD COLUMN reverses TEXT;
+    CREATE UNIQUE INDEX journal_one_reversal ON journal(terminal_id, reverses) WHERE reverses IS NOT NULL AND outcome = 'posted';
+    """,
 ]
 
 
@@ -363,14 +369,14 @@ class Store:
         Returns (status_code, response_bytes, outcome)."""
         now = clock.now()
         with self._tx() as db:
-            reason, detail = self._rejection(db, sub)
+            reason, detail = self._rejection(db, terminal_id, sub)
             cursor = db.execute(
                 "INSERT INTO journal(terminal_id, idempotency_key, outcome, reason, kind, account_iban, counterparty_iban,"
-                " amount, currency, operator_id, client_reference, created_at, recorded_at)"
-                " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " amount, currency, operator_id, client_reference, created_at, recorded_at, reverses)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (terminal_id, key, "rejected" if reason else "posted", reason, sub.kind, sub.account_iban,
                  sub.counterparty_iban, sub.amount, sub.currency, sub.operator_id, sub.client_reference,
-                 sub.created_at, now))
+                 sub.created_at, now, sub.reverses))
             seq = cursor.lastrowid
             doc = {
                 "outcome": "rejected" if reason else "posted",
@@ -382,6 +388,8 @@ class Store:
                 doc["counterparty_iban"] = sub.counterparty_iban
             doc.update(amount=sub.amount, currency=sub.currency, operator_id=sub.operator_id,
                        client_reference=sub.client_reference, created_at=sub.created_at)
+            if sub.reverses is not None:
+                doc["reverses"] = sub.reverses
             if reason:
                 doc.update(reason=reason, detail=detail, rejected_at=clock.iso(now))
                 status = 200
@@ -399,7 +407,7 @@ class Store:
                        (status, body, terminal_id, key))
         return status, body, doc["outcome"]
 
-    def _rejection(self, db, sub):
+    def _rejection(self, db, terminal_id, sub):
         """The business rules, in the order they are checked. (reason, detail) or (None, None)."""
         account = db.execute("SELECT * FROM accounts WHERE iban=?", (sub.account_iban,)).fetchone()
         if account is None:
@@ -410,6 +418,10 @@ class Store:
             return "currency_mismatch", f"Account {sub.account_iban} is held in {account['currency']}, not {sub.currency}."
         if not self.operator_exists(db, sub.operator_id):
             return "operator_not_found", f"Operator {sub.operator_id} is not known to the bank."
+        if sub.reverses is not None:
+            reversal = self._reversal_rejection(db, terminal_id, sub)
+            if reversal is not None:
+                return reversal
         other = None
         if sub.kind == "transfer":
             if sub.counterparty_iban == sub.account_iban:
@@ -430,6 +442,29 @@ class Store:
             return "balance_limit_exceeded", (f"Account {credited['iban']} would hold more than {MAX_BALANCE} minor units, "
                                               "beyond what every JSON parser reads exactly.")
         return None, None
+
+    @staticmethod
+    def _reversal_rejection(db, terminal_id, sub):
+        """A reversal must undo a posting of the same terminal that nothing
+        has reversed yet, and mirror it: the same amount and currency, a
+        deposit by a withdrawal from its account (and back), a transfer by
+        one from its counterparty to its account. (reason, detail) or None."""
+        original = db.execute("SELECT * FROM journal WHERE terminal_id=? AND idempotency_key=? AND outcome='posted'",
+                              (terminal_id, sub.reverses)).fetchone()
+        if original is None:
+            return "reversal_not_found", f"No posted transaction {sub.reverses} of this terminal to reverse."
+        if original["reverses"] is not None:
+            return "reversal_mismatch", f"Transaction {sub.reverses} is itself a reversal; enter a new transaction instead."
+        if db.execute("SELECT 1 FROM journal WHERE terminal_id=? AND reverses=? AND outcome='posted'",
+                      (terminal_id, sub.reverses)).fetchone() is not None:
+            return "already_reversed", f"Transaction {sub.reverses} has already been reversed."
+        mirror = {"deposit": ("withdrawal", original["account_iban"], None),
+                  "withdrawal": ("deposit", original["account_iban"], None),
+                  "transfer": ("transfer", original["counterparty_iban"], original["account_iban"])}[original["kind"]]
+        if (sub.kind, sub.account_iban, sub.counterparty_iban) != mirror or (sub.amount, sub.currency) != (original["amount"], original["currency"]):
+            return "reversal_mismatch", (f"A reversal of {sub.reverses} must be a {mirror[0]} of {original['amount']} {original['currency']}"
+                                         f" on {mirror[1]}" + (f" to {mirror[2]}" if mirror[2] else "") + ".")
+        return None
 
     @staticmethod
     def _book(db, seq, iban, direction, amount, now):

@@ -30,6 +30,8 @@ class Submission:
     operator_id: str
     created_at: str
     client_reference: str
+    # The idempotency key (lower case) of a posting of this terminal that this one reverses.
+    reverses: "str | None" = None
 
 
 def parse_idempotency_key(value):
@@ -142,4 +144,8 @@ def parse_submission(raw):
     # Absent, or a JSON boolean: null is not "absent" (docs/host-api.yaml says boolean).
     if "clock_unverified" in doc and not isinstance(doc["clock_unverified"], bool):
         raise Problem("invalid_field", "'clock_unverified' must be true or false when present.", field="clock_unverified")
-    return Submission(kind, account, counterparty, amount, currency, operator, created_at, reference)
+    # Absent or null for an ordinary payment; for a reversal, the key of the posting it undoes.
+    reverses = doc.get("reverses")
+    if reverses is not None and (not isinstance(reverses, str) or not _UUID.match(reverses) or reverses != reverses.lower()):
+        raise Problem("invalid_field", "'reverses' must be the lower-case idempotency key of the transaction it reverses.", field="reverses")
+    return Submission(kind, account, counterparty, amount, currency, operator, created_at, reference, reverses)

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tellerhost import iban  # noqa: E402
 from tellerhost.seed import ACCOUNTS, seed_demo  # noqa: E402
 from tellerhost.server import Config, HostHandler, HostServer, is_loopback_peer  # noqa: E402
-from tellerhost.store import Store  # noqa: E402
+from tellerhost.store import MIGRATIONS, Store  # noqa: E402
 
 
 class IbanTests(unittest.TestCase):
@@ -100,8 +100,26 @@ class StoreTests(unittest.TestCase):
             self.assertEqual(store.counts()["accounts"], len(ACCOUNTS))
             store.close()
             store = Store(path)  # a second open runs no migration again
-            self.assertEqual(store._db.execute("PRAGMA user_version").fetchone()[0], 1)
+            self.assertEqual(store._db.execute("PRAGMA user_version").fetchone()[0], len(MIGRATIONS))
             self.assertEqual(store._db.execute("PRAGMA journal_mode").fetchone()[0], "wal")
+            store.close()
+
+    def test_a_version_1_file_gains_the_reverses_column(self):
+        import sqlite3
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "host.db")
+            old = sqlite3.connect(path, isolation_level=None)
+            for statement in MIGRATIONS[0].split(";"):
+                if statement.strip():
+                    old.execute(statement)
+            old.execute("INSERT INTO journal(terminal_id, idempotency_key, outcome, kind, account_iban, amount, currency,"
+                        " operator_id, client_reference, created_at, recorded_at)"
+                        " VALUES('t', 'k', 'posted', 'deposit', 'x', 1, 'EUR', '1001', 'r', 'c', 0)")
+            old.execute("PRAGMA user_version=1")
+            old.close()
+            store = Store(path)
+            rows = store.journal()
+            self.assertEqual([(row["idempotency_key"], row["reverses"]) for row in rows], [("k", None)])
             store.close()
 
 
