@@ -177,6 +177,9 @@ public final class ReferenceHost: @unchecked Sendable {
         let hostReference: String?
         let accountIban: String
         let amount: Int64
+        let kind: String
+        /// The key of the posting this one reverses, or nil.
+        let reverses: String?
     }
 
     /// The faults document of docs/reference-host.md; nil members are left as they are.
