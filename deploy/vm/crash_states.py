@@ -27,9 +27,11 @@ check   our own reader of the log format (the kernel's
         counts those of the outbox), and the outbox: every receipt marked
         before that point present with the payload the terminal acknowledged,
         and in no state the bank rejects, no row that was never committed;
-        the refresh token and the config whole. Across states: the refresh
+        the journal's hash chain intact and, for every receipt marked, the
+        journal entry of its enqueue (same commit) present; the refresh
+        token and the config whole. Across states: the refresh
         token never back at a replaced version, a confirmed row never
-        unconfirmed again.
+        unconfirmed again, an acknowledged journal entry never changed.
 selftest  writes a copy of the log with everything the device was asked to
         write between one acknowledgement's mark and the one before it
         dropped (the mark kept), as a card that acknowledges flushes it never
@@ -234,13 +236,109 @@ def config_check(image, cfg_marked, reference, found):
 
 PENDING = ("queued", "sending")
 
+# The electronic journal (docs/architecture.md, "Journal"): each entry's hash
+# is SHA-256 over the previous entry's hash (32 bytes; 32 zero bytes before
+# the first) and its canonical bytes. Sources/TellerData/Journal/JournalChain.swift
+# writes the same: change one, change both (both test the same vectors).
+JOURNAL_GENESIS = "0" * 64
+# The kinds whose entry commits with an enqueue: acknowledged with its receipt.
+ENQUEUE_KINDS = ("payment_enqueued", "reversal")
+
+
+def journal_canonical(row):
+    """An entry's canonical bytes: sequence, time_ms, kind, operator_id and
+    supervisor_id (empty when none), each followed by a line feed, then the payload."""
+    head = f"{row['sequence']}\n{row['time_ms']}\n{row['kind']}\n{row['operator_id']}\n{row['supervisor_id'] or ''}\n"
+    return head.encode("utf-8") + row["payload"].encode("utf-8")
+
+
+def journal_hash(previous, row):
+    """The hash an entry must have after PREVIOUS (hex); None when PREVIOUS is not 64 hex digits."""
+    import hashlib
+    try:
+        previous_bytes = bytes.fromhex(previous)
+    except (TypeError, ValueError):
+        return None
+    if len(previous_bytes) != 32 or previous != previous.lower():
+        return None
+    return hashlib.sha256(previous_bytes + journal_canonical(row)).hexdigest()
+
+
+def verify_journal(rows, highest=None):
+    """Walks ROWS (dicts in sequence order) as `teller journal verify` does.
+    HIGHEST is the largest sequence number ever given (sqlite_sequence), or
+    None. Returns (entries intact, the first break as text or None)."""
+    expected, previous = 1, JOURNAL_GENESIS
+    for row in rows:
+        sequence = row["sequence"]
+        if sequence != expected:
+            return expected - 1, f"entry {expected}: gap in the sequence (entry {sequence} follows entry {expected - 1})"
+        if row["prev_hash"] != previous:
+            return expected - 1, f"entry {sequence}: prev_hash mismatch"
+        if journal_hash(previous, row) != row["hash"]:
+            return expected - 1, f"entry {sequence}: hash mismatch"
+        previous = row["hash"]
+        expected += 1
+    if highest is not None and highest >= expected:
+        return expected - 1, f"entry {expected}: gap in the sequence (entries {expected} to {highest} were removed from the end)"
+    return expected - 1, None
+
+
+def read_journal(db):
+    """The journal's rows in sequence order and sqlite_sequence's high-water
+    mark, or (None, None) when the file has no journal (a schema before 5)."""
+    if db.execute("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'journal'").fetchone() is None:
+        return None, None
+    rows = [dict(row) for row in db.execute(
+        "SELECT sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash FROM journal ORDER BY sequence")]
+    highest = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'journal'").fetchone()
+    return rows, (highest[0] if highest else None)
+
+
+def journal_check(rows, highest, marked, by_receipt):
+    """The journal of one state: the chain intact, and for every receipt
+    marked acknowledged the entry of its enqueue (same commit) present.
+    Returns {"checked", "lost" (receipts), "problems", "acked" ({sequence:
+    hash} up to the newest acknowledged entry, which no later state may change)}."""
+    found = {"checked": 0, "lost": [], "problems": [], "acked": {}}
+    if rows is None:
+        found["checked"] = len(marked)
+        found["lost"] = sorted(marked)
+        if marked:
+            found["problems"].append(f"no journal with {len(marked)} receipts acknowledged")
+        return found
+    _, broken = verify_journal(rows, highest)
+    if broken:
+        found["problems"].append(f"journal chain broken: {broken}")
+    entry_of = {}
+    for row in rows:
+        if row["kind"] in ENQUEUE_KINDS:
+            try:
+                key = json.loads(row["payload"]).get("key")
+            except (ValueError, AttributeError):
+                key = None
+            if isinstance(key, str):
+                entry_of[key] = row["sequence"]
+    newest = 0
+    for receipt in sorted(marked):
+        found["checked"] += 1
+        sequence = entry_of.get(by_receipt.get(receipt))
+        if sequence is None:
+            found["lost"].append(receipt)
+        else:
+            newest = max(newest, sequence)
+    found["acked"] = {row["sequence"]: row["hash"] for row in rows if row["sequence"] <= newest}
+    if found["lost"]:
+        found["problems"].append(f"acknowledged journal entries lost (the enqueues of receipts {', '.join(found['lost'])})")
+    return found
+
 
 def check_state(job):
     """One crash state (JOB: a dict, see check()): returns a dict of what was found. Runs in a worker."""
     image, number, marked, committed = job["image"], job["state"], job["marked"], job["committed"]
     work = tempfile.mkdtemp(prefix=f"state-{number}-", dir=os.path.dirname(image))
     found = {"state": number, "durable": job.get("durable", True), "problems": [], "acked_checked": 0, "lost": [], "torn": [],
-             "token": None, "rows": {}}
+             "token": None, "rows": {}, "journal_checked": 0, "journal_lost": [], "journal": {}}
     problems = found["problems"]
     try:
         # The next mount replays the ext4 journal; then the filesystem must be clean.
@@ -260,6 +358,7 @@ def check_state(job):
             # Before provisioning's directory reached the disk there is nothing to lose.
             if marked:
                 found["lost"] = sorted(marked)
+                found["journal_checked"], found["journal_lost"] = len(marked), sorted(marked)
                 problems.append(f"no data directory (debugfs: {dump.stderr.strip()[-200:]}) with {len(marked)} receipts acknowledged")
             return found
         db_path = os.path.join(directory, "teller.db")
@@ -279,19 +378,24 @@ def check_state(job):
         if integrity.returncode != 0 or integrity.stdout.strip() != "ok":
             problems.append(f"PRAGMA integrity_check: {(integrity.stdout + integrity.stderr).strip()[-300:]}")
         rows = {}
+        journal, highest = None, None
         try:
             db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
             db.row_factory = sqlite3.Row
             try:
                 for row in db.execute("SELECT idempotency_key, kind, amount_minor, currency, account_iban, counterparty_iban, payload, state FROM outbox"):
                     rows[row["idempotency_key"]] = dict(row)
+                journal, highest = read_journal(db)
             finally:
                 db.close()
         except sqlite3.Error as e:
             if marked:
-                problems.append(f"cannot read the outbox: {e}")
+                problems.append(f"cannot read the outbox or the journal: {e}")
         from power_cut import mismatches
         by_receipt = {key[:8].upper(): key for key in committed}
+        in_journal = journal_check(journal, highest, marked, by_receipt)
+        found["journal_checked"], found["journal_lost"], found["journal"] = in_journal["checked"], in_journal["lost"], in_journal["acked"]
+        problems += in_journal["problems"]
         for receipt in sorted(marked):
             key = by_receipt.get(receipt)
             found["acked_checked"] += 1
@@ -330,10 +434,13 @@ def check_state(job):
 def across_states(results):
     """What only a sequence of states shows (RESULTS in log order): the
     refresh token never goes back to a version an earlier state had left
-    behind, and a row the bank confirmed stays confirmed. Returns problems."""
+    behind, a row the bank confirmed stays confirmed, and a journal entry
+    once acknowledged (up to the newest enqueue marked) never changes.
+    Returns problems."""
     problems = []
     retired, current = set(), None
     confirmed = set()
+    journal = {}
     for r in results:
         token = r["token"]
         if token is not None and token != current:
@@ -346,6 +453,12 @@ def across_states(results):
             if key in r["rows"] and r["rows"][key] != "confirmed":
                 problems.append(f"state after log entry {r['state']}: row {key} was confirmed in an earlier state, now {r['rows'][key]}")
         confirmed |= {key for key, state in r["rows"].items() if state == "confirmed"}
+        # Journal entries up to the newest acknowledged one are durable: no later state may change them
+        # (one that lost them reports them lost on its own).
+        for sequence, digest in r.get("journal", {}).items():
+            if journal.get(sequence, digest) != digest:
+                problems.append(f"state after log entry {r['state']}: acknowledged journal entry {sequence} differs from an earlier state's")
+        journal.update(r.get("journal", {}))
     return problems
 
 
@@ -426,6 +539,8 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
         "durable": sum(1 for r in results if r["durable"]), "prefix": sum(1 for r in results if not r["durable"]),
         "acked": sum(r["acked_checked"] for r in results), "lost": sum(len(r["lost"]) for r in results),
         "torn": sum(len(r["torn"]) for r in results), "problems": problems, "sampled": sampled, "entries": entries, "marked": marked,
+        "journal_acked": sum(r.get("journal_checked", 0) for r in results),
+        "journal_lost": sum(len(r.get("journal_lost", [])) for r in results),
         "tokens": len({r["token"] for r in results if r["token"]}),
         "confirmed": len({k for r in results for k, v in r["rows"].items() if v == "confirmed"}),
     }
@@ -493,12 +608,42 @@ def file_selftests(out, console, teller, work):
     case("the refresh token torn in half", "refresh-token" in found["torn"])
     found = state(edited(final, work, "refresh-token", lambda b: None))
     case("the refresh token gone", "refresh-token" in found["torn"])
+    # The journal the terminal wrote (final.img's), with one byte of one payload changed.
+    case("one changed byte in a journal entry", journal_tampered(final, work))
     # What only a sequence of states shows.
-    seq = [{"state": n, "token": t, "rows": r} for n, (t, r) in enumerate([("A", {"k": "queued"}), ("B", {"k": "confirmed"}), ("A", {"k": "queued"})])]
+    seq = [{"state": n, "token": t, "rows": r, "journal": j} for n, (t, r, j) in enumerate([
+        ("A", {"k": "queued"}, {1: "a", 2: "b"}), ("B", {"k": "confirmed"}, {1: "a", 2: "b"}), ("A", {"k": "queued"}, {1: "a", 2: "c"})])]
     problems = across_states(seq)
     case("the refresh token back at a replaced version", any("went back" in p for p in problems))
     case("a confirmed row queued again in a later state", any("was confirmed in an earlier state" in p for p in problems))
+    case("an acknowledged journal entry changed in a later state", any("acknowledged journal entry 2 differs" in p for p in problems))
     return sum(results), len(results)
+
+
+def journal_tampered(final, work):
+    """Whether the chain check reports final.img's journal with one byte of
+    its last enqueue's payload changed (read out with debugfs, edited in a
+    copy with the guarding trigger dropped, as someone editing it would)."""
+    copy = os.path.join(work, "journal-tamper")
+    shutil.rmtree(copy, ignore_errors=True)
+    os.makedirs(copy)
+    run(["debugfs", "-R", f"rdump /teller {copy}", final])
+    db_path = os.path.join(copy, "teller", "teller.db")
+    if not os.path.exists(db_path):
+        return False
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        db.row_factory = sqlite3.Row
+        before, highest = read_journal(db)
+        if not before or verify_journal(before, highest)[1] is not None:
+            return False
+        target = max(row["sequence"] for row in before if row["kind"] in ENQUEUE_KINDS)
+        db.execute("DROP TRIGGER journal_never_updated")
+        db.execute("UPDATE journal SET payload = replace(payload, '\"amount\":', '\"amount\":9') WHERE sequence = ?", (target,))
+        after, highest = read_journal(db)
+    finally:
+        db.close()
+    return verify_journal(after, highest)[1] == f"entry {target}: hash mismatch"
 
 
 def record(args):
@@ -697,9 +842,12 @@ def main():
             print(f"self-test reported: {p}")
         caught = result["lost"] > 0 and any(receipt in p for p in result["problems"])
         print(f"self-test: {'the checker reported' if caught else 'the checker did NOT report'} the loss of receipt {receipt}")
+        print(f"self-test acknowledged_journal_entries_lost: {result['journal_lost']}")
+        journal_caught = result["journal_lost"] > 0 and any("journal" in p and receipt in p for p in result["problems"])
+        print(f"self-test: {'the checker reported' if journal_caught else 'the checker did NOT report'} the loss of receipt {receipt}'s journal entry")
         others, tried = file_selftests(args.out, console, args.teller, work)
-        print(f"self-test: {others + caught} of {tried + 1} bad cases reported")
-        return 0 if caught and others == tried else 1
+        print(f"self-test: {others + caught + journal_caught} of {tried + 2} bad cases reported")
+        return 0 if caught and journal_caught and others == tried else 1
     result = check(base, os.path.join(args.out, "log.img"), console, args.teller, args.max_states, work, args.keep,
                    not args.durable_points_only)
     log(f"{len(result['entries'])} log entries, {len(result['marked'])} receipts marked, {result['confirmed']} rows seen confirmed, "
@@ -709,6 +857,8 @@ def main():
     print(f"crash_states_checked: {result['durable']}")
     print(f"acknowledged_rows_checked: {result['acked']}")
     print(f"acknowledged_lost: {result['lost']}")
+    print(f"acknowledged_journal_entries_checked: {result['journal_acked']}")
+    print(f"acknowledged_journal_entries_lost: {result['journal_lost']}")
     print(f"torn_files: {result['torn']}")
     if not args.durable_points_only:
         print(f"write_prefix_states_checked: {result['prefix']} (besides the above: after every other logged write)")
@@ -718,7 +868,8 @@ def main():
         log(f"... and {len(result['problems']) - 20} more")
     if result["durable"] < args.min_states:
         log(f"FAIL {result['durable']} crash states at flushes, FUAs and marks, fewer than {args.min_states}")
-    ok = result["lost"] == 0 and result["torn"] == 0 and result["durable"] >= args.min_states and not result["problems"]
+    ok = (result["lost"] == 0 and result["journal_lost"] == 0 and result["torn"] == 0 and result["durable"] >= args.min_states
+          and not result["problems"])
     return 0 if ok else 1
 
 

@@ -1,0 +1,157 @@
+"""The crash-state checker's journal checks (deploy/vm/crash_states.py) on
+real SQLite files, without a VM: the chain as Teller writes it, the first
+broken entry named, acknowledged entries lost, and an acknowledged entry
+changed across states. Run: python3 -m unittest discover -s deploy/vm/tests"""
+
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import crash_states  # noqa: E402
+
+# The journal table and its guards as schema version 5 makes them (Sources/TellerData/Store/Schema.swift).
+SCHEMA = """
+CREATE TABLE journal (
+    sequence INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL, kind TEXT NOT NULL, operator_id TEXT NOT NULL,
+    supervisor_id TEXT, payload TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
+CREATE TRIGGER journal_never_updated BEFORE UPDATE ON journal BEGIN
+    SELECT RAISE(ABORT, 'the journal is append-only: entries are never changed'); END;
+CREATE TRIGGER journal_never_deleted BEFORE DELETE ON journal BEGIN
+    SELECT RAISE(ABORT, 'the journal is append-only: entries are never deleted'); END;
+"""
+
+KEYS = ["0b6f3c52-8a43-4b8e-9d6a-3f1a2b4c5de1", "5d0e7a1c-2f64-4b9a-8c11-77e0c3a9b402", "7e110000-1111-4c00-8000-000000000003"]
+
+
+class JournalFile:
+    """A teller.db's journal written as TellerStore.appendJournal writes it."""
+
+    def __init__(self, directory):
+        self.path = os.path.join(directory, "teller.db")
+        self.db = sqlite3.connect(self.path, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.executescript(SCHEMA)
+
+    def append(self, kind, payload, operator="1001", supervisor=None, time_ms=1_795_000_000_000):
+        last = self.db.execute("SELECT sequence, hash FROM journal ORDER BY sequence DESC LIMIT 1").fetchone()
+        sequence, previous = (last["sequence"] + 1, last["hash"]) if last else (1, crash_states.JOURNAL_GENESIS)
+        row = {"sequence": sequence, "time_ms": time_ms + sequence, "kind": kind, "operator_id": operator, "supervisor_id": supervisor,
+               "payload": json.dumps(payload, separators=(",", ":"), sort_keys=True)}
+        row["prev_hash"], row["hash"] = previous, crash_states.journal_hash(previous, row)
+        self.db.execute("INSERT INTO journal (sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash)"
+                        " VALUES (:sequence, :time_ms, :kind, :operator_id, :supervisor_id, :payload, :prev_hash, :hash)", row)
+
+    def day(self):
+        """A sign-in, three deposits, a confirmation."""
+        self.append("sign_in", {"mode": "online"})
+        for index, key in enumerate(KEYS):
+            self.append("payment_enqueued", {"key": key, "transaction": "deposit", "amount": 1000 * (index + 1), "currency": "EUR"})
+        self.append("payment_confirmed", {"key": KEYS[0], "host_reference": "H20261129-0000042"})
+
+    def tamper(self, sql, trigger):
+        self.db.execute(f"DROP TRIGGER {trigger}")
+        self.db.execute(sql)
+
+    def read(self):
+        return crash_states.read_journal(self.db)
+
+
+class JournalChecksTests(unittest.TestCase):
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.file = JournalFile(self.directory.name)
+
+    def tearDown(self):
+        self.file.db.close()
+        self.directory.cleanup()
+
+    def test_the_hash_is_the_one_the_swift_writer_makes(self):
+        # The same vectors as JournalTests.theChainIsSHA256AsDocumented (Swift).
+        first = {"sequence": 1, "time_ms": 1_795_000_000_123, "kind": "sign_in", "operator_id": "1001", "supervisor_id": None,
+                 "payload": '{"mode":"online"}'}
+        first_hash = crash_states.journal_hash(crash_states.JOURNAL_GENESIS, first)
+        self.assertEqual(first_hash, "8e9743525ef000b93495a9329b2214baa42cc625dbecb1b6626e3cb0ecc7affb")
+        second = {"sequence": 2, "time_ms": 1_795_000_000_456, "kind": "supervisor_approval", "operator_id": "1001",
+                  "supervisor_id": "2002", "payload": '{"note":"café \\"q\\""}'}
+        self.assertEqual(crash_states.journal_hash(first_hash, second), "9da51eea4a80ca86db877f2a9ed19e395f3c87bbdfae3183ffabe6fc3c5b499c")
+        self.assertIsNone(crash_states.journal_hash("not hex", second))
+
+    def test_an_intact_journal_verifies(self):
+        self.file.day()
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest), (5, None))
+
+    def test_one_changed_byte_is_named(self):
+        self.file.day()
+        self.file.tamper("UPDATE journal SET payload = replace(payload, '\"amount\":2000', '\"amount\":2001') WHERE sequence = 3",
+                         "journal_never_updated")
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest), (2, "entry 3: hash mismatch"))
+
+    def test_a_deleted_middle_entry_is_a_gap(self):
+        self.file.day()
+        self.file.tamper("DELETE FROM journal WHERE sequence = 3", "journal_never_deleted")
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest), (2, "entry 3: gap in the sequence (entry 4 follows entry 2)"))
+
+    def test_removed_newest_entries_are_a_gap_too(self):
+        self.file.day()
+        self.file.tamper("DELETE FROM journal WHERE sequence >= 4", "journal_never_deleted")
+        rows, highest = self.file.read()
+        count, broken = crash_states.verify_journal(rows, highest)
+        self.assertEqual(count, 3)
+        self.assertIn("entry 4: gap in the sequence", broken)
+
+    def test_a_rewritten_link_is_a_prev_hash_mismatch(self):
+        self.file.day()
+        self.file.tamper("UPDATE journal SET prev_hash = (SELECT hash FROM journal WHERE sequence = 1) WHERE sequence = 4",
+                         "journal_never_updated")
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest)[1], "entry 4: prev_hash mismatch")
+
+    def test_every_marked_receipt_needs_its_enqueue_entry(self):
+        self.file.append("sign_in", {"mode": "online"})
+        self.file.append("payment_enqueued", {"key": KEYS[0], "amount": 100})
+        self.file.append("reversal", {"key": KEYS[1], "reverses": KEYS[0], "amount": 100})
+        rows, highest = self.file.read()
+        by_receipt = {key[:8].upper(): key for key in KEYS}
+        found = crash_states.journal_check(rows, highest, {"0B6F3C52", "5D0E7A1C"}, by_receipt)
+        self.assertEqual((found["checked"], found["lost"], found["problems"]), (2, [], []))
+        self.assertEqual(sorted(found["acked"]), [1, 2, 3], "the newest acknowledged entry and every entry before it")
+        # A third receipt marked whose commit is not in this state: its entry is lost.
+        found = crash_states.journal_check(rows, highest, {"0B6F3C52", "5D0E7A1C", "7E110000"}, by_receipt)
+        self.assertEqual(found["lost"], ["7E110000"])
+        self.assertTrue(any("acknowledged journal entries lost" in p and "7E110000" in p for p in found["problems"]), found["problems"])
+
+    def test_a_file_without_a_journal_loses_every_marked_receipt(self):
+        db = sqlite3.connect(os.path.join(self.directory.name, "old.db"))
+        db.execute("CREATE TABLE outbox (id INTEGER PRIMARY KEY)")
+        rows, highest = crash_states.read_journal(db)
+        db.close()
+        self.assertEqual((rows, highest), (None, None))
+        self.assertEqual(crash_states.journal_check(None, None, {"0B6F3C52"}, {})["lost"], ["0B6F3C52"])
+        self.assertEqual(crash_states.journal_check(None, None, set(), {})["problems"], [], "nothing acknowledged, nothing lost")
+
+    def test_a_broken_chain_is_a_problem_of_the_state(self):
+        self.file.day()
+        self.file.tamper("UPDATE journal SET kind = 'void' WHERE sequence = 2", "journal_never_updated")
+        rows, highest = self.file.read()
+        found = crash_states.journal_check(rows, highest, set(), {})
+        self.assertEqual(found["problems"], ["journal chain broken: entry 2: hash mismatch"])
+
+    def test_an_acknowledged_entry_must_not_change_in_a_later_state(self):
+        states = [{"state": n, "token": None, "rows": {}, "journal": j} for n, j in enumerate([{1: "a", 2: "b"}, {1: "a", 2: "b", 3: "c"}, {1: "a", 2: "x"}])]
+        problems = crash_states.across_states(states)
+        self.assertEqual(problems, ["state after log entry 2: acknowledged journal entry 2 differs from an earlier state's"])
+        # Entries past the newest acknowledged one (a confirmation not yet made durable) may differ: they are not listed.
+        self.assertEqual(crash_states.across_states([{"state": 0, "token": None, "rows": {}, "journal": {1: "a"}},
+                                                     {"state": 1, "token": None, "rows": {}, "journal": {1: "a"}}]), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
