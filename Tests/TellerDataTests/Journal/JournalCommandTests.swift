@@ -1,0 +1,93 @@
+@testable import ProcessTestSupport
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerData
+
+/// `teller journal verify` and `teller journal export` as a technician runs
+/// them: the real executable on a real data directory, read-only.
+@Suite struct JournalCommandTests {
+    let directory = TemporaryDirectory("teller-journal-command")
+
+    /// Runs `teller journal ARGUMENTS --data-dir DATA` with an empty configuration.
+    func teller(_ arguments: [String], data: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let configFile = directory.file("teller.conf")
+        if !FileManager.default.fileExists(atPath: configFile) { try Data().write(to: URL(fileURLWithPath: configFile)) }
+        return try await ChildProcess.run(TestProducts.executable("teller"),
+                                          ["journal"] + arguments + ["--config", configFile, "--data-dir", data])
+    }
+
+    /// A data directory with a sign-in at 21:30 UTC and three deposits from
+    /// 22:10 UTC on: one UTC day, but in UTC+2 (Etc/GMT-2) the sign-in is at
+    /// 23:30 and the deposits on the next day.
+    func dataDirectory() async throws -> (path: String, deposits: [OutboxEntry]) {
+        let data = directory.file("data")
+        let start = Date(timeIntervalSince1970: 1_795_000_000 - 1_795_000_000.truncatingRemainder(dividingBy: 86_400) + 21.5 * 3600)
+        let clock = FixedClock(start)
+        let store = try TellerStore(dataDirectory: data, limits: Fixtures.limits, clock: clock, zone: .utc)
+        _ = try await store.append(.signIn(Fixtures.operatorID, mode: .online))
+        clock.advance(40 * 60)
+        var deposits: [OutboxEntry] = []
+        for amount in [1_000, 2_000, 3_000] as [Int64] {
+            deposits.append(try await store.enqueue(Fixtures.deposit(amount)))
+            clock.advance(60)
+        }
+        return (data, deposits)
+    }
+
+    func files(_ data: String) throws -> [String: Data] {
+        var contents: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: data) {
+            contents[name] = try Data(contentsOf: URL(fileURLWithPath: (data as NSString).appendingPathComponent(name)))
+        }
+        return contents
+    }
+
+    @Test func verifySaysOkAndWritesNothing() async throws {
+        let (data, _) = try await dataDirectory()
+        let before = try files(data)
+        let result = try await teller(["verify"], data: data)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "ok: 4 entries\n")
+        #expect(try files(data) == before, "teller journal verify wrote to the data directory")
+    }
+
+    @Test func verifyNamesTheEntryWithOneChangedByteAndExits1() async throws {
+        let (data, _) = try await dataDirectory()
+        do {
+            let database = try Database(path: (data as NSString).appendingPathComponent(TellerStore.fileName))
+            try database.execute("DROP TRIGGER journal_never_updated")
+            try database.execute("UPDATE journal SET payload = replace(payload, '\"amount\":2000', '\"amount\":2009') WHERE sequence = 3")
+        }
+        let result = try await teller(["verify"], data: data)
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout == "broken: entry 3: hash mismatch: its contents were changed after it was written\n")
+    }
+
+    @Test func exportWritesTheLocalDayAsJSONLines() async throws {
+        let (data, deposits) = try await dataDirectory()
+        let start = Date(timeIntervalSince1970: 1_795_000_000 - 1_795_000_000.truncatingRemainder(dividingBy: 86_400) + 21.5 * 3600)
+        func day(_ date: Date) -> String {
+            let t = LocalTime(date, in: .fixed(secondsEastOfUTC: 7200))
+            return "\(t.year.zeroPadded(4))-\(t.month.zeroPadded(2))-\(t.day.zeroPadded(2))"
+        }
+        let next = try await teller(["export", "--day", day(deposits[0].createdAt), "--time-zone", "Etc/GMT-2"], data: data)
+        #expect(next.status == 0, "\(next.stderr)")
+        let lines = next.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(next.stdout)")
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(first.keys) == ["sequence", "time_ms", "time", "kind", "operator_id", "supervisor_id", "payload", "prev_hash", "hash"])
+        #expect(first["sequence"] as? Int == 2)
+        #expect(first["kind"] as? String == "payment_enqueued")
+        #expect((first["payload"] as? [String: Any])?["key"] as? String == deposits[0].key.rawValue)
+        #expect((first["payload"] as? [String: Any])?["amount"] as? Int == 1000)
+        let before = try await teller(["export", "--day", day(start), "--time-zone", "Etc/GMT-2"], data: data)
+        #expect(before.stdout.split(separator: "\n").count == 1, "the sign-in at 23:30 local: \(before.stdout)")
+        let empty = try await teller(["export", "--day", "2001-01-01"], data: data)
+        #expect(empty.status == 0 && empty.stdout.isEmpty)
+        let bad = try await teller(["export", "--day", "2026-13-01"], data: data)
+        #expect(bad.status == 2)
+        let missing = try await teller(["export"], data: data)
+        #expect(missing.status == 2)
+    }
+}
