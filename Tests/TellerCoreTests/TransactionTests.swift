@@ -74,7 +74,7 @@ import Testing
 
     /// The stored words: existing databases hold them and the schema's CHECK lists them.
     @Test func outboxStateKindsKeepTheirStoredWords() {
-        #expect(OutboxState.Kind.allCases.map(\.rawValue) == ["queued", "sending", "confirmed", "rejected", "needsReview"])
+        #expect(OutboxState.Kind.allCases.map(\.rawValue) == ["queued", "sending", "confirmed", "rejected", "needsReview", "voided"])
     }
 
     @Test func loadStateCarriesFreshness() {

@@ -34,6 +34,22 @@ import TellerFakes
         #expect(h.coordinator.current.screenName == "sign-in")
     }
 
+    /// Signing out, from the home screen or the lock screen, tells the
+    /// session (the journal records it); signing out while signed out does not.
+    @Test func signingOutIsRecordedForWhoeverWasSignedIn() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        h.coordinator.signOut()
+        await h.coordinator.settle()
+        #expect(await h.session.signedOut == [OperatorID("1001")!])
+        await h.signIn()
+        h.coordinator.lock()
+        h.coordinator.signOut()
+        h.coordinator.signOut()
+        await h.coordinator.settle()
+        #expect(await h.session.signedOut == [OperatorID("1001")!, OperatorID("1001")!])
+    }
+
     @Test func idleTimeLocksAndThePINUnlocks() async throws {
         let h = FeatureHarness(idleLockAfter: 60)
         await h.signIn()

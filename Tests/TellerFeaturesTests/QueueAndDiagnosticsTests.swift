@@ -27,6 +27,23 @@ import TellerFakes
         #expect(await h.sync.syncNowCount == 1)
     }
 
+    /// A voided row is history: it waits for nothing and asks nothing of the operator.
+    @Test func aVoidedRowSaysVoidedAndAsksNothing() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(1_500),
+                                                                  operatorID: OperatorID("1001")!))
+        _ = try await h.outbox.void(entry.key, reason: .wrongAmount, by: OperatorID("1001")!)
+        h.coordinator.push(.queue)
+        await h.coordinator.settle()
+        let queue = try #require(h.coordinator.current.queue, "the queue screen is not on top: \(h.coordinator.current.screenName)")
+        let row = try #require(queue.rows.first)
+        #expect(row.stateText == "Voided")
+        #expect(!row.needsAcknowledgement && !row.mustBeActedOn)
+        #expect(row.tone == .neutral)
+        #expect(queue.summaryText == "0 waiting to be sent")
+    }
+
     /// The colour's meaning is the view model's decision; the screen only maps it to the theme.
     @Test func everyStateHasTheToneItsWordMeans() async throws {
         let h = FeatureHarness()
