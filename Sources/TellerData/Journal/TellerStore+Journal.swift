@@ -26,7 +26,7 @@ extension TellerStore: JournalPort {
     public func journalEntries(onLocalDay day: String) throws(TellerError) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         try translating { () throws -> Void in
-            try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { row throws(SQLiteError) in
+            try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
                 if localDay(Date(millisecondsSince1970: row.int64("time_ms"))) == day { entries.append(try JournalColumns.entry(row)) }
                 return true
             }
@@ -42,7 +42,7 @@ extension TellerStore: JournalPort {
         var previous = JournalChain.genesis
         var found: JournalBreak?
         try translating { () throws -> Void in
-            try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { row throws(SQLiteError) in
+            try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
                 let sequence = row.int64("sequence")
                 if sequence != expected {
                     found = .gap(missing: expected...max(expected, sequence - 1), next: sequence)

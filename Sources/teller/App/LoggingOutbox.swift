@@ -15,12 +15,15 @@ struct LoggingOutbox: OutboxPort {
 
     func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
         let entry = try await logged { () async throws(TellerError) in try await outbox.enqueue(request) }
-        if logCommits {
-            // What the receipt acknowledges: key, kind, amount, account, counterparty.
-            Log.info("outbox: committed \(entry.key.rawValue) \(entry.request.kind.rawValue) \(entry.request.amount) "
-                     + "\(entry.request.account.electronic) \(entry.request.counterparty?.electronic ?? "-")")
-        }
+        logCommit(entry)
         return entry
+    }
+
+    /// With `log_commits`, what the receipt acknowledges: key, kind, amount, account, counterparty.
+    private func logCommit(_ entry: OutboxEntry) {
+        guard logCommits else { return }
+        Log.info("outbox: committed \(entry.key.rawValue) \(entry.request.kind.rawValue) \(entry.request.amount) "
+                 + "\(entry.request.account.electronic) \(entry.request.counterparty?.electronic ?? "-")")
     }
 
     func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
@@ -52,7 +55,10 @@ struct LoggingOutbox: OutboxPort {
     }
 
     func reverse(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
-        try await logged { () async throws(TellerError) in try await outbox.reverse(key, by: operatorID) }
+        // A reversal is a payment like any other: its commit is acknowledged the same way.
+        let entry = try await logged { () async throws(TellerError) in try await outbox.reverse(key, by: operatorID) }
+        logCommit(entry)
+        return entry
     }
 
     private func logged<T>(_ operation: () async throws(TellerError) -> T) async throws(TellerError) -> T {

@@ -11,8 +11,11 @@ extension HostIntegrationTests {
     /// read it is never sent; and a reversal reaches the bank naming the
     /// payment it reverses.
     @Suite struct VoidWhileSendingTests {
-        static func refusal(_ body: () async throws -> Void) async -> VoidRefusal? {
-            guard case .voidRefused(let refusal) = await thrownError(TellerError.self, body) else { return nil }
+        /// Why the store refuses to void `key`, or nil when it voids it (a
+        /// function: Swift 6.0 takes no closure with `try` inside `#expect`).
+        static func voidRefusal(_ store: TellerStore, _ key: IdempotencyKey) async -> VoidRefusal? {
+            let error = await thrownError(TellerError.self) { _ = try await store.void(key, reason: .wrongAmount, by: HostFixtures.maria) }
+            guard case .voidRefused(let refusal) = error else { return nil }
             return refusal
         }
 
@@ -32,7 +35,7 @@ extension HostIntegrationTests {
                 }
                 try #require(sending, "a never went to sending; host log: \(host.log)")
                 // Held mid-send: a is on the wire, its answer not back.
-                #expect(await Self.refusal { _ = try await terminal.store.void(a.key, reason: .wrongAmount, by: HostFixtures.maria) } == .sending)
+                #expect(await Self.voidRefusal(terminal.store, a.key) == .sending)
                 #expect(try await terminal.store.entry(for: a.key)?.state == .sending)
                 // b is queued (and already read by the engine as the next row): it can still be voided.
                 let voided = try await terminal.store.void(b.key, reason: .duplicate, by: HostFixtures.maria)
@@ -46,7 +49,7 @@ extension HostIntegrationTests {
             #expect(try await terminal.store.entry(for: b.key)?.state == .voided(reason: .duplicate))
             // a is posted now: a void says so, with the bank's reference, and offers a reversal.
             let reference = try #require(try await terminal.store.entry(for: a.key)?.state.reference)
-            #expect(await Self.refusal { _ = try await terminal.store.void(a.key, reason: .wrongAmount, by: HostFixtures.maria) }
+            #expect(await Self.voidRefusal(terminal.store, a.key)
                     == .alreadySent(reference: reference))
             let kinds = try await terminal.store.journalEntries(from: 1, limit: 20).map(\.kind)
             #expect(kinds == [.paymentEnqueued, .paymentEnqueued, .paymentEnqueued, .void, .paymentConfirmed, .paymentConfirmed], "\(kinds)")

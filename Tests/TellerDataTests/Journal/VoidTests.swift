@@ -15,8 +15,12 @@ import TellerCore
         try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc)
     }
 
-    func refusal(_ body: () async throws -> Void) async -> VoidRefusal? {
-        guard case .voidRefused(let refusal) = await thrownError(TellerError.self, body) else { return nil }
+    /// Why `store` refuses to void `key`, or nil when it voids it. (A
+    /// function, so no closure with `try` sits inside `#expect`, which Swift
+    /// 6.0's macro expansion does not take.)
+    func voidRefusal(_ store: TellerStore, _ key: IdempotencyKey, reason: VoidReason = .duplicate) async -> VoidRefusal? {
+        let error = await thrownError(TellerError.self) { _ = try await store.void(key, reason: reason, by: Fixtures.operatorID) }
+        guard case .voidRefused(let refusal) = error else { return nil }
         return refusal
     }
 
@@ -63,16 +67,17 @@ import TellerCore
         #expect(try await store.claimForSending(rows[6].id))
         try await store.scheduleRetry(rows[6].id, at: clock.now(), error: "host timed out", problem: .timeout, waited: 0, mayHaveReachedHost: true)
 
-        #expect(await refusal { _ = try await store.void(rows[0].key, reason: .duplicate, by: Fixtures.operatorID) } == .sending)
-        #expect(await refusal { _ = try await store.void(rows[1].key, reason: .duplicate, by: Fixtures.operatorID) }
+        #expect(await voidRefusal(store, rows[0].key, reason: .duplicate) == .sending)
+        #expect(await voidRefusal(store, rows[1].key, reason: .duplicate)
                 == .alreadySent(reference: "H20261129-0000042"))
-        #expect(await refusal { _ = try await store.void(rows[2].key, reason: .duplicate, by: Fixtures.operatorID) } == .rejected)
-        #expect(await refusal { _ = try await store.void(rows[3].key, reason: .duplicate, by: Fixtures.operatorID) } == .needsReview)
-        #expect(await refusal { _ = try await store.void(rows[4].key, reason: .duplicate, by: Fixtures.operatorID) } == .alreadyVoided)
-        #expect(await refusal { _ = try await store.void(rows[5].key, reason: .duplicate, by: Fixtures.operatorID) } == .sending)
-        #expect(await refusal { _ = try await store.void(rows[6].key, reason: .duplicate, by: Fixtures.operatorID) } == .sentBefore)
+        #expect(await voidRefusal(store, rows[2].key, reason: .duplicate) == .rejected)
+        #expect(await voidRefusal(store, rows[3].key, reason: .duplicate) == .needsReview)
+        #expect(await voidRefusal(store, rows[4].key, reason: .duplicate) == .alreadyVoided)
+        #expect(await voidRefusal(store, rows[5].key, reason: .duplicate) == .sending)
+        #expect(await voidRefusal(store, rows[6].key, reason: .duplicate) == .sentBefore)
         let missing = IdempotencyKey.random()
-        #expect(await thrownError(TellerError.self) { _ = try await store.void(missing, reason: .duplicate, by: Fixtures.operatorID) } == .noSuchEntry(missing))
+        let noSuchRow = await thrownError(TellerError.self) { _ = try await store.void(missing, reason: .duplicate, by: Fixtures.operatorID) }
+        #expect(noSuchRow == .noSuchEntry(missing))
         // No refusal changed a row or wrote an entry: 7 enqueues and the one void.
         #expect(try await store.journalEntries(from: 1, limit: 20).count == 8)
         #expect(try await store.entry(for: rows[5].key)?.state == .queued)
@@ -105,7 +110,7 @@ import TellerCore
         }
         let reopened = try makeStore()
         #expect(try await reopened.entry(for: entry.key)?.state == .queued)
-        #expect(await refusal { _ = try await reopened.void(entry.key, reason: .duplicate, by: Fixtures.operatorID) } == .sentBefore)
+        #expect(await voidRefusal(reopened, entry.key, reason: .duplicate) == .sentBefore)
     }
 
     @Test func aVoidWhoseEntryCannotBeWrittenLeavesTheRowQueued() async throws {
@@ -133,7 +138,7 @@ import TellerCore
             try await store.record(.posted(reference: reference, replayed: false), for: row.id)
         }
         let queuedRow = try await store.enqueue(Fixtures.deposit(300))
-        #expect(await refusal { _ = try await store.void(deposit.key, reason: .wrongAmount, by: Fixtures.operatorID) }
+        #expect(await voidRefusal(store, deposit.key, reason: .wrongAmount)
                 == .alreadySent(reference: "H20261129-0000001"))
 
         let reversal = try await store.reverse(deposit.key, by: Self.supervisor)
