@@ -205,8 +205,8 @@ public final class FakePrinter: @unchecked Sendable {
 
     /// Answers each DLE EOT n in `bytes` that ends after the first `seen` bytes.
     private func answer(requestsIn bytes: [UInt8], after seen: Int, on fd: Int32) {
-        guard bytes.count >= 3 else { return }
-        for index in 0...(bytes.count - 3) where index + 2 >= seen && bytes[index] == 0x10 && bytes[index + 1] == 0x04 {
+        // dropLast(2): a request is three bytes, so none starts in the last two.
+        for index in bytes.indices.dropLast(2) where index + 2 >= seen && bytes[index] == 0x10 && bytes[index + 1] == 0x04 {
             guard var answer = answers[bytes[index + 2]] else { continue }
             _ = write(fd, &answer, 1)
         }

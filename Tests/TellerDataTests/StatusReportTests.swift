@@ -35,6 +35,9 @@ import Testing
         #expect(Set(json.keys) == ["sync_problem", "needs_review", "database", "counts", "pending_count", "pending",
                                    "oldest_queued_age_seconds", "unacknowledged_rejections", "unacknowledged_reviews",
                                    "version", "terminal_id", "clock_verified"])
+        // What a fleet's facts read (deploy/ansible): the version as `teller --version` prints it, the clock's state.
+        #expect((json["version"] as? String)?.isEmpty == false)
+        #expect(json["clock_verified"] is Bool)
         let counts = try #require(json["counts"] as? [String: Int], "\(json)")
         #expect(counts == ["queued": 2, "sending": 1, "confirmed": 1, "rejected": 1, "needsReview": 1, "voided": 0])
         #expect(json["pending_count"] as? Int == 3)

@@ -42,7 +42,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 ansible_facts:
-  description: C(teller) with installed, version, terminal_id, database, queued_count, queued_amount, oldest_queued_age_seconds,
+  description: C(teller) with installed, version, package_version, terminal_id, database, queued_count, queued_amount, oldest_queued_age_seconds,
     needs_review, unacknowledged_rejections, sync_problem, clock_verified, online, last_sync,
     service (active_state, main_pid, restarts, live).
   returned: always
@@ -72,10 +72,16 @@ def service_state(module):
     return state
 
 
+def package_version(module):
+    """The installed teller package's version (what update and a rollback switch), or None."""
+    rc, out, _ = module.run_command(["dpkg-query", "-W", "-f=${Version}", "teller"])
+    return (out.strip() or None) if rc == 0 else None
+
+
 def main():
     module = AnsibleModule(argument_spec=dict(teller=dict(type="path", default="/usr/bin/teller")), supports_check_mode=True)
     teller = module.params["teller"]
-    facts = dict(installed=os.access(teller, os.X_OK), version=None, terminal_id=None, database="missing",
+    facts = dict(installed=os.access(teller, os.X_OK), version=None, package_version=package_version(module), terminal_id=None, database="missing",
                  queued_count=0, queued_amount={}, oldest_queued_age_seconds=None, needs_review=0,
                  unacknowledged_rejections=0, sync_problem="none", clock_verified=None, online=None, last_sync=None,
                  service=service_state(module))
