@@ -186,7 +186,7 @@ enum Schema {
                     ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + excluded.amount_minor;
             END;
             """),
-        Migration(version: 5, name: "voided rows, reversals and the electronic journal", sql: """
+        Migration(version: 5, name: "voids, reversals, the journal, the till and the print queue", sql: """
             -- A queued row an operator voided ('voided') and the key of the
             -- posted payment a reversal undoes ('reverses'), sent to the bank.
             -- 'first_sent_at_ms' is set when a row first goes to 'sending'
@@ -224,7 +224,12 @@ enum Schema {
                 last_error_class TEXT,
                 waited_ms INTEGER NOT NULL DEFAULT 0,
                 reverses TEXT,
-                first_sent_at_ms INTEGER
+                first_sent_at_ms INTEGER,
+                -- The cash drawer session a cash payment moved (tills.id); NULL
+                -- for a transfer, or when the operator had no till open.
+                till_id INTEGER,
+                -- The supervisor who approved what a limit refused; NULL otherwise.
+                approved_by TEXT
             );
             INSERT INTO outbox_rebuilt (
                 id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
@@ -294,6 +299,68 @@ enum Schema {
             );
             -- Append-only in SQL too: no row is ever changed or removed, and a
             -- new row continues the chain (the next number, the last hash).
+            -- The till: one cash drawer session per operator on this terminal,
+            -- opened with a counted float and closed with a count. Counts are
+            -- JSON objects of denomination (minor units) to pieces, exactly
+            -- as counted; the totals beside them are what they add up to.
+            -- 'expected_minor' is the cash position when it was closed.
+            CREATE TABLE tills (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                operator_id TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                opened_at_ms INTEGER NOT NULL,
+                opening_count TEXT NOT NULL,
+                opening_minor INTEGER NOT NULL CHECK (opening_minor >= 0),
+                closed_at_ms INTEGER,
+                closing_count TEXT,
+                counted_minor INTEGER CHECK (counted_minor >= 0),
+                expected_minor INTEGER,
+                approved_by TEXT,
+                CHECK ((closed_at_ms IS NULL) = (counted_minor IS NULL) AND (closed_at_ms IS NULL) = (expected_minor IS NULL))
+            );
+            CREATE UNIQUE INDEX tills_one_open_per_operator ON tills (operator_id) WHERE closed_at_ms IS NULL;
+
+            -- Till openings and closings for the bank, each its own record under
+            -- its own idempotency key, drained after the payments (host-api
+            -- "Till events").
+            CREATE TABLE till_events (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                idempotency_key TEXT NOT NULL UNIQUE,
+                till_id INTEGER NOT NULL,
+                kind TEXT NOT NULL CHECK (kind = 'opened' OR kind = 'closed'),
+                payload BLOB NOT NULL,
+                created_at_ms INTEGER NOT NULL,
+                state TEXT NOT NULL DEFAULT 'queued' CHECK (state = 'queued' OR state = 'confirmed' OR state = 'rejected'),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at_ms INTEGER,
+                last_error TEXT,
+                host_reference TEXT,
+                updated_at_ms INTEGER NOT NULL,
+                UNIQUE (till_id, kind)
+            );
+
+            -- Slips waiting for the printer. A job is rebuilt from what it
+            -- names when it prints ('receipt': the payment's idempotency key;
+            -- 'till_report': the till's id), in the language it was asked in.
+            -- 'printing' is set, and committed, before the first byte goes
+            -- out: a job found 'printing' at start was cut off and prints
+            -- again marked as a copy. Printed jobs stay, as the journal's 'print'
+            -- entries do.
+            CREATE TABLE print_jobs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                document TEXT NOT NULL CHECK (document = 'receipt' OR document = 'till_report'),
+                subject TEXT NOT NULL,
+                language TEXT NOT NULL,
+                copy INTEGER NOT NULL DEFAULT 0 CHECK (copy = 0 OR copy = 1),
+                state TEXT NOT NULL DEFAULT 'queued' CHECK (state = 'queued' OR state = 'printing' OR state = 'printed'),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                requested_by TEXT NOT NULL,
+                created_at_ms INTEGER NOT NULL,
+                printed_at_ms INTEGER
+            );
+            CREATE INDEX print_jobs_waiting ON print_jobs (id) WHERE state != 'printed';
+
             CREATE TRIGGER journal_never_updated BEFORE UPDATE ON journal BEGIN
                 SELECT RAISE(ABORT, 'the journal is append-only: entries are never changed');
             END;
