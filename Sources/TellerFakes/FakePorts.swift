@@ -209,8 +209,10 @@ public actor FakeSync: SyncStatusPort {
 }
 
 public actor FakeSession: OperatorSessionPort {
-    public var pins: [String: (name: String, pin: String)] = ["1001": ("Maria Keller", "1234")]
-    public var seenOnline: Set<String> = ["1001"]
+    public var pins: [String: (name: String, pin: String)] = ["1001": ("Maria Keller", "1234"), "2001": ("Jonas Weber", "2468")]
+    public var seenOnline: Set<String> = ["1001", "2001"]
+    /// Who may approve (the `supervisors` key).
+    public var supervisors: Set<String> = ["2001"]
     public var online = true
     public var failures: [String: Int] = [:]
     public let clock: FakeClock
@@ -238,6 +240,16 @@ public actor FakeSession: OperatorSessionPort {
     public private(set) var signedOut: [OperatorID] = []
 
     public func signOut(_ signedIn: Operator) async throws(TellerError) { signedOut.append(signedIn.id) }
+
+    public func approve(_ supervisorID: OperatorID, pin: String, for operatorID: OperatorID) async throws(ApprovalRefusal) -> Operator {
+        guard supervisorID != operatorID else { throw .ownTransaction }
+        guard supervisors.contains(supervisorID.rawValue) else { throw .notSupervisor(supervisorID) }
+        do throws(SignInError) {
+            return try await signIn(supervisorID, pin: pin).0
+        } catch {
+            throw .signIn(error)
+        }
+    }
 
     private func failure(_ id: OperatorID) throws(SignInError) -> SignInError {
         failures[id.rawValue, default: 0] += 1

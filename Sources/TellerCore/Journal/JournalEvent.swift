@@ -103,6 +103,46 @@ extension JournalEvent {
         return JournalEvent(kind: .void, operatorID: operatorID, details: details)
     }
 
+    /// A supervisor approved `entry` over the counter limit `violation` named.
+    public static func approval(of entry: OutboxEntry, over violation: LimitViolation, by supervisor: OperatorID) -> JournalEvent {
+        var details = payment(entry)
+        details["limit"] = .text(violation.limitName)
+        return JournalEvent(kind: .supervisorApproval, operatorID: entry.request.operatorID, supervisorID: supervisor, details: details)
+    }
+
+    /// A supervisor approved the closing count of `till`, off by more than the tolerance.
+    public static func approval(ofClosing till: TillSession, by supervisor: OperatorID) -> JournalEvent {
+        var details = tillFacts(till)
+        details["over_short"] = .integer(till.closing?.overShort.minorUnits ?? 0)
+        return JournalEvent(kind: .supervisorApproval, operatorID: till.operatorID, supervisorID: supervisor, details: details)
+    }
+
+    /// The till opened with its counted float.
+    public static func tillOpened(_ till: TillSession, event key: IdempotencyKey) -> JournalEvent {
+        var details = tillFacts(till)
+        details["key"] = .text(key.rawValue)
+        details["count"] = .text(till.opening.json)
+        details["opening"] = .integer(till.opening.total.minorUnits)
+        return JournalEvent(kind: .tillOpened, operatorID: till.operatorID, details: details)
+    }
+
+    /// The till closed with its count: expected, counted, over or short.
+    public static func tillClosed(_ till: TillSession, event key: IdempotencyKey) -> JournalEvent {
+        var details = tillFacts(till)
+        details["key"] = .text(key.rawValue)
+        if let closing = till.closing {
+            details["count"] = .text(closing.counted.json)
+            details["counted"] = .integer(closing.counted.total.minorUnits)
+            details["expected"] = .integer(closing.expected.minorUnits)
+            details["over_short"] = .integer(closing.overShort.minorUnits)
+        }
+        return JournalEvent(kind: .tillClosed, operatorID: till.operatorID, supervisorID: till.closing?.approvedBy, details: details)
+    }
+
+    private static func tillFacts(_ till: TillSession) -> [String: JournalValue] {
+        ["till": .integer(till.id), "currency": .text(till.currency.code)]
+    }
+
     /// The facts that identify a payment.
     private static func payment(_ entry: OutboxEntry) -> [String: JournalValue] {
         var details: [String: JournalValue] = [

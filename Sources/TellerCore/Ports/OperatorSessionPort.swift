@@ -14,4 +14,14 @@ public protocol OperatorSessionPort: Sendable {
     /// Records that the operator signed out (the journal). The screen signs
     /// out whatever this answers: a failed write never keeps anyone signed in.
     func signOut(_ signedIn: Operator) async throws(TellerError)
+    /// Checks a supervisor's PIN for what `operatorID` asks them to approve,
+    /// on the same screen, online first and offline from the stored
+    /// verifier like a sign-in (a wrong PIN counts towards the supervisor's
+    /// lockout), without signing anyone in or out. The approval itself is
+    /// journaled with what it approves.
+    /// - Throws: ``ApprovalRefusal/ownTransaction`` when the supervisor is
+    ///   the operator, ``ApprovalRefusal/notSupervisor(_:)`` when the staff
+    ///   number is not one of this terminal's supervisors (the `supervisors`
+    ///   key), ``ApprovalRefusal/signIn(_:)`` when the PIN is not accepted.
+    func approve(_ supervisorID: OperatorID, pin: String, for operatorID: OperatorID) async throws(ApprovalRefusal) -> Operator
 }

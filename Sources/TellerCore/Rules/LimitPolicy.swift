@@ -47,11 +47,13 @@ public struct RemainingLimits: Hashable, Sendable {
 
     /// The first limit `amount` breaks, in the order an operator would want
     /// to hear about them, or nil when it fits.
-    public func violation(for amount: Money) -> LimitViolation? {
+    /// - Parameter approved: a supervisor approved the payment: the limits a
+    ///   supervisor may override (``LimitViolation/isOverridable``) are not checked.
+    public func violation(for amount: Money, approved: Bool = false) -> LimitViolation? {
         let currency = perTransaction.currency
         guard amount.currency == currency else { return .currencyNotSupported(amount.currency, terminal: currency) }
-        if amount.minorUnits > perTransaction.minorUnits { return .perTransaction(limit: perTransaction) }
-        if amount.minorUnits > today.minorUnits { return .dailyTotal(limit: dailyLimit, remaining: today) }
+        if !approved, amount.minorUnits > perTransaction.minorUnits { return .perTransaction(limit: perTransaction) }
+        if !approved, amount.minorUnits > today.minorUnits { return .dailyTotal(limit: dailyLimit, remaining: today) }
         if let maxAge = offlineQueueTooOld { return .offlineQueueTooOld(maxAge: maxAge) }
         if let limit = offlinePerTransaction, amount.minorUnits > limit.minorUnits { return .offlinePerTransaction(limit: limit) }
         if let left = offlineQueue, let limit = offlineQueueLimit, amount.minorUnits > left.minorUnits {
@@ -77,6 +79,21 @@ public enum LimitViolation: Error, Hashable, Sendable, CustomStringConvertible {
     case noKnownBalance
     case insufficientAvailable(withdrawable: Money)
     case arithmetic(MoneyError)
+
+    /// Whether a supervisor may approve a payment over this limit. Only the
+    /// counter limits the branch sets for its own staff can be overridden:
+    /// the per-transaction and the daily terminal limit. The offline limits
+    /// (per transaction, the queue's total and age) cap what the bank risks
+    /// on payments it has not seen, the known-balance rules keep an offline
+    /// withdrawal within what the account holds, and the currency and the
+    /// arithmetic are facts: no supervisor signs those away.
+    public var isOverridable: Bool {
+        switch self {
+        case .perTransaction, .dailyTotal: true
+        case .currencyNotSupported, .offlinePerTransaction, .offlineQueuedTotal, .offlineQueueTooOld, .noKnownBalance, .insufficientAvailable,
+             .arithmetic: false
+        }
+    }
 
     /// The limit's configuration key, for logs and tests.
     public var limitName: String {
@@ -109,9 +126,10 @@ public enum LimitViolation: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension Limits {
     /// Checks one amount against every limit.
-    public func check(_ amount: Money, kind: TransactionKind, context: LimitContext) throws(LimitViolation) {
+    /// - Parameter approved: a supervisor approved it (``RemainingLimits/violation(for:approved:)``).
+    public func check(_ amount: Money, kind: TransactionKind, context: LimitContext, approved: Bool = false) throws(LimitViolation) {
         guard amount.currency == currency else { throw .currencyNotSupported(amount.currency, terminal: currency) }
-        if let violation = try remaining(kind: kind, context: context).violation(for: amount) { throw violation }
+        if let violation = try remaining(kind: kind, context: context).violation(for: amount, approved: approved) { throw violation }
     }
 
     /// What is left under each limit; never negative.

@@ -16,6 +16,10 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
     case voidRefused(VoidRefusal)
     /// The payment cannot be reversed.
     case reversalRefused(ReversalRefusal)
+    /// The till cannot do that now; the refusal says why.
+    case till(TillRefusal)
+    /// A supervisor's approval was not taken.
+    case approval(ApprovalRefusal)
     /// The local database failed. The operator reads what happened in plain
     /// words; the technical detail (file, SQLite code, SQL) is for the log.
     case storage(StorageFailure)
@@ -33,6 +37,8 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noSuchEntry(let key): tr("No queued transaction {key}.", ["key": Localization.leftToRight("\(key)")])
         case .voidRefused(let refusal): refusal.description
         case .reversalRefused(let refusal): refusal.description
+        case .till(let refusal): refusal.description
+        case .approval(let refusal): refusal.description
         case .storage(let failure): failure.operatorText
         case .host(let message): tr("Host: {message}", ["message": Localization.verbatim(message)])
         }

@@ -6,10 +6,16 @@ public struct TransactionRequest: Hashable, Sendable {
     public let counterparty: IBAN?
     public let amount: Money
     public let operatorID: OperatorID
+    /// The supervisor who approved it over a counter limit
+    /// (``LimitViolation/isOverridable``); never the operator.
+    public let approvedBy: OperatorID?
 
-    /// - Throws: ``TransactionRuleError`` when the fields do not fit the kind.
-    public init(kind: TransactionKind, account: IBAN, counterparty: IBAN? = nil, amount: Money, operatorID: OperatorID) throws(TransactionRuleError) {
+    /// - Throws: ``TransactionRuleError`` when the fields do not fit the kind,
+    ///   or the operator approves their own payment.
+    public init(kind: TransactionKind, account: IBAN, counterparty: IBAN? = nil, amount: Money, operatorID: OperatorID,
+                approvedBy: OperatorID? = nil) throws(TransactionRuleError) {
         guard amount.minorUnits > 0 else { throw .amountNotPositive }
+        guard approvedBy != operatorID else { throw .approvedByOperator }
         switch kind {
         case .transfer:
             guard let counterparty else { throw .missingRecipient }
@@ -22,6 +28,12 @@ public struct TransactionRequest: Hashable, Sendable {
         self.counterparty = counterparty
         self.amount = amount
         self.operatorID = operatorID
+        self.approvedBy = approvedBy
+    }
+
+    /// The same payment, approved by `supervisor`.
+    public func approved(by supervisor: OperatorID) throws(TransactionRuleError) -> TransactionRequest {
+        try TransactionRequest(kind: kind, account: account, counterparty: counterparty, amount: amount, operatorID: operatorID, approvedBy: supervisor)
     }
 }
 
@@ -31,6 +43,7 @@ public enum TransactionRuleError: Error, Hashable, Sendable, CustomStringConvert
     case missingRecipient
     case recipientIsSameAccount
     case unexpectedRecipient(TransactionKind)
+    case approvedByOperator
 
     public var description: String {
         switch self {
@@ -38,6 +51,7 @@ public enum TransactionRuleError: Error, Hashable, Sendable, CustomStringConvert
         case .missingRecipient: tr("A transfer needs a recipient IBAN.")
         case .recipientIsSameAccount: tr("The recipient must be a different account.")
         case .unexpectedRecipient(let kind): "A \(kind.rawValue) has no recipient."
+        case .approvedByOperator: tr("Nobody can approve their own transaction. Another supervisor must sign.")
         }
     }
 }

@@ -22,6 +22,9 @@ struct WireTransaction: Codable, Equatable {
     /// The idempotency key of the posted payment this one reverses
     /// (docs/host-api.md §6); absent for an ordinary payment.
     let reverses: String?
+    /// The supervisor who approved it over a counter limit (docs/host-api.md
+    /// §6); absent when none had to.
+    let approvedBy: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, amount, currency
@@ -32,18 +35,19 @@ struct WireTransaction: Codable, Equatable {
         case clientReference = "client_reference"
         case clockUnverified = "clock_unverified"
         case reverses
+        case approvedBy = "approved_by"
     }
 
     init(_ request: TransactionRequest, key: IdempotencyKey, createdAt: Date, clockUnverified: Bool = false, reverses: IdempotencyKey? = nil) {
         self.init(kind: request.kind.rawValue, accountIBAN: request.account.electronic, counterpartyIBAN: request.counterparty?.electronic,
                   amount: request.amount.minorUnits, currency: request.amount.currency.code, operatorID: request.operatorID.rawValue,
                   createdAt: WireTransaction.timestamp(createdAt), clientReference: key.receiptNumber,
-                  clockUnverified: clockUnverified ? true : nil, reverses: reverses?.rawValue)
+                  clockUnverified: clockUnverified ? true : nil, reverses: reverses?.rawValue, approvedBy: request.approvedBy?.rawValue)
     }
 
     /// Every field as given; the encoder tests also feed it text no request could hold.
     init(kind: String, accountIBAN: String, counterpartyIBAN: String?, amount: Int64, currency: String, operatorID: String,
-         createdAt: String, clientReference: String, clockUnverified: Bool?, reverses: String? = nil) {
+         createdAt: String, clientReference: String, clockUnverified: Bool?, reverses: String? = nil, approvedBy: String? = nil) {
         self.kind = kind
         self.accountIBAN = accountIBAN
         self.counterpartyIBAN = counterpartyIBAN
@@ -54,6 +58,7 @@ struct WireTransaction: Codable, Equatable {
         self.clientReference = clientReference
         self.clockUnverified = clockUnverified
         self.reverses = reverses
+        self.approvedBy = approvedBy
     }
 
     /// The frozen bytes: the bytes `JSONEncoder` with `.sortedKeys` and
@@ -67,6 +72,7 @@ struct WireTransaction: Codable, Equatable {
         json.reserveCapacity(256)
         json.appendMember(.accountIBAN, string: accountIBAN)
         json.appendMember(.amount, integer: amount)
+        if let approvedBy { json.appendMember(.approvedBy, string: approvedBy) }
         json.appendMember(.clientReference, string: clientReference)
         if let clockUnverified { json.appendMember(.clockUnverified, bool: clockUnverified) }
         if let counterpartyIBAN { json.appendMember(.counterpartyIBAN, string: counterpartyIBAN) }

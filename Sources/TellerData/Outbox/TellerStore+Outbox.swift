@@ -41,23 +41,32 @@ extension TellerStore: OutboxPort {
             try database.inTransaction(.immediate) {
                 let (request, reverses) = try prepare()
                 // A clock below the trusted floor: the row is stamped from the floor and says so.
-                let (now, verified) = (clock as? TrustedClock)?.stamp() ?? (clock.now(), true)
+                let (now, verified) = stamp()
                 let context = try limitContext(kind: request.kind, account: request.account, isOnline: online, now: now)
-                try limits.check(request.amount, kind: request.kind, context: context)
+                // A supervisor's approval lifts the counter limits only; the one it lifted is journaled with it.
+                var overridden: LimitViolation?
+                if request.approvedBy != nil {
+                    do throws(LimitViolation) { try limits.check(request.amount, kind: request.kind, context: context) } catch { overridden = error }
+                }
+                try limits.check(request.amount, kind: request.kind, context: context, approved: request.approvedBy != nil)
+                // Cash moves the operator's open till; a transfer moves no cash.
+                let till = request.kind == .transfer ? nil : try openTillID(of: request.operatorID)
                 let key = IdempotencyKey.random()
                 let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: !verified, reverses: reverses).encoded()
                 try database.run("""
                     INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
-                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms, reverses)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms, reverses, till_id, approved_by)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [
                         .text(key.rawValue), .text(request.kind.rawValue), .text(request.account.electronic),
                         request.counterparty.map { .text($0.electronic) } ?? .null, .integer(request.amount.minorUnits),
                         .text(request.amount.currency.code), .text(request.operatorID.rawValue),
                         .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .state(.queued),
                         .integer(now.millisecondsSince1970), reverses.map { .text($0.rawValue) } ?? .null,
+                        till.map { .integer($0) } ?? .null, request.approvedBy.map { .text($0.rawValue) } ?? .null,
                     ])
                 let entry = OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued, reverses: reverses)
+                if let supervisor = request.approvedBy, let overridden { try appendJournal(.approval(of: entry, over: overridden, by: supervisor), at: now) }
                 try appendJournal(.enqueued(entry), at: now)
                 return entry
             }
@@ -201,7 +210,7 @@ enum OutboxColumns {
     static let list = """
         id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
         created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms,
-        last_error_class, waited_ms, reverses, first_sent_at_ms
+        last_error_class, waited_ms, reverses, first_sent_at_ms, approved_by
         """
 
     static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
@@ -212,11 +221,16 @@ enum OutboxColumns {
         guard let kind = TransactionKind(rawValue: row.text(2)) else { throw corrupt("an unknown kind") }
         guard let currency = Currency(code: row.text(6)) else { throw corrupt("an unknown currency") }
         guard let operatorID = OperatorID(row.text(7)) else { throw corrupt("a malformed operator id") }
+        var approvedBy: OperatorID?
+        if let text = row.optionalText("approved_by") {
+            guard let id = OperatorID(text) else { throw corrupt("a malformed approving supervisor") }
+            approvedBy = id
+        }
         let request: TransactionRequest
         do {
             request = try TransactionRequest(
                 kind: kind, account: try IBAN(row.text(3)), counterparty: try row.optionalText(4).map { try IBAN($0) },
-                amount: Money(minorUnits: row.int64(5), currency: currency), operatorID: operatorID)
+                amount: Money(minorUnits: row.int64(5), currency: currency), operatorID: operatorID, approvedBy: approvedBy)
         } catch {
             throw corrupt("invalid transaction fields (\(error))")
         }

@@ -12,16 +12,36 @@ public struct OperatorSession: OperatorSessionPort {
     public let maximumAttempts: Int
     /// How long a lockout lasts.
     public let lockout: TimeInterval
+    /// Who may approve what a counter limit or a till's tolerance refuses (the `supervisors` key).
+    public let supervisors: Set<OperatorID>
 
-    public init(store: TellerStore, host: HostClient?, hasher: PINHasher = .interactive, maximumAttempts: Int = 5, lockout: TimeInterval = 300) {
+    public init(store: TellerStore, host: HostClient?, hasher: PINHasher = .interactive, maximumAttempts: Int = 5, lockout: TimeInterval = 300,
+                supervisors: Set<OperatorID> = []) {
         self.store = store
         self.host = host
         self.hasher = hasher
         self.maximumAttempts = maximumAttempts
         self.lockout = lockout
+        self.supervisors = supervisors
     }
 
     public func signIn(_ id: OperatorID, pin: String) async throws(SignInError) -> (Operator, SignInMode) {
+        try await verify(id, pin: pin, signingIn: true)
+    }
+
+    public func approve(_ supervisorID: OperatorID, pin: String, for operatorID: OperatorID) async throws(ApprovalRefusal) -> Operator {
+        guard supervisorID != operatorID else { throw .ownTransaction }
+        guard supervisors.contains(supervisorID) else { throw .notSupervisor(supervisorID) }
+        do throws(SignInError) {
+            return try await verify(supervisorID, pin: pin, signingIn: false).0
+        } catch {
+            throw .signIn(error)
+        }
+    }
+
+    /// Checks the PIN as a sign-in does and keeps the verifier; journals a
+    /// sign-in only when `signingIn` (an approval is journaled with what it approves).
+    private func verify(_ id: OperatorID, pin: String, signingIn: Bool) async throws(SignInError) -> (Operator, SignInMode) {
         guard (4...8).contains(pin.count), pin.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .malformedPIN }
         let record = try await record(id)
         if let until = record?.lockedUntil, until > store.clock.now() { throw .lockedOut(until: until) }
@@ -42,20 +62,20 @@ public struct OperatorSession: OperatorSessionPort {
                     throw .lockedOut(until: until)
                 default:
                     // Unreachable or failing host: the offline verifier decides below.
-                    return try await signInOffline(id, pin: pin, record: record)
+                    return try await signInOffline(id, pin: pin, record: record, signingIn: signingIn)
                 }
             }
             let verifier = try hash(pin)
-            try await persist { () async throws(TellerError) in try await store.recordOnlineSignIn(verified, verifier: verifier) }
+            try await persist { () async throws(TellerError) in try await store.recordOnlineSignIn(verified, verifier: verifier, journaling: signingIn) }
             return (verified, .online)
         }
-        return try await signInOffline(id, pin: pin, record: record)
+        return try await signInOffline(id, pin: pin, record: record, signingIn: signingIn)
     }
 
-    private func signInOffline(_ id: OperatorID, pin: String, record: OperatorRecord?) async throws(SignInError) -> (Operator, SignInMode) {
+    private func signInOffline(_ id: OperatorID, pin: String, record: OperatorRecord?, signingIn: Bool) async throws(SignInError) -> (Operator, SignInMode) {
         guard let record, let verifier = record.verifier else { throw .neverSeenOnline(id) }
         guard hasher.matches(pin, verifier: verifier) else { throw try await failure(id) }
-        try await persist { () async throws(TellerError) in try await store.recordOfflineSignIn(id) }
+        try await persist { () async throws(TellerError) in try await store.recordOfflineSignIn(id, journaling: signingIn) }
         return (Operator(id: id, displayName: record.displayName), .offline)
     }
 

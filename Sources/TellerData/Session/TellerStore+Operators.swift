@@ -20,8 +20,8 @@ extension TellerStore {
     }
 
     /// Stores the verifier of a PIN the host just accepted, clears failures
-    /// and journals the sign-in, in one transaction.
-    func recordOnlineSignIn(_ signedIn: Operator, verifier: String) throws(TellerError) {
+    /// and journals the sign-in (unless it was a supervisor's approval), in one transaction.
+    func recordOnlineSignIn(_ signedIn: Operator, verifier: String, journaling: Bool = true) throws(TellerError) {
         try translating {
             try database.inTransaction(.immediate) {
                 try database.run("""
@@ -30,18 +30,18 @@ extension TellerStore {
                     ON CONFLICT (operator_id) DO UPDATE SET display_name = excluded.display_name, verifier = excluded.verifier,
                         failed_attempts = 0, locked_until_ms = NULL, last_online_at_ms = excluded.last_online_at_ms
                     """, [.text(signedIn.id.rawValue), .text(signedIn.displayName), .text(verifier), .integer(clock.now().millisecondsSince1970)])
-                try appendJournal(.signIn(signedIn.id, mode: .online), at: clock.now())
+                if journaling { try appendJournal(.signIn(signedIn.id, mode: .online), at: clock.now()) }
             }
         }
     }
 
     /// Clears the failures of an operator the stored verifier just let in
-    /// and journals the sign-in, in one transaction.
-    func recordOfflineSignIn(_ id: OperatorID) throws(TellerError) {
+    /// and journals the sign-in (unless it was a supervisor's approval), in one transaction.
+    func recordOfflineSignIn(_ id: OperatorID, journaling: Bool = true) throws(TellerError) {
         try translating {
             try database.inTransaction(.immediate) {
                 try database.run("UPDATE operators SET failed_attempts = 0, locked_until_ms = NULL WHERE operator_id = ?", [.text(id.rawValue)])
-                try appendJournal(.signIn(id, mode: .offline), at: clock.now())
+                if journaling { try appendJournal(.signIn(id, mode: .offline), at: clock.now()) }
             }
         }
     }

@@ -11,6 +11,8 @@ public actor TellerStore {
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
+    /// How this terminal's tills are counted (``TillPort``).
+    public nonisolated let tillSettings: TillSettings
     let clock: any WallClock
     /// Whose wall clock says which day it is, for the daily terminal limit.
     let zone: LocalTime.Zone
@@ -43,7 +45,7 @@ public actor TellerStore {
     ///   damaged, unreadable, another application's or from a newer Teller,
     ///   decided before anything is written: the file is left untouched.
     ///   ``SQLiteError`` when SQLite fails otherwise.
-    public init(path: String, limits: Limits, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
+    public init(path: String, limits: Limits, till: TillSettings? = nil, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
                 onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
@@ -55,7 +57,8 @@ public actor TellerStore {
         if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
             trusted.committed(at: Date(millisecondsSince1970: newest))
         }
-        self.init(database: database, limits: limits, clock: clock, zone: zone, onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
+        self.init(database: database, limits: limits, till: till, clock: clock, zone: zone, onlineEvidence: onlineEvidence, proveOnline: proveOnline,
+                  believedOnline: believedOnline)
     }
 
     /// Opens the store at `<directory>/teller.db` for reading only, for
@@ -68,15 +71,16 @@ public actor TellerStore {
     public init(readingOnly dataDirectory: String, limits: Limits) throws {
         let database = try Database(readingOnly: dataDirectory.appendingPathComponent(TellerStore.fileName))
         try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
-        self.init(database: database, limits: limits, clock: SystemClock(), zone: .system, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
+        self.init(database: database, limits: limits, till: nil, clock: SystemClock(), zone: .system, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
     }
 
-    private init(database: Database, limits: Limits, clock: any WallClock, zone: LocalTime.Zone,
+    private init(database: Database, limits: Limits, till: TillSettings?, clock: any WallClock, zone: LocalTime.Zone,
                  onlineEvidence: @escaping @Sendable () -> Bool, proveOnline: @escaping @Sendable () async -> Bool,
                  believedOnline: @escaping @Sendable () -> Bool) {
         self.database = database
         self.path = database.path
         self.limits = limits
+        self.tillSettings = till ?? .standard(for: limits.currency)
         self.clock = clock
         self.zone = zone
         self.onlineEvidence = onlineEvidence
@@ -85,11 +89,11 @@ public actor TellerStore {
     }
 
     /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
-    public init(dataDirectory: String, limits: Limits, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
+    public init(dataDirectory: String, limits: Limits, till: TillSettings? = nil, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
                 onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
                 believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try self.init(path: dataDirectory.appendingPathComponent(TellerStore.fileName), limits: limits, clock: clock, zone: zone,
+        try self.init(path: dataDirectory.appendingPathComponent(TellerStore.fileName), limits: limits, till: till, clock: clock, zone: zone,
                       onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
     }
 

@@ -1,0 +1,122 @@
+import FoundationEssentials
+
+/// One cash drawer session: an operator's till on this terminal, from the
+/// counted float at opening to the count at closing.
+public struct TillSession: Hashable, Sendable {
+    public let id: Int64
+    public let operatorID: OperatorID
+    public let openedAt: Date
+    public let opening: TillCount
+    /// Cash taken in by deposits (not voided) since it opened.
+    public var cashIn: Money
+    /// Cash paid out by withdrawals (not voided) since it opened.
+    public var cashOut: Money
+    /// How many cash payments moved it.
+    public var cashPayments: Int
+    /// Set once it is closed.
+    public var closing: Closing?
+
+    public struct Closing: Hashable, Sendable {
+        public let closedAt: Date
+        public let counted: TillCount
+        /// The cash position when it closed.
+        public let expected: Money
+        /// The supervisor who approved a difference beyond the tolerance.
+        public let approvedBy: OperatorID?
+
+        public init(closedAt: Date, counted: TillCount, expected: Money, approvedBy: OperatorID?) {
+            self.closedAt = closedAt
+            self.counted = counted
+            self.expected = expected
+            self.approvedBy = approvedBy
+        }
+
+        /// Counted minus expected: positive over, negative short.
+        public var overShort: Money { Money(minorUnits: counted.total.minorUnits - expected.minorUnits, currency: expected.currency) }
+    }
+
+    public init(id: Int64, operatorID: OperatorID, openedAt: Date, opening: TillCount, cashIn: Money, cashOut: Money, cashPayments: Int,
+                closing: Closing? = nil) {
+        self.id = id
+        self.operatorID = operatorID
+        self.openedAt = openedAt
+        self.opening = opening
+        self.cashIn = cashIn
+        self.cashOut = cashOut
+        self.cashPayments = cashPayments
+        self.closing = closing
+    }
+
+    public var currency: Currency { opening.currency }
+    public var isOpen: Bool { closing == nil }
+
+    /// The cash the drawer should hold: the float, plus deposits, minus withdrawals.
+    public var position: Money {
+        Money(minorUnits: opening.total.minorUnits + cashIn.minorUnits - cashOut.minorUnits, currency: currency)
+    }
+}
+
+/// Why a till action was refused.
+public enum TillRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The operator already has a till open on this terminal.
+    case alreadyOpen
+    /// The operator has no till open.
+    case notOpen
+    /// A count that cannot be right (a negative or absurd number of pieces, a foreign denomination).
+    case badCount(String)
+    /// The count differs from the position by more than the tolerance: a supervisor must approve.
+    case needsApproval(overShort: Money, tolerance: Money)
+
+    public var description: String {
+        switch self {
+        case .alreadyOpen: tr("Your till is already open.")
+        case .notOpen: tr("You have no till open.")
+        case .badCount(let detail): tr("The count cannot be taken: {detail}", ["detail": Localization.verbatim(detail)])
+        case .needsApproval(let overShort, let tolerance):
+            tr("The count is {difference} off, more than the {tolerance} allowed: a supervisor must approve.",
+               ["difference": overShort.description, "tolerance": tolerance.description])
+        }
+    }
+}
+
+/// Why a supervisor's approval was not taken.
+public enum ApprovalRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Nobody approves their own transaction or close.
+    case ownTransaction
+    /// The staff number is not among this terminal's supervisors.
+    case notSupervisor(OperatorID)
+    /// The limit protects the bank and is never overridden (``LimitViolation/isOverridable``).
+    case notOverridable(LimitViolation)
+    /// The supervisor's PIN was not accepted.
+    case signIn(SignInError)
+
+    public var description: String {
+        switch self {
+        case .ownTransaction: tr("Nobody can approve their own transaction. Another supervisor must sign.")
+        case .notSupervisor(let id): tr("Operator {id} is not a supervisor on this terminal.", ["id": Localization.leftToRight(id.rawValue)])
+        case .notOverridable(let violation): tr("No supervisor can override this limit: {limit}", ["limit": violation.description])
+        case .signIn(let error): error.description
+        }
+    }
+}
+
+/// How a terminal's tills are counted: the notes and coins, and how far a
+/// closing count may be off before a supervisor must approve it.
+public struct TillSettings: Hashable, Sendable {
+    public let denominations: DenominationTable
+    /// Over or short by at most this much closes without a supervisor; 0: any difference needs one.
+    public let tolerance: Money
+
+    public init(denominations: DenominationTable, tolerance: Money) {
+        self.denominations = denominations
+        self.tolerance = tolerance
+    }
+
+    /// The built-in table of `currency` and no tolerance; a currency without
+    /// a table is counted in its minor unit alone (check-config refuses that
+    /// unless `till_denominations` lists its notes and coins).
+    public static func standard(for currency: Currency) -> TillSettings {
+        let table = DenominationTable.standard(for: currency) ?? (try! DenominationTable(currency: currency, denominations: [1]))
+        return TillSettings(denominations: table, tolerance: .zero(currency))
+    }
+}

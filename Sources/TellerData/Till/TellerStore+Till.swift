@@ -1,0 +1,137 @@
+import FoundationEssentials
+import TellerCore
+
+/// The till (docs/architecture.md, "Till"): one cash drawer session per
+/// operator on this terminal. Opening and closing each commit, in one
+/// transaction, the till's row, its journal entry and its event for the
+/// bank (`till_events`, drained after the payments). Cash payments carry
+/// the open till's id (`outbox.till_id`), so its position is read from the
+/// outbox and cannot drift from it.
+extension TellerStore: TillPort {
+    public nonisolated var denominations: DenominationTable { tillSettings.denominations }
+    public nonisolated var tolerance: Money { tillSettings.tolerance }
+
+    public func openTill(of operatorID: OperatorID) throws(TellerError) -> TillSession? {
+        try translating {
+            guard let id = try openTillID(of: operatorID) else { return nil }
+            return try tillSession(id)
+        }
+    }
+
+    public func till(_ id: Int64) throws(TellerError) -> TillSession? {
+        try translating { try tillSession(id) }
+    }
+
+    public func open(by operatorID: OperatorID, count: TillCount) throws(TellerError) -> TillSession {
+        try checked(count)
+        return try translating {
+            try database.inTransaction(.immediate) {
+                guard try openTillID(of: operatorID) == nil else { throw TellerError.till(.alreadyOpen) }
+                let (now, verified) = stamp()
+                try database.run("""
+                    INSERT INTO tills (operator_id, currency, opened_at_ms, opening_count, opening_minor) VALUES (?, ?, ?, ?, ?)
+                    """, [.text(operatorID.rawValue), .text(count.currency.code), .integer(now.millisecondsSince1970), .text(count.json),
+                          .integer(count.total.minorUnits)])
+                let till = TillSession(id: database.lastInsertRowID, operatorID: operatorID, openedAt: now, opening: count,
+                                       cashIn: .zero(count.currency), cashOut: .zero(count.currency), cashPayments: 0)
+                let key = try queueTillEvent(WireTillEvent(opened: till, at: now, clockUnverified: !verified), kind: "opened", till: till.id, at: now)
+                try appendJournal(.tillOpened(till, event: key), at: now)
+                return till
+            }
+        }
+    }
+
+    public func close(by operatorID: OperatorID, count: TillCount, approvedBy: OperatorID?) throws(TellerError) -> TillSession {
+        try checked(count)
+        if approvedBy == operatorID { throw .approval(.ownTransaction) }
+        return try translating {
+            try database.inTransaction(.immediate) {
+                guard let id = try openTillID(of: operatorID), var till = try tillSession(id) else { throw TellerError.till(.notOpen) }
+                let (now, verified) = stamp()
+                let closing = TillSession.Closing(closedAt: now, counted: count, expected: till.position, approvedBy: approvedBy)
+                let beyondTolerance = abs(closing.overShort.minorUnits) > tolerance.minorUnits
+                if beyondTolerance, approvedBy == nil { throw TellerError.till(.needsApproval(overShort: closing.overShort, tolerance: tolerance)) }
+                // An approval nothing needed is not recorded as one.
+                till.closing = beyondTolerance ? closing : TillSession.Closing(closedAt: now, counted: count, expected: till.position, approvedBy: nil)
+                try database.run("""
+                    UPDATE tills SET closed_at_ms = ?, closing_count = ?, counted_minor = ?, expected_minor = ?, approved_by = ?
+                    WHERE id = ? AND closed_at_ms IS NULL
+                    """, [.integer(now.millisecondsSince1970), .text(count.json), .integer(count.total.minorUnits),
+                          .integer(closing.expected.minorUnits), till.closing?.approvedBy.map { .text($0.rawValue) } ?? .null, .integer(id)])
+                let key = try queueTillEvent(WireTillEvent(closed: till, at: now, clockUnverified: !verified), kind: "closed", till: id, at: now)
+                if let supervisor = till.closing?.approvedBy { try appendJournal(.approval(ofClosing: till, by: supervisor), at: now) }
+                try appendJournal(.tillClosed(till, event: key), at: now)
+                return till
+            }
+        }
+    }
+
+    /// The id of the operator's open till, read inside the caller's transaction.
+    func openTillID(of operatorID: OperatorID) throws -> Int64? {
+        try database.queryInt64("SELECT id FROM tills WHERE operator_id = ? AND closed_at_ms IS NULL", [.text(operatorID.rawValue)])
+    }
+
+    /// A till with its cash position, read inside the caller's transaction.
+    private func tillSession(_ id: Int64) throws -> TillSession? {
+        guard let row = try database.queryFirst("""
+            SELECT operator_id, currency, opened_at_ms, opening_count, closed_at_ms, closing_count, expected_minor, approved_by FROM tills WHERE id = ?
+            """, [.integer(id)], row: { (row: Statement) throws(SQLiteError) in
+                (row.text("operator_id"), row.text("currency"), row.int64("opened_at_ms"), row.text("opening_count"), row.optionalInt64("closed_at_ms"),
+                 row.optionalText("closing_count"), row.optionalInt64("expected_minor"), row.optionalText("approved_by"))
+            }) else { return nil }
+        func corrupt(_ what: String) -> SQLiteError { SQLiteError(code: .corrupt, message: "till \(id) has \(what)", path: path) }
+        guard let operatorID = OperatorID(row.0) else { throw corrupt("a malformed operator id") }
+        guard let currency = Currency(code: row.1) else { throw corrupt("the unknown currency '\(row.1)'") }
+        guard let opening = TillCount(json: row.3, currency: currency) else { throw corrupt("an unreadable opening count") }
+        let (cashIn, cashOut, payments) = try database.queryFirst("""
+            SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount_minor END), 0),
+                   coalesce(sum(CASE WHEN kind = 'withdrawal' THEN amount_minor END), 0), count(*)
+            FROM outbox WHERE till_id = ? AND state != ? AND currency = ?
+            """, [.integer(id), .state(.voided), .text(currency.code)]) { ($0.int64(0), $0.int64(1), Int($0.int64(2))) } ?? (0, 0, 0)
+        var closing: TillSession.Closing?
+        if let closedAt = row.4 {
+            guard let text = row.5, let counted = TillCount(json: text, currency: currency), let expected = row.6 else {
+                throw corrupt("an unreadable closing count")
+            }
+            var approvedBy: OperatorID?
+            if let text = row.7 {
+                guard let id = OperatorID(text) else { throw corrupt("a malformed approving supervisor") }
+                approvedBy = id
+            }
+            closing = TillSession.Closing(closedAt: Date(millisecondsSince1970: closedAt), counted: counted,
+                                          expected: Money(minorUnits: expected, currency: currency), approvedBy: approvedBy)
+        }
+        return TillSession(id: id, operatorID: operatorID, openedAt: Date(millisecondsSince1970: row.2), opening: opening,
+                           cashIn: Money(minorUnits: cashIn, currency: currency), cashOut: Money(minorUnits: cashOut, currency: currency),
+                           cashPayments: payments, closing: closing)
+    }
+
+    /// Queues a till event for the bank under a fresh key, inside the caller's transaction.
+    private func queueTillEvent(_ event: WireTillEvent, kind: String, till: Int64, at now: Date) throws -> IdempotencyKey {
+        let key = IdempotencyKey.random()
+        try database.run("""
+            INSERT INTO till_events (idempotency_key, till_id, kind, payload, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+            """, [.text(key.rawValue), .integer(till), .text(kind), .blob(try event.encoded()), .integer(now.millisecondsSince1970),
+                  .integer(now.millisecondsSince1970)])
+        return key
+    }
+
+    /// The time a row is stamped with, and whether the clock was above its trusted floor.
+    func stamp() -> (Date, verified: Bool) {
+        (clock as? TrustedClock)?.stamp() ?? (clock.now(), true)
+    }
+
+    /// A count in the till's currency and denominations.
+    private func checked(_ count: TillCount) throws(TellerError) {
+        let table = tillSettings.denominations
+        guard count.currency == table.currency else {
+            throw .till(.badCount("the count is in \(count.currency.code), the till in \(table.currency.code)"))
+        }
+        for (denomination, pieces) in count.pieces {
+            guard table.denominations.contains(denomination) else { throw .till(.badCount("\(denomination) is not a denomination of \(table.currency.code)")) }
+            guard (0...TillCount.maximumPieces).contains(pieces) else {
+                throw .till(.badCount("\(pieces) pieces of \(denomination) is not 0 to \(TillCount.maximumPieces)"))
+            }
+        }
+    }
+}
