@@ -17,7 +17,8 @@ struct LiveData {
         let clock = TrustedClock(floor: BuildInfo.buildDate)
         self.clock = clock
         guard let url = configuration.hostURL else {
-            store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), clock: clock)
+            store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), till: configuration.tillSettings(),
+                                    clock: clock)
             host = nil
             engine = nil
             linkMonitor = nil
@@ -35,8 +36,8 @@ struct LiveData {
         let timeout = configuration.requestTimeout
         // The online limits apply only while the bank answered within the last
         // request timeout, and over an offline limit only if it answers now.
-        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), clock: clock,
-                                onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
+        store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), till: configuration.tillSettings(),
+                                clock: clock, onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
                                 proveOnline: { (try? await host.health()) == true },
                                 believedOnline: { [reachability = connection.reachability] in reachability.isOnline })
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),

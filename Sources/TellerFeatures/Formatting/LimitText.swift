@@ -29,7 +29,14 @@ public enum LimitText {
 
     /// Any error an enqueue can give, in the operator's words.
     public static func text(_ error: TellerError) -> String {
-        if case .limit(let violation) = error { return text(violation) }
-        return error.description
+        switch error {
+        case .limit(let violation): return text(violation)
+        case .approval(.notOverridable(let violation)):
+            return tr("No supervisor can override this limit: {limit}", ["limit": text(violation)])
+        case .till(.needsApproval(let overShort, let tolerance)):
+            return tr("The count is {difference} off, more than the {tolerance} allowed: a supervisor must approve.",
+                      ["difference": MoneyFormatting.text(overShort), "tolerance": MoneyFormatting.text(tolerance)])
+        default: return error.description
+        }
     }
 }

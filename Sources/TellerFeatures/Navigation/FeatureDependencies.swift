@@ -9,6 +9,8 @@ public struct FeatureDependencies: Sendable {
     public let sync: any SyncStatusPort
     public let session: any OperatorSessionPort
     public let diagnostics: (any DiagnosticsPort)?
+    /// The operators' cash drawers; nil on a terminal without tills (the Till button is not shown).
+    public let till: (any TillPort)?
     /// How the touchscreen follows a calibration in progress; nil where
     /// nothing watches (tests that do not ask).
     public let touchCalibration: (any TouchCalibrationPort)?
@@ -21,7 +23,7 @@ public struct FeatureDependencies: Sendable {
     public let terminalCurrency: Currency
 
     public init(accounts: any AccountReading, outbox: any OutboxPort, sync: any SyncStatusPort, session: any OperatorSessionPort,
-                diagnostics: (any DiagnosticsPort)? = nil, touchCalibration: (any TouchCalibrationPort)? = nil,
+                diagnostics: (any DiagnosticsPort)? = nil, till: (any TillPort)? = nil, touchCalibration: (any TouchCalibrationPort)? = nil,
                 clock: any WallClock = SystemClock(), terminal: TerminalIdentity,
                 time: TimeFormatting, idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur) {
         self.accounts = accounts
@@ -29,6 +31,7 @@ public struct FeatureDependencies: Sendable {
         self.sync = sync
         self.session = session
         self.diagnostics = diagnostics
+        self.till = till
         self.touchCalibration = touchCalibration
         self.clock = clock
         self.terminal = terminal

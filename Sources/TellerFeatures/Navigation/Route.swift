@@ -24,6 +24,20 @@ public enum Route: Hashable, Sendable {
     case receipt(OutboxEntry)
     case queue
     case diagnostics
+    /// The operator's till: open it with a count, see the cash position, close it with a count.
+    case till
+    /// A closed till: expected, counted, over or short.
+    case tillClosed(TillSession)
+    /// A supervisor signs on this screen to approve what was refused.
+    case approval(ApprovalSubject)
+}
+
+/// What a supervisor is asked to approve.
+public enum ApprovalSubject: Hashable, Sendable {
+    /// A payment over a counter limit a supervisor may lift (``LimitViolation/isOverridable``).
+    case payment(TransactionRequest, over: LimitViolation)
+    /// Closing the till with a count off by more than the tolerance.
+    case tillClose(TillCount, overShort: Money)
 }
 
 extension Coordinator {
@@ -49,6 +63,12 @@ extension Coordinator {
             return QueueViewModel(dependencies: dependencies, navigator: self)
         case .diagnostics:
             return DiagnosticsViewModel(dependencies: dependencies, navigator: self)
+        case .till:
+            return TillViewModel(dependencies: dependencies, navigator: self)
+        case .tillClosed(let till):
+            return TillViewModel(dependencies: dependencies, navigator: self, closed: till)
+        case .approval(let subject):
+            return SignInViewModel(dependencies: dependencies, navigator: self, approving: subject)
         }
     }
 }

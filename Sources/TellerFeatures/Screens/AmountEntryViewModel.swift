@@ -24,6 +24,8 @@ public final class AmountEntryViewModel {
     /// A digit was refused because the field was full: the amount on screen
     /// is not what was typed, so Review waits until the operator corrects it.
     public private(set) var refusedOverlongInput = false
+    /// The payment Review refused over a limit a supervisor may lift: "Call supervisor" offers the approval.
+    public private(set) var approvable: (request: TransactionRequest, violation: LimitViolation)?
     /// What a keyboard or scanner typed on this screen since its last Enter.
     private var keyboardLine = ""
 
@@ -56,6 +58,7 @@ public final class AmountEntryViewModel {
         return FindAccountViewModel.validationText(Result { () throws(IBANError) -> IBAN in try IBAN(recipientText) })
     }
     public var continueTitle: String { tr("Review") }
+    public var supervisorTitle: String { tr("Call supervisor") }
     public var backTitle: String { tr("Back") }
     public var limitsTitle: String { tr("Limits left") }
     /// The cash-register keypad for the amount.
@@ -90,6 +93,7 @@ public final class AmountEntryViewModel {
 
     public func press(digit: Character) {
         refusal = nil
+        approvable = nil
         if focus == .amount {
             if !digits.append(digit), digits.digits.count >= digits.maximumLength {
                 refusedOverlongInput = true
@@ -129,6 +133,7 @@ public final class AmountEntryViewModel {
     }
 
     public func backspace() {
+        approvable = nil
         if focus == .amount {
             digits.backspace()
             refusedOverlongInput = false
@@ -190,13 +195,24 @@ public final class AmountEntryViewModel {
         }
         guard let signedIn = navigator?.signedInOperator else { return }
         await load()
-        if let violation = remaining?.violation(for: amount) { return refuse(LimitText.text(violation)) }
+        let request: TransactionRequest
         do {
-            let request = try TransactionRequest(kind: kind, account: account, counterparty: recipient, amount: amount, operatorID: signedIn.id)
-            navigator?.push(.review(request))
+            request = try TransactionRequest(kind: kind, account: account, counterparty: recipient, amount: amount, operatorID: signedIn.id)
         } catch {
-            refuse(error.description)
+            return refuse(error.description)
         }
+        if let violation = remaining?.violation(for: amount) {
+            // Only the counter limits can be approved, and only if nothing else refuses it too.
+            if violation.isOverridable, remaining?.violation(for: amount, approved: true) == nil { approvable = (request, violation) }
+            return refuse(LimitText.text(violation))
+        }
+        navigator?.push(.review(request))
+    }
+
+    /// A supervisor signs to approve the refused payment; Review follows.
+    public func callSupervisor() {
+        guard let approvable else { return }
+        navigator?.push(.approval(.payment(approvable.request, over: approvable.violation)))
     }
 
     public func back() { navigator?.pop() }

@@ -23,6 +23,8 @@ public final class HomeViewModel {
     public var lockTitle: String { tr("Lock") }
     public var signOutTitle: String { tr("Sign out") }
     public var diagnosticsTitle: String { tr("Technician") }
+    public var tillTitle: String { tr("Till") }
+    public var hasTill: Bool { dependencies.till != nil }
     public var hasDiagnostics: Bool { dependencies.diagnostics != nil }
 
     public func summaryChanged(_ summary: QueueSummary) {
@@ -32,6 +34,7 @@ public final class HomeViewModel {
 
     public func findAccount() { navigator?.push(.findAccount) }
     public func openQueue() { navigator?.push(.queue) }
+    public func openTill() { navigator?.push(.till) }
     public func openDiagnostics() { navigator?.push(.diagnostics) }
     public func lock() { navigator?.lock() }
     public func signOut() { navigator?.signOut() }

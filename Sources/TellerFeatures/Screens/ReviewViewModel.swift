@@ -34,6 +34,7 @@ public final class ReviewViewModel {
         if let counterparty = request.counterparty { lines.append(Line(label: tr("To"), value: counterparty.displayed())) }
         lines.append(Line(label: tr("Amount"), value: MoneyFormatting.text(request.amount)))
         if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: Self.operatorText(op))) }
+        if let supervisor = request.approvedBy { lines.append(Line(label: tr("Approved by"), value: Localization.leftToRight(supervisor.rawValue))) }
         return lines
     }
 

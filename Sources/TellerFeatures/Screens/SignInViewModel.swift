@@ -1,7 +1,10 @@
 import FoundationEssentials
 import TellerCore
 
-/// Sign in: operator id, then PIN, on a numeric keypad.
+/// Sign in: operator id, then PIN, on a numeric keypad. The same two steps
+/// let a supervisor approve, on the operator's screen, what a counter limit
+/// or a till's tolerance refused (``approving``), without signing anyone
+/// in or out.
 @MainActor
 public final class SignInViewModel {
     public enum Step: Hashable, Sendable {
@@ -22,23 +25,37 @@ public final class SignInViewModel {
     public private(set) var state: State = .entering
     public private(set) var operatorEntry = KeypadEntry(maximumLength: 8)
     public private(set) var pinEntry = KeypadEntry(maximumLength: 8)
+    /// What the supervisor approves; nil for an operator's sign-in.
+    public let approving: ApprovalSubject?
 
-    init(dependencies: FeatureDependencies, navigator: any Navigator) {
+    init(dependencies: FeatureDependencies, navigator: any Navigator, approving: ApprovalSubject? = nil) {
         self.dependencies = dependencies
         self.navigator = navigator
+        self.approving = approving
     }
 
-    public var title: String { tr("Sign in") }
+    public var title: String { approving == nil ? tr("Sign in") : tr("Supervisor approval") }
     public var prompt: String { step == .operatorID ? tr("Operator ID") : tr("PIN for operator {id}", ["id": Localization.leftToRight(operatorEntry.digits)]) }
     public var fieldText: String { step == .operatorID ? operatorEntry.digits : pinEntry.masked }
     public var fieldAccessibilityValue: String {
         step == .operatorID ? operatorEntry.digits : trn("{count} digit entered", "{count} digits entered", count: pinEntry.digits.count)
     }
-    public var enterTitle: String { step == .operatorID ? tr("Next") : tr("Sign in") }
-    public var canGoBack: Bool { step == .pin }
+    public var enterTitle: String { step == .operatorID ? tr("Next") : approving == nil ? tr("Sign in") : tr("Approve") }
+    public var canGoBack: Bool { step == .pin || approving != nil }
     public var backTitle: String { tr("Back") }
-    public var instructions: String { tr("Sign in with your operator ID and PIN.") }
-    public var operatorLabel: String { tr("Operator ID") }
+    public var instructions: String {
+        switch approving {
+        case nil: tr("Sign in with your operator ID and PIN.")
+        case .payment(let request, let violation):
+            tr("{limit} A supervisor other than {operator} signs here to approve {amount}.",
+               ["limit": LimitText.text(violation), "operator": Localization.leftToRight(request.operatorID.rawValue),
+                "amount": MoneyFormatting.text(request.amount)])
+        case .tillClose(_, let overShort):
+            tr("The count is {difference} off the till's position. A supervisor signs here to approve the close.",
+               ["difference": MoneyFormatting.text(overShort)])
+        }
+    }
+    public var operatorLabel: String { approving == nil ? tr("Operator ID") : tr("Supervisor ID") }
     public var pinLabel: String { tr("PIN") }
     public var operatorFieldText: String { operatorEntry.digits }
     /// One dot per digit; the digits themselves never leave this model.
@@ -48,6 +65,7 @@ public final class SignInViewModel {
     /// Shown while the host is unreachable.
     public var offlineNote: String? {
         guard navigator?.isOnline == false else { return nil }
+        if approving != nil { return tr("Offline: only supervisors who have signed in on this terminal before can approve.") }
         return tr("Offline: only operators who have signed in on this terminal before can sign in.")
     }
 
@@ -79,6 +97,7 @@ public final class SignInViewModel {
     }
 
     public func back() {
+        if approving != nil, step == .operatorID { return navigator?.pop() ?? () }
         pinEntry.clear()
         step = .operatorID
         state = .entering
@@ -101,6 +120,7 @@ public final class SignInViewModel {
             guard let id = OperatorID(operatorEntry.digits) else { return back() }
             state = .verifying
             navigator?.invalidate()
+            if let approving { return await approve(approving, by: id) }
             do throws(SignInError) {
                 let (signedIn, mode) = try await dependencies.session.signIn(id, pin: pinEntry.digits)
                 pinEntry.clear()
@@ -116,6 +136,39 @@ public final class SignInViewModel {
         }
     }
 
+    /// The supervisor's PIN checked, the approved payment goes to review, or
+    /// the till closes with the approval and its result replaces the till screen.
+    private func approve(_ subject: ApprovalSubject, by supervisorID: OperatorID) async {
+        guard let signedIn = navigator?.signedInOperator else { return }
+        defer { pinEntry.clear() }
+        do {
+            let supervisor = try await dependencies.session.approve(supervisorID, pin: pinEntry.digits, for: signedIn.id)
+            switch subject {
+            case .payment(let request, _):
+                navigator?.replaceTop(with: .review(try request.approved(by: supervisor.id)))
+            case .tillClose(let count, _):
+                guard let till = dependencies.till else { return }
+                let closed = try await till.close(by: signedIn.id, count: count, approvedBy: supervisor.id)
+                navigator?.outboxChanged()
+                navigator?.pop()
+                navigator?.replaceTop(with: .tillClosed(closed))
+            }
+        } catch let refusal as ApprovalRefusal {
+            if case .signIn(let error) = refusal {
+                state = Self.state(for: error, time: dependencies.time, now: dependencies.clock.now())
+            } else {
+                state = .failed(refusal.description)
+            }
+            navigator?.invalidate()
+        } catch let error as TellerError {
+            state = .failed(LimitText.text(error))
+            navigator?.invalidate()
+        } catch {
+            state = .failed(String(describing: error))
+            navigator?.invalidate()
+        }
+    }
+
     static func state(for error: SignInError, time: TimeFormatting, now: Date) -> State {
         switch error {
         case .lockedOut(let until): .lockedOut(tr("Too many wrong PINs. Try again at {time}.", ["time": time.clock(until)]))
@@ -125,5 +178,5 @@ public final class SignInViewModel {
 }
 
 extension SignInViewModel: ScreenViewModel {
-    public var screenName: String { "sign-in" }
+    public var screenName: String { approving == nil ? "sign-in" : "approval" }
 }

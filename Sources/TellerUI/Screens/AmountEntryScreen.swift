@@ -13,6 +13,8 @@ public struct AmountEntryScreen: TerminalScreen {
     public static let recipientField = "amount.recipient"
     public static let review = "amount.review"
     public static let back = "amount.back"
+    /// Shown after Review refused a limit a supervisor may lift.
+    public static let supervisor = "amount.supervisor"
 
     public let model: AmountEntryViewModel
 
@@ -27,7 +29,8 @@ public struct AmountEntryScreen: TerminalScreen {
     }
 
     private var topRow: any Widget {
-        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title)
+        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
+                           action: model.approvable == nil ? nil : Button(model.supervisorTitle, identifier: Self.supervisor, style: .secondary))
     }
 
     private var amountField: any Widget {
@@ -114,6 +117,7 @@ extension AmountEntryScreen {
         }
         switch identifier {
         case Self.review: review()
+        case Self.supervisor: model.callSupervisor()
         case Self.back: model.back()
         case Self.amountField: model.focus(.amount)
         case Self.recipientField: model.focus(.recipient)

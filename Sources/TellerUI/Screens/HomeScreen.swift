@@ -10,6 +10,7 @@ public struct HomeScreen: TerminalScreen {
     public static let lock = "home.lock"
     public static let signOut = "home.sign-out"
     public static let diagnostics = "home.diagnostics"
+    public static let till = "home.till"
 
     public let model: HomeViewModel
 
@@ -29,7 +30,8 @@ public struct HomeScreen: TerminalScreen {
         return VStack(spacing: 16, padding: .symmetric(horizontal: 24, vertical: 16), [
             Label(model.title, style: .title),
             Frame(height: 120, Button(model.findAccountTitle, identifier: Self.findAccount)),
-            Frame(height: 72, Button(model.queueTitle, identifier: Self.queue, style: .secondary)),
+            Frame(height: 72, HStack(spacing: 16, [Flexible(2, Button(model.queueTitle, identifier: Self.queue, style: .secondary))]
+                                        + (model.hasTill ? [Flexible(1, Button(model.tillTitle, identifier: Self.till, style: .secondary))] : []))),
             Spacer(),
             HStack(spacing: 16, bottom),
         ])
@@ -41,6 +43,7 @@ extension HomeScreen {
         switch identifier {
         case Self.findAccount: model.findAccount()
         case Self.queue: model.openQueue()
+        case Self.till where model.hasTill: model.openTill()
         case Self.lock: model.lock()
         case Self.signOut: model.signOut()
         case Self.diagnostics where model.hasDiagnostics: model.openDiagnostics()

@@ -44,7 +44,7 @@ final class TerminalApp {
         let calibration = Self.calibration(configuration.touchCalibration)
         let monitor = InputMonitor(configuration: .init(transform: display.transform, calibration: calibration, grab: configuration.grabInput))
 
-        let session = OperatorSession(store: live.store, host: live.host)
+        let session = OperatorSession(store: live.store, host: live.host, supervisors: Set(configuration.supervisors))
         let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus(clock: live.clock)
         let facts = LiveFactsSource()
         let storageFailures = StorageFailureRecord()
@@ -55,7 +55,7 @@ final class TerminalApp {
         let coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
             outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
-            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics,
+            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, till: live.store,
             touchCalibration: LiveTouchCalibration(monitor: monitor, display: display, configured: calibration), clock: live.clock,
             terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
             time: TimeFormatting(zone: .system), idleLockAfter: configuration.idleLockSeconds,

@@ -139,6 +139,33 @@ extension Configuration {
         "limit_offline_per_transaction": amount { c, v in c.limitOfflinePerTransaction = v },
         "limit_offline_queued_total": amount { c, v in c.limitOfflineQueuedTotal = v },
         "max_offline_age_h": number(1...168) { c, v in c.maxOfflineAgeHours = v },
+        "supervisors": text { value, c in
+            var ids: [OperatorID] = []
+            for word in value.split(whereSeparator: { $0 == " " || $0 == "," }) {
+                guard let id = OperatorID(String(word)) else { return "'\(word)' is not a staff number (4 to 8 digits)" }
+                guard !ids.contains(id) else { return "\(id) is listed twice" }
+                ids.append(id)
+            }
+            c.supervisors = ids
+            return nil
+        },
+        "till_denominations": text { value, c in
+            var amounts: [ConfiguredAmount] = []
+            for word in value.split(whereSeparator: { $0 == " " || $0 == "," }) {
+                guard let amount = ConfiguredAmount(String(word)), !amount.isZero else {
+                    return "'\(word)' is not a note or coin value like 50 or 0.20"
+                }
+                guard !amounts.contains(amount) else { return "\(word) is listed twice" }
+                amounts.append(amount)
+            }
+            c.tillDenominations = amounts
+            return nil
+        },
+        "till_tolerance": ConfigurationKey { value, c in
+            guard let amount = ConfiguredAmount(value) else { return "'\(value)' is not an amount like 0 or 5.00" }
+            c.tillTolerance = amount
+            return nil
+        },
     ]
 
     /// A text value: not empty, no control characters, and bounded (a path

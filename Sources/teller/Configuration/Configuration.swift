@@ -69,6 +69,12 @@ struct Configuration {
     var limitOfflinePerTransaction: ConfiguredAmount = 2_000
     var limitOfflineQueuedTotal: ConfiguredAmount = 10_000
     var maxOfflineAgeHours: Double = 72
+    /// Staff numbers who may approve what a counter limit or a till's tolerance refuses.
+    var supervisors: [OperatorID] = []
+    /// The notes and coins tills are counted in (major units); empty: the currency's built-in table.
+    var tillDenominations: [ConfiguredAmount] = []
+    /// How far a till's closing count may be off without a supervisor.
+    var tillTolerance: ConfiguredAmount = 0
 
     /// The file's default location.
     static let defaultPath = "/etc/teller/teller.conf"
@@ -82,6 +88,16 @@ struct Configuration {
             perOfflineTransaction: limitOfflinePerTransaction.money(in: currency),
             offlineQueuedTotal: limitOfflineQueuedTotal.money(in: currency),
             maxOfflineAge: maxOfflineAgeHours * 3600)
+    }
+
+    /// How tills are counted: `till_denominations` (or the currency's own
+    /// table) and `till_tolerance`. load(text:file:) has refused a list
+    /// that does not fit the currency.
+    func tillSettings() -> TillSettings {
+        let standard = TillSettings.standard(for: currency)
+        let listed = tillDenominations.map { $0.money(in: currency).minorUnits }
+        let table = listed.isEmpty ? standard.denominations : (try? DenominationTable(currency: currency, denominations: listed)) ?? standard.denominations
+        return TillSettings(denominations: table, tolerance: tillTolerance.money(in: currency))
     }
 }
 
@@ -123,6 +139,14 @@ extension Configuration {
                               ("limit_offline_per_transaction", configuration.limitOfflinePerTransaction),
                               ("limit_offline_queued_total", configuration.limitOfflineQueuedTotal)] where !amount.fits(configuration.currency) {
             problems.append(ConfigurationProblem(file: path, line: seen[key] ?? 0, message: "\(key): has more decimals than \(configuration.currency.code) allows (\(configuration.currency.exponent))"))
+        }
+        for (key, amount) in [("till_tolerance", configuration.tillTolerance)] + configuration.tillDenominations.map({ ("till_denominations", $0) })
+            where !amount.fits(configuration.currency) {
+            problems.append(ConfigurationProblem(file: path, line: seen[key] ?? 0, message: "\(key): has more decimals than \(configuration.currency.code) allows (\(configuration.currency.exponent))"))
+        }
+        if configuration.tillDenominations.isEmpty, DenominationTable.standard(for: configuration.currency) == nil {
+            problems.append(ConfigurationProblem(file: path, line: seen["currency"] ?? 0,
+                                                 message: "till_denominations: \(configuration.currency.code) has no built-in table of notes and coins; list them, e.g. till_denominations = 500 100 50 10 5 1"))
         }
         do {
             _ = try configuration.limits()

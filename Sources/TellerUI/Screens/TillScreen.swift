@@ -1,0 +1,116 @@
+import TellerCore
+import TellerFeatures
+import Widgets
+
+/// The operator's till. Counting (opening or closing): one row per note and
+/// coin, the keypad typing the pieces of the selected row, the total under
+/// them. Open: the cash position. Closed: expected, counted, over or short.
+@MainActor
+public struct TillScreen: TerminalScreen {
+    public static let back = "till.back"
+    public static let list = "till.count"
+    public static let keypad = "till.keys"
+    public static let open = "till.open"
+    public static let startClose = "till.start-close"
+    public static let close = "till.close"
+    public static let supervisor = "till.supervisor"
+    public static let done = "till.done"
+    /// `till.count.<denomination in minor units>`: selects that row for the keypad (`till.count.5000` is a 50.00 note).
+    public nonisolated static func row(_ denomination: Int64) -> String { "till.count.\(denomination)" }
+
+    public let model: TillViewModel
+
+    public init(model: TillViewModel) { self.model = model }
+
+    public var title: String { model.title }
+
+    public func body() -> any Widget {
+        let padding = Insets.symmetric(horizontal: 12, vertical: 8)
+        switch model.phase {
+        case .opening, .closing:
+            return VStack(spacing: 8, padding: padding, [topRow(action: nil), Flexible(1, counting())])
+        case .open:
+            return VStack(spacing: 12, padding: padding, [
+                topRow(action: nil),
+                ScreenParts.card(model.summary, identifier: "till.position"),
+                messages(),
+                Spacer(),
+                Frame(height: 64, Button(model.startCloseTitle, identifier: Self.startClose)),
+            ])
+        case .closed:
+            return VStack(spacing: 12, padding: padding, [
+                topRow(action: nil),
+                ScreenParts.card(model.summary, identifier: "till.result"),
+                Spacer(),
+                Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
+            ])
+        case .loading, .failed:
+            return VStack(spacing: 12, padding: padding, [topRow(action: nil), messages(), Spacer()])
+        }
+    }
+
+    private func topRow(action: Button?) -> any Widget {
+        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title, action: action)
+    }
+
+    private func messages() -> any Widget {
+        var lines: [any Widget] = []
+        if let failure = model.failureText { lines.append(ScreenParts.message(failure, isError: true, identifier: "till.message")) }
+        if let refusal = model.refusal { lines.append(ScreenParts.message(refusal, isError: true, identifier: "till.refusal")) }
+        return VStack(spacing: 4, lines)
+    }
+
+    private func counting() -> any Widget {
+        let rows = model.countLines.map { line in
+            ListRow(identifier: Self.row(line.denomination), title: line.denominationText, subtitle: "× " + line.pieces, trailing: line.total,
+                    badge: line.denomination == model.selected ? Badge(model.countingBadge, tone: .warning) : nil)
+        }
+        var side: [any Widget] = [
+            Label(model.countTotalText, style: .amount, identifier: "till.total"),
+            messages(),
+        ]
+        if model.approvalNeeded != nil {
+            side.append(Button(model.supervisorTitle, identifier: Self.supervisor, style: .secondary))
+        }
+        let action = model.phase == .opening
+            ? Button(model.openTitle, identifier: Self.open, isEnabled: !model.isWorking)
+            : Button(model.closeTitle, identifier: Self.close, isEnabled: !model.isWorking)
+        side.append(Flexible(1, Keypad(identifier: Self.keypad, model.keypad)))
+        side.append(Frame(height: 56, action))
+        return HStack(spacing: 16, [
+            Flexible(1, VStack(spacing: 6, [
+                Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 3),
+                Flexible(1, List(identifier: Self.list, label: model.title, rows: rows)),
+            ])),
+            Flexible(1, VStack(spacing: 8, side)),
+        ])
+    }
+}
+
+extension TillScreen {
+    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
+        if DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: model.next).tap(identifier, keypad: Self.keypad) { return true }
+        if identifier.hasPrefix(Self.list + "."), let denomination = Int64(identifier.dropFirst(Self.list.count + 1)) {
+            model.select(denomination)
+            return true
+        }
+        switch identifier {
+        case Self.back: model.back()
+        case Self.open: actions.perform { await model.open() }
+        case Self.startClose: model.startClose()
+        case Self.close: actions.perform { await model.close() }
+        case Self.supervisor: model.callSupervisor()
+        case Self.done: model.back()
+        default: return false
+        }
+        return true
+    }
+
+    public func key(_ key: TerminalKey, _ actions: ScreenActions) {
+        DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: model.next).key(key)
+    }
+}
+
+extension TillViewModel: PresentedByTerminalScreen {
+    public var terminalScreen: any TerminalScreen { TillScreen(model: self) }
+}
