@@ -79,7 +79,7 @@ public actor FakeOutbox: OutboxPort {
     public func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry {
         let context = await context(kind: request.kind, account: request.account)
         do {
-            try limits.check(request.amount, kind: request.kind, context: context)
+            try limits.check(request.amount, kind: request.kind, context: context, approved: request.approvedBy != nil)
         } catch {
             throw .limit(error)
         }
@@ -319,4 +319,51 @@ public final class FakeTouchCalibration: TouchCalibrationPort {
     public func beginCalibration() { calls.append(.begin) }
     public func apply(_ matrix: [Double]) { calls.append(.apply(matrix)) }
     public func cancelCalibration() { calls.append(.cancel) }
+}
+
+/// Tills kept in memory with the store's rules (one open per operator, the
+/// tolerance, no self-approval); cash payments are added by ``recordCash(_:for:)``.
+public actor FakeTill: TillPort {
+    public nonisolated let denominations = DenominationTable.standard(for: .eur)!
+    public nonisolated let tolerance: Money
+    public private(set) var tills: [TillSession] = []
+    let clock: FakeClock
+
+    public init(clock: FakeClock, tolerance: Money = Money(minorUnits: 0, currency: .eur)) {
+        self.clock = clock
+        self.tolerance = tolerance
+    }
+
+    public func openTill(of operatorID: OperatorID) async throws(TellerError) -> TillSession? {
+        tills.last { $0.operatorID == operatorID && $0.isOpen }
+    }
+
+    public func open(by operatorID: OperatorID, count: TillCount) async throws(TellerError) -> TillSession {
+        guard try await openTill(of: operatorID) == nil else { throw .till(.alreadyOpen) }
+        let till = TillSession(id: Int64(tills.count + 1), operatorID: operatorID, openedAt: clock.now(), opening: count,
+                               cashIn: .zero(count.currency), cashOut: .zero(count.currency), cashPayments: 0)
+        tills.append(till)
+        return till
+    }
+
+    public func close(by operatorID: OperatorID, count: TillCount, approvedBy: OperatorID?) async throws(TellerError) -> TillSession {
+        if approvedBy == operatorID { throw .approval(.ownTransaction) }
+        guard let index = tills.lastIndex(where: { $0.operatorID == operatorID && $0.isOpen }) else { throw .till(.notOpen) }
+        let closing = TillSession.Closing(closedAt: clock.now(), counted: count, expected: tills[index].position, approvedBy: approvedBy)
+        let beyond = abs(closing.overShort.minorUnits) > tolerance.minorUnits
+        if beyond, approvedBy == nil { throw .till(.needsApproval(overShort: closing.overShort, tolerance: tolerance)) }
+        tills[index].closing = beyond ? closing
+            : TillSession.Closing(closedAt: closing.closedAt, counted: count, expected: closing.expected, approvedBy: nil)
+        return tills[index]
+    }
+
+    public func till(_ id: Int64) async throws(TellerError) -> TillSession? { tills.first { $0.id == id } }
+
+    /// A cash payment of the operator's open till: deposits in, withdrawals out.
+    public func recordCash(_ amount: Money, for operatorID: OperatorID, deposit: Bool) {
+        guard let index = tills.lastIndex(where: { $0.operatorID == operatorID && $0.isOpen }) else { return }
+        if deposit { tills[index].cashIn = Money(minorUnits: tills[index].cashIn.minorUnits + amount.minorUnits, currency: amount.currency) }
+        else { tills[index].cashOut = Money(minorUnits: tills[index].cashOut.minorUnits + amount.minorUnits, currency: amount.currency) }
+        tills[index].cashPayments += 1
+    }
 }

@@ -13,6 +13,7 @@ public struct FeatureHarness {
     public let session: FakeSession
     public let diagnostics = FakeDiagnostics()
     public let touchCalibration = FakeTouchCalibration()
+    public let till: FakeTill
     public let coordinator: Coordinator
 
     public static let account = try! IBAN("DE54500105170426397158")
@@ -29,8 +30,9 @@ public struct FeatureHarness {
         sync = FakeSync(online: online)
         outbox = FakeOutbox(limits: limits, clock: clock, sync: sync)
         session = FakeSession(clock: clock)
+        till = FakeTill(clock: clock, tolerance: Self.eur(100))
         coordinator = Coordinator(dependencies: FeatureDependencies(
-            accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, touchCalibration: touchCalibration,
+            accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, till: till, touchCalibration: touchCalibration,
             clock: clock, terminal: terminal, time: TimeFormatting(zone: zone),
             idleLockAfter: idleLockAfter))
     }

@@ -8,6 +8,7 @@ extension ScreenViewModel {
     public var signIn: SignInViewModel? { self as? SignInViewModel }
     public var locked: LockedViewModel? { self as? LockedViewModel }
     public var home: HomeViewModel? { self as? HomeViewModel }
+    public var till: TillViewModel? { self as? TillViewModel }
     public var findAccount: FindAccountViewModel? { self as? FindAccountViewModel }
     public var account: AccountViewModel? { self as? AccountViewModel }
     public var amount: AmountEntryViewModel? { self as? AmountEntryViewModel }

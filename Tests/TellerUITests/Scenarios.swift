@@ -19,6 +19,8 @@ enum Scenario: String, CaseIterable, Sendable {
     case queue
     case locked
     case diagnostics
+    case till
+    case approval
     // States worth seeing.
     case signInPIN = "sign-in-pin"
     case signInLockout = "signin-lockout"
@@ -36,9 +38,12 @@ enum Scenario: String, CaseIterable, Sendable {
     case diagnosticsTouchTest = "diagnostics-touch-test"
     case diagnosticsCalibration = "diagnostics-calibration"
     case diagnosticsCalibrated = "diagnostics-calibrated"
+    case tillOpen = "till-open"
+    case tillShort = "till-short"
+    case tillClosed = "till-closed"
 
     /// The screens themselves, shot in both themes.
-    static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics]
+    static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics, .till, .approval]
 
     /// The `screenName` of the view model the scenario ends on.
     var screenName: String {
@@ -49,6 +54,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .receiptConfirmed, .receiptRejected: "receipt"
         case .queueRejected, .queueLong, .queueLongOldest: "queue"
         case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated: "diagnostics"
+        case .tillOpen, .tillShort, .tillClosed: "till"
         default: rawValue
         }
     }
@@ -68,6 +74,11 @@ enum Scenario: String, CaseIterable, Sendable {
         case .queue: "Queue with a queued and a confirmed row, and Sync now."
         case .locked: "Lock screen: the operator's PIN unlocks it."
         case .diagnostics: "Technician diagnostics behind the technician PIN."
+        case .till: "Open till: the float counted by note and coin, the keypad typing the selected row's pieces."
+        case .approval: "Supervisor approval on the operator's screen: a deposit over the per-transaction limit, the supervisor's ID and PIN."
+        case .tillOpen: "The open till: the float, cash in and out, and the cash position."
+        case .tillShort: "Closing with a count 10.00 short: refused beyond the tolerance, with Call supervisor."
+        case .tillClosed: "The closed till after a supervisor approved the difference: expected, counted, short, approved by."
         case .signInPIN: "Sign in, second step: the PIN shows as dots only."
         case .signInLockout: "Three wrong PINs: the lockout message says until when."
         case .signInOffline: "Sign in while the host is unreachable, with the offline note."
@@ -175,6 +186,44 @@ enum Scenario: String, CaseIterable, Sendable {
             if self == .queueLongOldest { await d.tap(QueueScreen.bottom) }
         case .locked:
             await d.tap(HomeScreen.lock)
+        case .till, .tillOpen, .tillShort, .tillClosed:
+            await d.tap(HomeScreen.till)
+            await d.tap(TillScreen.row(5000))
+            await d.key("2", on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.row(1000))
+            await d.key("5", on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.row(200))
+            await d.key("10", on: TillScreen.keypad, enter: false)
+            if self == .till { return }
+            await d.tap(TillScreen.open)
+            let open = try #require(await h.till.openTill(of: OperatorID("1001")!), "the till did not open")
+            await h.till.recordCash(FeatureHarness.eur(25_000), for: open.operatorID, deposit: true)
+            await h.till.recordCash(FeatureHarness.eur(12_000), for: open.operatorID, deposit: false)
+            // Leave the till and come back: the position is read again.
+            await d.tap(TillScreen.back)
+            await d.tap(HomeScreen.till)
+            if self == .tillOpen { return }
+            await d.tap(TillScreen.startClose)
+            await d.tap(TillScreen.row(5000))
+            await d.key("4", on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.row(2000))
+            await d.key("1", on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.row(1000))
+            await d.key("5", on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.row(200))
+            await d.key("10", on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.close)
+            if self == .tillShort { return }
+            await d.tap(TillScreen.supervisor)
+            await d.key("2001", on: "approval.pin")
+            await d.key("2468", on: "approval.pin")
+        case .approval:
+            await d.openAccount()
+            await d.tap(AccountScreen.deposit)
+            await d.key("1500000", on: AmountEntryScreen.keys, enter: false)
+            await d.tap(AmountEntryScreen.review)
+            await d.tap(AmountEntryScreen.supervisor)
+            await d.key("2001", on: "approval.pin")
         case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated:
             await h.diagnostics.setReport(DiagnosticsReport(
                 version: "1.4.0", host: URL(string: "https://host.bank.example/v1"),

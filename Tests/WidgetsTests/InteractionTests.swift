@@ -18,6 +18,18 @@ import Widgets
         #expect(tree.identifier(at: field.frame.center) == "sign-in.operator")
     }
 
+    /// An empty stack laid out after a button (a screen's message area with
+    /// no message) has an empty frame; it must not take the button's taps.
+    @Test func anEmptyStackAfterAButtonDoesNotHideIt() throws {
+        let tree = layout(VStack(spacing: 8, [
+            Button("Back", identifier: "back"),
+            VStack(spacing: 4, []),
+            Spacer(),
+        ]))
+        let back = try #require(tree.node(withIdentifier: "back"))
+        #expect(tree.identifier(at: back.frame.center) == "back")
+    }
+
     @Test func modalScrimSwallowsTouchesBelowIt() {
         let tree = layout(TellerScreens.rejectedAlert())
         let keyBelow = tree.node(withIdentifier: "deposit.keypad.9")!

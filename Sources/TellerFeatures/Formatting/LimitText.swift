@@ -34,8 +34,12 @@ public enum LimitText {
         case .approval(.notOverridable(let violation)):
             return tr("No supervisor can override this limit: {limit}", ["limit": text(violation)])
         case .till(.needsApproval(let overShort, let tolerance)):
-            return tr("The count is {difference} off, more than the {tolerance} allowed: a supervisor must approve.",
-                      ["difference": MoneyFormatting.text(overShort), "tolerance": MoneyFormatting.text(tolerance)])
+            let difference = MoneyFormatting.text(Money(minorUnits: abs(overShort.minorUnits), currency: overShort.currency))
+            return overShort.minorUnits < 0
+                ? tr("The drawer is {difference} short, more than the {tolerance} allowed: a supervisor must approve.",
+                     ["difference": difference, "tolerance": MoneyFormatting.text(tolerance)])
+                : tr("The drawer is {difference} over, more than the {tolerance} allowed: a supervisor must approve.",
+                     ["difference": difference, "tolerance": MoneyFormatting.text(tolerance)])
         default: return error.description
         }
     }

@@ -20,6 +20,13 @@ public enum MoneyFormatting {
         format.leftToRight(format.digits(unisolated(money, sign: money.isNegative ? "\u{2212}" : "", rules: format.rules, display: format.currencyDisplay)))
     }
 
+    /// The figure alone, without the currency, where the currency is said
+    /// once nearby: a till's note and coin tiles ("50.00", "0.20").
+    public static func figure(_ money: Money) -> String {
+        let format = Localization.format
+        return format.leftToRight(format.digits(number(money, rules: format.rules)))
+    }
+
     /// With an explicit sign, for activity lines: "+50.00 EUR", "−12.00 EUR".
     public static func signed(_ money: Money) -> String { signed(money, format: Localization.format) }
 

@@ -34,7 +34,7 @@ public final class SignInViewModel {
         self.approving = approving
     }
 
-    public var title: String { approving == nil ? tr("Sign in") : tr("Supervisor approval") }
+    public var title: String { approving == nil ? tr("Sign in") : tr("Approval") }
     public var prompt: String { step == .operatorID ? tr("Operator ID") : tr("PIN for operator {id}", ["id": Localization.leftToRight(operatorEntry.digits)]) }
     public var fieldText: String { step == .operatorID ? operatorEntry.digits : pinEntry.masked }
     public var fieldAccessibilityValue: String {
@@ -51,8 +51,11 @@ public final class SignInViewModel {
                ["limit": LimitText.text(violation), "operator": Localization.leftToRight(request.operatorID.rawValue),
                 "amount": MoneyFormatting.text(request.amount)])
         case .tillClose(_, let overShort):
-            tr("The count is {difference} off the till's position. A supervisor signs here to approve the close.",
-               ["difference": MoneyFormatting.text(overShort)])
+            overShort.minorUnits < 0
+                ? tr("The drawer is {difference} short. A supervisor signs here to approve the close.",
+                     ["difference": MoneyFormatting.text(Money(minorUnits: -overShort.minorUnits, currency: overShort.currency))])
+                : tr("The drawer is {difference} over. A supervisor signs here to approve the close.",
+                     ["difference": MoneyFormatting.text(overShort)])
         }
     }
     public var operatorLabel: String { approving == nil ? tr("Operator ID") : tr("Supervisor ID") }

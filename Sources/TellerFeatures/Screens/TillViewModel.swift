@@ -23,6 +23,8 @@ public final class TillViewModel {
     /// One denomination's line of the count.
     public struct CountLine: Hashable, Sendable {
         public let denomination: Int64
+        /// "50.00 EUR × 2": the denomination and its pieces, on its tile.
+        public let title: String
         public let denominationText: String
         public let pieces: String
         public let total: String
@@ -88,8 +90,11 @@ public final class TillViewModel {
         denominations.denominations.map { denomination in
             let pieces = denomination == selected && isCounting ? entry.digits : String(count.pieces[denomination] ?? 0)
             let value = Money(minorUnits: denomination * Int64(count.pieces[denomination] ?? 0), currency: count.currency)
-            return CountLine(denomination: denomination, denominationText: MoneyFormatting.text(Money(minorUnits: denomination, currency: count.currency)),
-                             pieces: Localization.digits(pieces.isEmpty ? "0" : pieces), total: MoneyFormatting.text(value),
+            let denominationText = MoneyFormatting.text(Money(minorUnits: denomination, currency: count.currency))
+            let piecesText = Localization.digits(pieces.isEmpty ? "0" : pieces)
+            let figure = MoneyFormatting.figure(Money(minorUnits: denomination, currency: count.currency))
+            return CountLine(denomination: denomination, title: tr("{denomination} × {pieces}", ["denomination": figure, "pieces": piecesText]),
+                             denominationText: denominationText, pieces: piecesText, total: MoneyFormatting.text(value),
                              isNote: denominations.isNote(denomination))
         }
     }
@@ -111,7 +116,8 @@ public final class TillViewModel {
             var lines = [(tr("Closed"), dependencies.time.dateAndClock(closing.closedAt)),
                          (tr("Expected"), MoneyFormatting.text(closing.expected)),
                          (tr("Counted"), MoneyFormatting.text(closing.counted.total)),
-                         (Self.overShortLabel(closing.overShort), MoneyFormatting.text(closing.overShort))]
+                         (Self.overShortLabel(closing.overShort),
+                          MoneyFormatting.text(Money(minorUnits: abs(closing.overShort.minorUnits), currency: closing.overShort.currency)))]
             if let supervisor = closing.approvedBy { lines.append((tr("Approved by"), Localization.leftToRight(supervisor.rawValue))) }
             return lines
         default:

@@ -61,28 +61,31 @@ public struct TillScreen: TerminalScreen {
     }
 
     private func counting() -> any Widget {
-        let rows = model.countLines.map { line in
-            ListRow(identifier: Self.row(line.denomination), title: line.denominationText, subtitle: "× " + line.pieces, trailing: line.total,
-                    badge: line.denomination == model.selected ? Badge(model.countingBadge, tone: .warning) : nil)
+        // Every note and coin is a tile on screen at once, three across, the
+        // one the keypad types into drawn as the primary button.
+        let tiles: [any Widget] = model.countLines.map { line in
+            Flexible(1, Frame(height: LayoutContext.minimumTouchTarget,
+                              Button(line.title, identifier: Self.row(line.denomination),
+                                     style: line.denomination == model.selected ? .primary : .secondary)))
         }
-        var side: [any Widget] = [
-            Label(model.countTotalText, style: .amount, identifier: "till.total"),
-            messages(),
-        ]
-        if model.approvalNeeded != nil {
-            side.append(Button(model.supervisorTitle, identifier: Self.supervisor, style: .secondary))
+        let rows: [any Widget] = stride(from: 0, to: tiles.count, by: 3).map { start in
+            let row = Array(tiles[start..<min(start + 3, tiles.count)])
+            return HStack(spacing: 6, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: 3 - row.count))
         }
+        // The refusal under the tiles, where there is room for the whole sentence.
+        let form: [any Widget] = [Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 3)] + rows + [messages()]
+        var side: [any Widget] = [Label(model.countTotalText, style: .amount, identifier: "till.total")]
+        // A close refused for its difference: the next step is the supervisor (a changed count asks again).
         let action = model.phase == .opening
             ? Button(model.openTitle, identifier: Self.open, isEnabled: !model.isWorking)
-            : Button(model.closeTitle, identifier: Self.close, isEnabled: !model.isWorking)
+            : model.approvalNeeded != nil
+                ? Button(model.supervisorTitle, identifier: Self.supervisor)
+                : Button(model.closeTitle, identifier: Self.close, isEnabled: !model.isWorking)
         side.append(Flexible(1, Keypad(identifier: Self.keypad, model.keypad)))
         side.append(Frame(height: 56, action))
         return HStack(spacing: 16, [
-            Flexible(1, VStack(spacing: 6, [
-                Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 3),
-                Flexible(1, List(identifier: Self.list, label: model.title, rows: rows)),
-            ])),
-            Flexible(1, VStack(spacing: 8, side)),
+            Flexible(3, ScrollArea(identifier: Self.list, label: model.title, VStack(spacing: 6, form))),
+            Flexible(2, VStack(spacing: 8, side)),
         ])
     }
 }

@@ -5,13 +5,16 @@ extension LayoutNode {
     ///
     /// Later siblings are on top (a modal's scrim comes after the screen), so
     /// they are tried first; children of a clipping node only count inside it.
+    /// A node with an empty frame (an empty stack) is looked through: only
+    /// a child of it can be hit, so it never hides the siblings under it.
     public func hitPath(at point: Point) -> [LayoutNode] {
-        guard frame.contains(point) || (!clipsChildren && frame.isEmpty) else { return [] }
+        let inside = frame.contains(point)
+        guard inside || (!clipsChildren && frame.isEmpty) else { return [] }
         for child in children.reversed() {
             let path = child.hitPath(at: point)
             if !path.isEmpty { return [self] + path }
         }
-        return [self]
+        return inside ? [self] : []
     }
 
     /// The innermost interactive node under `point`, or nil.

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerFeatures
+import TellerFakes
+
+/// The till screen and a supervisor's approval on the operator's screen, on fakes.
+@MainActor
+@Suite struct TillAndApprovalTests {
+    func tillScreen(_ h: FeatureHarness) async throws -> TillViewModel {
+        await h.signIn()
+        h.coordinator.current.home?.openTill()
+        await h.coordinator.settle()
+        return try #require(h.coordinator.current.till, "not on the till: \(h.coordinator.current.screenName)")
+    }
+
+    /// Types `pieces` for each denomination through the row taps and the keypad.
+    func count(_ model: TillViewModel, _ pieces: [Int64: Int]) {
+        for (denomination, number) in pieces {
+            model.select(denomination)
+            for digit in String(number) { model.press(digit: digit) }
+        }
+    }
+
+    func supervisorSigns(_ h: FeatureHarness, id: String, pin: String) async throws -> SignInViewModel {
+        let approval = try #require(h.coordinator.current.signIn, "not on the approval: \(h.coordinator.current.screenName)")
+        #expect(approval.screenName == "approval")
+        for digit in id { approval.press(digit: digit) }
+        await approval.enter()
+        for digit in pin { approval.press(digit: digit) }
+        await approval.enter()
+        await h.coordinator.settle()
+        return approval
+    }
+
+    @Test func openWithAFloatSeeThePositionAndCloseBalanced() async throws {
+        let h = FeatureHarness()
+        let model = try await tillScreen(h)
+        #expect(model.phase == .opening)
+        count(model, [5000: 2, 200: 5])
+        #expect(model.countTotalText == "Counted: 110.00 EUR")
+        #expect(model.countLines.first { $0.denomination == 5000 }?.total == "100.00 EUR")
+        await model.open()
+        guard case .open(let till) = model.phase else { Issue.record("not open: \(model.phase)"); return }
+        #expect(till.position == FeatureHarness.eur(11_000))
+        await h.till.recordCash(FeatureHarness.eur(2_000), for: till.operatorID, deposit: true)
+        model.startClose()
+        count(model, [5000: 2, 1000: 2, 200: 5])
+        await model.close()
+        await h.coordinator.settle()
+        #expect(model.refusal == nil)
+        guard case .closed(let closed) = model.phase else { Issue.record("not closed: \(model.phase)"); return }
+        #expect(closed.closing?.overShort == FeatureHarness.eur(0))
+        #expect(model.summary.map(\.label).contains("Balanced"))
+    }
+
+    @Test func aShortCloseNeedsAnotherSupervisorWhoSignsOnTheSameScreen() async throws {
+        let h = FeatureHarness()
+        let model = try await tillScreen(h)
+        count(model, [5000: 2])
+        await model.open()
+        model.startClose()
+        count(model, [5000: 1, 2000: 2])
+        await model.close()
+        #expect(model.refusal == "The drawer is 10.00 EUR short, more than the 1.00 EUR allowed: a supervisor must approve.")
+        #expect(model.approvalNeeded == FeatureHarness.eur(-1_000))
+        model.callSupervisor()
+        await h.coordinator.settle()
+        // The operator cannot approve their own close.
+        let own = try await supervisorSigns(h, id: "1001", pin: "1234")
+        #expect(own.message == "Nobody can approve their own transaction. Another supervisor must sign.")
+        own.back()
+        own.back()
+        #expect(h.coordinator.current.till === model)
+        model.callSupervisor()
+        await h.coordinator.settle()
+        _ = try await supervisorSigns(h, id: "2001", pin: "2468")
+        let result = try #require(h.coordinator.current.till)
+        guard case .closed(let closed) = result.phase else { Issue.record("not closed: \(result.phase)"); return }
+        #expect(closed.closing?.approvedBy == OperatorID("2001"))
+        #expect(result.summary.contains { $0.label == "Approved by" && $0.value.contains("2001") })
+        #expect(h.coordinator.routes == [.home, .tillClosed(closed)])
+    }
+
+    @Test func aPaymentOverTheCounterLimitGoesToReviewApprovedButAnOfflineLimitOffersNoSupervisor() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        await h.accounts.set(cached: nil, fresh: h.snapshot(asOf: h.clock.now()), for: FeatureHarness.account)
+        h.coordinator.push(.account(FeatureHarness.account))
+        h.coordinator.push(.amount(FeatureHarness.account, .deposit))
+        await h.coordinator.settle()
+        let amount = try #require(h.coordinator.current.amount)
+        for digit in "1500000" { amount.press(digit: digit) }
+        await amount.reviewTransaction()
+        #expect(amount.refusal == "Over the per-transaction limit of 10,000.00 EUR.")
+        #expect(amount.approvable != nil)
+        amount.callSupervisor()
+        await h.coordinator.settle()
+        _ = try await supervisorSigns(h, id: "2001", pin: "2468")
+        let review = try #require(h.coordinator.current.review, "not on review: \(h.coordinator.current.screenName)")
+        #expect(review.request.approvedBy == OperatorID("2001"))
+        #expect(review.lines.last?.value == "2001")
+        await review.confirm()
+        await h.coordinator.settle()
+        #expect(h.coordinator.current.receipt != nil)
+
+        // Offline, 3,000.00 is over the offline limit: no supervisor is offered.
+        await h.sync.setOnline(false)
+        h.coordinator.popToHome()
+        h.coordinator.push(.amount(FeatureHarness.account, .deposit))
+        await h.coordinator.settle()
+        let offline = try #require(h.coordinator.current.amount)
+        for digit in "300000" { offline.press(digit: digit) }
+        await offline.reviewTransaction()
+        #expect(offline.refusal?.hasPrefix("Over the offline limit") == true)
+        #expect(offline.approvable == nil)
+    }
+}
