@@ -59,6 +59,7 @@ extension TellerStore: OutboxPort {
                     ])
                 let entry = OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued, reverses: reverses)
                 try appendJournal(.enqueued(entry), at: now)
+                try queueReceipts(for: entry, at: now)
                 return entry
             }
         }
