@@ -1,3 +1,4 @@
+import Device
 import FoundationEssentials
 import TellerCore
 import TellerData
@@ -69,6 +70,15 @@ struct Configuration {
     var limitOfflinePerTransaction: ConfiguredAmount = 2_000
     var limitOfflineQueuedTotal: ConfiguredAmount = 10_000
     var maxOfflineAgeHours: Double = 72
+
+    // Receipt printer
+    /// Where the ESC/POS printer is; nil prints nothing.
+    var printer: PrinterAddress?
+    var printerPaper = PaperWidth.millimetres80
+    /// Receipts each payment prints while a printer is configured; the second is marked COPY.
+    var receiptCopies = 1
+    /// The bank's name at the top of every receipt; empty prints none.
+    var bankName = ""
 
     /// The file's default location.
     static let defaultPath = "/etc/teller/teller.conf"
@@ -164,4 +174,9 @@ extension Configuration {
         try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
                               caFile: caFile, hostPinSHA256: hostPinSHA256)
     }
+}
+
+extension Configuration {
+    /// The receipts each payment queues: `receipt_copies` with a printer, none without.
+    var receiptsPerPayment: Int { printer == nil ? 0 : receiptCopies }
 }
