@@ -6,6 +6,8 @@ import Widgets
 @MainActor
 public struct ReceiptScreen: TerminalScreen {
     public static let done = "receipt.done"
+    /// Prints the receipt again, marked COPY (shown only with a printer).
+    public static let reprint = "receipt.reprint"
 
     public let model: ReceiptViewModel
 
@@ -27,17 +29,27 @@ public struct ReceiptScreen: TerminalScreen {
                 Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false,
                       identifier: "receipt.detail"),
                 ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
+                model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "receipt.print-message") } ?? Spacer(),
                 Spacer(),
             ]))),
-            Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
+            model.canReprint
+                ? Frame(height: 64, HStack(spacing: 12, [
+                    Flexible(1, Button(model.reprintTitle, identifier: Self.reprint, accessibilityLabel: model.reprintAccessibilityLabel,
+                                       style: .secondary)),
+                    Flexible(2, Button(model.doneTitle, identifier: Self.done)),
+                ]))
+                : Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
         ])
     }
 }
 
 extension ReceiptScreen {
     public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        guard identifier == Self.done else { return false }
-        model.done()
+        switch identifier {
+        case Self.done: model.done()
+        case Self.reprint where model.canReprint: actions.perform { await model.reprint() }
+        default: return false
+        }
         return true
     }
 }
