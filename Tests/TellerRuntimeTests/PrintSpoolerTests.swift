@@ -1,11 +1,12 @@
 import Device
-import FoundationEssentials
+import Foundation
 import Graphics
 import PrinterTestSupport
 import ProcessTestSupport
 import TellerCore
 import TellerData
 import TellerFeatures
+import TellerUI
 import Testing
 @testable import TellerRuntime
 
@@ -211,5 +212,65 @@ import Testing
         let printed = try await slips(printer, count: 1)
         await spooler.stop()
         #expect(printed.count == 1)
+    }
+
+    /// The catalog of `language` compiled from po/ by msgfmt, as tools/catalogs compiles it.
+    func catalog(_ language: Language) async throws -> Catalog {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let output = directory.file("\(language.code).mo")
+        let compiled = try await ChildProcess.run("/usr/bin/msgfmt", ["--check", "-o", output, "\(repository)/po/\(language.code).po"])
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+        return try Catalog(path: output)
+    }
+
+    /// Each receipt prints in the language it was queued in, whatever the
+    /// terminal speaks when the printer takes it: what comes out of the
+    /// printer is, dot for dot, the receipt written in that language. With
+    /// TELLER_PRINT_PNG_DIR set, the slips are also written there as PNG
+    /// to be looked at.
+    @Test func eachReceiptPrintsInTheLanguageItWasQueuedIn() async throws {
+        let printer = try FakePrinter.network(answers: Self.ready)
+        defer { printer.stop() }
+        let store = try makeStore()
+        var catalogs: [String: Catalog] = [:]
+        var formats: [RegionalFormat] = []
+        for language in [Language.english, .german, .arabic] {
+            if language != .english { catalogs[language.code] = try await catalog(language) }
+            formats.append(language == .arabic ? RegionalFormat(language: .arabic, currencyDisplay: .symbol, digits: .native)
+                                               : RegionalFormat(language: language, currencyDisplay: .symbol))
+        }
+        var entries: [OutboxEntry] = []
+        for format in formats {
+            let entry = try await Localization.with(format, catalog: catalogs[format.language.code]) { try await store.enqueue(Self.deposit) }
+            entries.append(entry)
+        }
+        let known = catalogs
+        let header = PaymentReceipt.Header(bankName: "Musterbank", terminal: TerminalIdentity(terminalID: "T-0001", branch: "Mitte"))
+        let time = TimeFormatting(zone: .utc)
+        let documents = PrintJobDocuments(queue: store, header: header, time: time,
+                                          format: { RegionalFormat(language: .english, currencyDisplay: .symbol, digits: .native) },
+                                          catalog: { known[$0.code] }, signedIn: { nil })
+        let line = PrinterLine(address: "tcp:127.0.0.1:\(printer.port)", paper: .millimetres80, fonts: { try FontLibrary() }, open: {
+            Result { () throws(PrinterError) -> any PrinterConnection in try NetworkPrinterConnection(host: "127.0.0.1", port: printer.port) }
+        })
+        // The terminal speaks English now; the jobs were queued in English, German and Arabic.
+        _ = await PrintSpooler(queue: store, documents: documents, line: line).drainOnce()
+        let printed = try await slips(printer, count: 3)
+        try #require(printed.count == 3)
+
+        let fonts = try FontLibrary()
+        let outputDirectory = ProcessInfo.processInfo.environment["TELLER_PRINT_PNG_DIR"]
+        for (index, format) in formats.enumerated() {
+            let expected = Localization.with(format, catalog: catalogs[format.language.code]) {
+                PaymentReceipt.document(for: entries[index], header: header, operator: nil, time: time)
+            }
+            let raster = MonochromeRaster(PrintedDocumentRenderer(fonts: fonts).render(expected, width: PaperWidth.millimetres80.dots))
+            let slip = printed[index]
+            try #require(slip.width == raster.width && slip.height == raster.height, "\(format.language)")
+            var differing = 0
+            for y in 0..<raster.height { for x in 0..<raster.width where slip[x, y] != raster[x, y] { differing += 1 } }
+            #expect(differing == 0, "\(format.language): \(differing) dots differ from the receipt written in it")
+            if let outputDirectory { try slip.writePNG(to: "\(outputDirectory)/spooled-receipt-\(format.language.code).png") }
+        }
     }
 }
