@@ -68,7 +68,8 @@ let package = Package(
 
         // MARK: Runtime
         /// Kernel to screen: the display, the input devices and the main loop joined to the
-        /// coordinator and the screens. Knows no data layer, so teller-bench drives it on the fakes.
+        /// coordinator and the screens, and the print spooler. Knows no data layer (only its ports), so
+        /// teller-bench drives it on the fakes.
         .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI"]),
 
         // MARK: Executables
