@@ -22,16 +22,19 @@ public struct ReceiptScreen: TerminalScreen {
         case .confirmed: color = .success
         case .rejected: color = .danger
         }
+        var content: [any Widget] = [
+            Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status"),
+            Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false,
+                  identifier: "receipt.detail"),
+            ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
+        ]
+        if let printed = model.printMessage {
+            content.append(ScreenParts.message(printed, isError: false, identifier: "receipt.print-message"))
+        }
+        content.append(Spacer())
         // At the largest text the receipt scrolls above Done rather than cut a line of it.
         return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
-            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: 10, [
-                Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status"),
-                Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false,
-                      identifier: "receipt.detail"),
-                ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
-                model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "receipt.print-message") } ?? Spacer(),
-                Spacer(),
-            ]))),
+            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: 10, content))),
             model.canReprint
                 ? Frame(height: 64, HStack(spacing: 12, [
                     Flexible(1, Button(model.reprintTitle, identifier: Self.reprint, accessibilityLabel: model.reprintAccessibilityLabel,
