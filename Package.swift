@@ -68,8 +68,9 @@ let package = Package(
 
         // MARK: Runtime
         /// Kernel to screen: the display, the input devices and the main loop joined to the
-        /// coordinator and the screens. Knows no data layer, so teller-bench drives it on the fakes.
-        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI"]),
+        /// coordinator and the screens, and the print spooler. Knows no data layer (only its ports), so
+        /// teller-bench drives it on the fakes.
+        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI"]),
 
         // MARK: Executables
         .executableTarget(
@@ -104,7 +105,10 @@ let package = Package(
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
             exclude: ["Goldens"]),
-        .testTarget(name: "TellerRuntimeTests", dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "Device", "Graphics", "Widgets"]),
+        .testTarget(
+            name: "TellerRuntimeTests",
+            dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "TellerCore", "TellerUI", "Device", "Graphics", "Widgets",
+                           "TellerData", "PrinterTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport"],

@@ -14,6 +14,9 @@ public struct FeatureHarness {
     public let diagnostics = FakeDiagnostics()
     public let touchCalibration = FakeTouchCalibration()
     public let till: FakeTill
+    /// Nil unless the harness was made `withPrinter`.
+    public let printQueue: FakePrintQueue?
+    public let printer: FakePrinterStatus?
     public let coordinator: Coordinator
 
     public static let account = try! IBAN("DE54500105170426397158")
@@ -24,17 +27,19 @@ public struct FeatureHarness {
     ///   so that what they show depends neither on the machine's zone nor on
     ///   a test that sets `TZ`.
     public init(online: Bool = true, idleLockAfter: TimeInterval = 120, terminal: TerminalIdentity = TerminalIdentity(terminalID: "T-0001", branch: "Main St"),
-                zone: LocalTime.Zone = .utc) {
+                zone: LocalTime.Zone = .utc, withPrinter: Bool = false) {
         let limits = try! Limits(currency: .eur, perTransaction: Self.eur(1_000_000), dailyPerTerminal: Self.eur(5_000_000),
                                  perOfflineTransaction: Self.eur(200_000), offlineQueuedTotal: Self.eur(1_000_000), maxOfflineAge: 72 * 3600)
         sync = FakeSync(online: online)
         outbox = FakeOutbox(limits: limits, clock: clock, sync: sync)
         session = FakeSession(clock: clock)
         till = FakeTill(clock: clock, tolerance: Self.eur(100))
+        printQueue = withPrinter ? FakePrintQueue(clock: clock, outbox: outbox) : nil
+        printer = withPrinter ? FakePrinterStatus() : nil
         coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: accounts, outbox: outbox, sync: sync, session: session, diagnostics: diagnostics, till: till, touchCalibration: touchCalibration,
             clock: clock, terminal: terminal, time: TimeFormatting(zone: zone),
-            idleLockAfter: idleLockAfter))
+            idleLockAfter: idleLockAfter, printQueue: printQueue, printer: printer))
     }
 
     public func snapshot(_ iban: IBAN = account, balance: Int64 = 1_250_000, available: Int64 = 1_250_000, asOf: Date) -> AccountSnapshot {

@@ -19,6 +19,7 @@ struct LiveData {
         guard let url = configuration.hostURL else {
             store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), till: configuration.tillSettings(),
                                     clock: clock)
+            store.configurePrinting(receiptCopies: configuration.receiptsPerPayment)
             host = nil
             engine = nil
             linkMonitor = nil
@@ -40,6 +41,7 @@ struct LiveData {
                                 clock: clock, onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
                                 proveOnline: { (try? await host.health()) == true },
                                 believedOnline: { [reachability = connection.reachability] in reachability.isOnline })
+        store.configurePrinting(receiptCopies: configuration.receiptsPerPayment)
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 onWake: { reason in Log.info("sync: woke (\(reason))") },
                                 onProblem: DrainCommand.logProblem)

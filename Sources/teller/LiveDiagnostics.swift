@@ -13,9 +13,12 @@ actor LiveDiagnostics: DiagnosticsPort {
     private let hardware: @Sendable () async -> DiagnosticsReport.Hardware?
     private let sync: (any SyncStatusPort)?
     private let storageFailures: StorageFailureRecord
+    private let printer: (any PrinterStatusPort)?
 
     init(configuration: Configuration, configurationPath: String, store: TellerStore, sync: (any SyncStatusPort)?,
-         storageFailures: StorageFailureRecord, hardware: @escaping @Sendable () async -> DiagnosticsReport.Hardware?) {
+         storageFailures: StorageFailureRecord, printer: (any PrinterStatusPort)? = nil,
+         hardware: @escaping @Sendable () async -> DiagnosticsReport.Hardware?) {
+        self.printer = printer
         self.sync = sync
         self.storageFailures = storageFailures
         self.configuration = configuration
@@ -35,7 +38,7 @@ actor LiveDiagnostics: DiagnosticsPort {
             version: BuildInfo.version, host: configuration.hostURL,
             databasePath: store.path, databaseBytes: bytes, quickCheck: try? await store.quickCheckReport(),
             sync: await sync?.status(), systemClock: Date(), needsReview: (try? await store.needsReviewEntries()) ?? [],
-            lastStorageFailure: await storageFailures.last, hardware: await hardware())
+            lastStorageFailure: await storageFailures.last, hardware: await hardware(), printer: await printer?.printerReport())
     }
 
     func switchLanguage(to language: Language) async throws(TellerError) {

@@ -27,10 +27,12 @@ public struct DiagnosticsReport: Hashable, Sendable {
     public var lastStorageFailure: StorageFailure?
     /// Nil when the main loop could not be asked.
     public var hardware: Hardware?
+    /// The receipt printer; nil when none is configured.
+    public var printer: PrinterReport?
 
     public init(version: String, host: URL?, databasePath: String, databaseBytes: Int?,
                 quickCheck: String?, sync: SyncStatus?, systemClock: Date, needsReview: [OutboxEntry] = [],
-                lastStorageFailure: StorageFailure? = nil, hardware: Hardware?) {
+                lastStorageFailure: StorageFailure? = nil, hardware: Hardware?, printer: PrinterReport? = nil) {
         self.version = version
         self.host = host
         self.databasePath = databasePath
@@ -41,6 +43,7 @@ public struct DiagnosticsReport: Hashable, Sendable {
         self.needsReview = needsReview
         self.lastStorageFailure = lastStorageFailure
         self.hardware = hardware
+        self.printer = printer
     }
 
     /// What the main loop drives: the display and the open input devices.

@@ -68,6 +68,7 @@ extension TellerStore: OutboxPort {
                 let entry = OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued, reverses: reverses)
                 if let supervisor = request.approvedBy, let overridden { try appendJournal(.approval(of: entry, over: overridden, by: supervisor), at: now) }
                 try appendJournal(.enqueued(entry), at: now)
+                try queueReceipts(for: entry, at: now)
                 return entry
             }
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import TellerCore
 
 /// The terminal's SQLite database: the outbox, the account cache and the
@@ -24,6 +25,12 @@ public actor TellerStore {
     /// `sending` commit may still be on its way (it is made while the
     /// request is on the wire).
     var sendingClaims: Set<Int64> = []
+    /// Receipts each payment queues for the printer: `receipt_copies`, or
+    /// 0 without a printer (``configurePrinting(receiptCopies:)``). Set
+    /// from outside the actor, so the terminal sets it as it opens the store.
+    nonisolated let receiptCopies = Mutex(0)
+    /// Called after a print job is committed (the print spooler's wake-up).
+    var printObservers: [@Sendable () -> Void] = []
     /// Whether the online limits may apply now (see
     /// ``HostReachability/bankAnswered(within:)``); without a host, never.
     private let onlineEvidence: @Sendable () -> Bool
@@ -39,7 +46,8 @@ public actor TellerStore {
     /// Opens or creates the store and brings its schema up to date.
     ///
     /// Rows left in `sending` by a crash go back to `queued`: the host's
-    /// idempotency makes the resend safe.
+    /// idempotency makes the resend safe. Print jobs left `printing` go
+    /// back to `queued` marked as copies.
     ///
     /// - Throws: ``DatabaseRefusal`` naming the file when it is empty,
     ///   damaged, unreadable, another application's or from a newer Teller,
@@ -53,6 +61,8 @@ public actor TellerStore {
         // Their requests may have reached the bank, so they can no longer be voided.
         try database.run("UPDATE outbox SET state = ?1, updated_at_ms = ?2, first_sent_at_ms = coalesce(first_sent_at_ms, ?2) WHERE state = ?3",
                          [.state(.queued), .integer(clock.now().millisecondsSince1970), .state(.sending)])
+        // Slips cut off mid-print may be half on paper: they print again, marked as copies.
+        try database.run("UPDATE print_jobs SET state = 'queued', copy = 1 WHERE state = 'printing'")
         // The last committed row's time is part of the trusted clock's floor.
         if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
             trusted.committed(at: Date(millisecondsSince1970: newest))

@@ -207,6 +207,7 @@ public final class Coordinator: Navigator {
         let summary = try? await dependencies.outbox.summary()
         statusBar.update(online: isOnline, problem: status.problem, clockVerified: status.clockVerified, lastSyncAt: status.lastSyncAt,
                          summary: summary, signedIn: signedInOperator)
+        if let printer = dependencies.printer { statusBar.printerChanged(await printer.printerReport()) }
         if let summary { current.summaryChanged(summary) }
         invalidate()
     }

@@ -21,11 +21,16 @@ public struct FeatureDependencies: Sendable {
     public let idleLockAfter: TimeInterval
     /// The currency of the terminal's limits; amounts default to it.
     public let terminalCurrency: Currency
+    /// The print queue (reprints); nil when no printer is configured.
+    public let printQueue: (any PrintQueuePort)?
+    /// The printer's state for the status bar and diagnostics; nil when no printer is configured.
+    public let printer: (any PrinterStatusPort)?
 
     public init(accounts: any AccountReading, outbox: any OutboxPort, sync: any SyncStatusPort, session: any OperatorSessionPort,
                 diagnostics: (any DiagnosticsPort)? = nil, till: (any TillPort)? = nil, touchCalibration: (any TouchCalibrationPort)? = nil,
                 clock: any WallClock = SystemClock(), terminal: TerminalIdentity,
-                time: TimeFormatting, idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur) {
+                time: TimeFormatting, idleLockAfter: TimeInterval = 120, terminalCurrency: Currency = .eur,
+                printQueue: (any PrintQueuePort)? = nil, printer: (any PrinterStatusPort)? = nil) {
         self.accounts = accounts
         self.outbox = outbox
         self.sync = sync
@@ -38,5 +43,7 @@ public struct FeatureDependencies: Sendable {
         self.time = time
         self.idleLockAfter = idleLockAfter
         self.terminalCurrency = terminalCurrency
+        self.printQueue = printQueue
+        self.printer = printer
     }
 }

@@ -135,6 +135,13 @@ public final class DiagnosticsViewModel {
         if let failure = report.lastStorageFailure {
             lines.append(Line(label: tr("Last storage error"), value: Localization.verbatim("\(failure.kind.rawValue): \(failure.detail)")))
         }
+        if let printer = report.printer {
+            lines.append(Line(label: tr("Printer"), value: tr("{address}: {condition}, {count} waiting", [
+                "address": Localization.leftToRight(printer.address), "condition": Self.conditionText(printer.condition),
+                "count": Localization.format.number(printer.waitingJobs),
+            ])))
+            if let error = printer.lastError { lines.append(Line(label: tr("Printer error"), value: Localization.verbatim(error))) }
+        }
         if let hardware = report.hardware {
             lines.append(Line(label: tr("Display"), value: Localization.verbatim(hardware.display)))
             lines.append(Line(label: tr("Rotation"), value: Localization.digits("\(hardware.rotationDegrees)°")))
@@ -142,6 +149,19 @@ public final class DiagnosticsViewModel {
             for device in hardware.inputs { lines.append(Line(label: tr("Input"), value: Localization.verbatim("\(device.name) (\(device.kind.rawValue)) \(device.path)"))) }
         }
         return lines
+    }
+
+    /// The printer's condition as the technician reads it.
+    static func conditionText(_ condition: PrinterReport.Condition) -> String {
+        switch condition {
+        case .unknown: tr("not asked yet")
+        case .ready: tr("ready")
+        case .paperNearEnd: tr("paper low")
+        case .paperOut: tr("out of paper")
+        case .coverOpen: tr("cover open")
+        case .error: tr("error")
+        case .offline: tr("offline or unreachable")
+        }
     }
 
     public func startTouchTest() {

@@ -23,6 +23,9 @@ public final class QueueViewModel {
         /// What the colour of `stateText` means.
         public let tone: Tone
 
+        /// Its receipt can be printed again: a printer is configured and the row was not voided.
+        public let canReprint: Bool
+
         /// A rejection nobody acknowledged yet, or a row a person must settle with the bank (acknowledged or not).
         public var mustBeActedOn: Bool {
             switch state {
@@ -97,6 +100,8 @@ public final class QueueViewModel {
         let stateText: String
         var detail = "\(who) · \(time)"
         var needsAcknowledgement = false
+        // A voided payment's receipt would read Queued: it is not printed again.
+        var isVoided = false
         let tone: Tone
         switch entry.state {
         case .queued:
@@ -116,6 +121,7 @@ public final class QueueViewModel {
             detail = "\(ReasonText.text(reason, detail: entry.lastError)) · \(detail)"
             needsAcknowledgement = !acknowledged
         case .voided:
+            isVoided = true
             stateText = tr("Voided")
             tone = .neutral
         case .needsReview(let reason, let acknowledged):
@@ -128,7 +134,8 @@ public final class QueueViewModel {
         }
         return Row(key: entry.key, title: tr("{kind} {amount}", ["kind": AccountViewModel.kindTitle(entry.request.kind), "amount": MoneyFormatting.text(entry.request.amount)]),
                    amount: MoneyFormatting.text(entry.request.amount), stateText: stateText, detail: detail,
-                   needsAcknowledgement: needsAcknowledgement, state: entry.state, tone: tone)
+                   needsAcknowledgement: needsAcknowledgement, state: entry.state, tone: tone,
+                   canReprint: dependencies.printQueue != nil && !isVoided)
     }
 
     public func load() async {
@@ -150,6 +157,27 @@ public final class QueueViewModel {
             state = .failed(error.description)
         }
         await load()
+    }
+
+    public var reprintTitle: String { tr("Reprint") }
+    /// The spoken name of a row's Reprint button, naming whose receipt.
+    public func reprintAccessibilityLabel(_ row: Row) -> String {
+        tr("Reprint receipt of {row} as a copy", ["row": row.title])
+    }
+
+    /// What the last reprint request came to; nil before any.
+    public private(set) var printMessage: String?
+
+    /// Queues one more receipt of the row `key`, marked COPY.
+    public func reprint(_ key: IdempotencyKey) async {
+        guard let queue = dependencies.printQueue, let op = navigator?.signedInOperator else { return }
+        do throws(TellerError) {
+            _ = try await queue.reprintReceipt(key, by: op.id)
+            printMessage = tr("A copy is on its way to the printer.")
+        } catch {
+            printMessage = tr("Could not queue the copy: {problem}", ["problem": error.description])
+        }
+        navigator?.invalidate()
     }
 
     public func syncNow() async {

@@ -67,6 +67,33 @@ public final class ReceiptViewModel {
 
     public var doneTitle: String { tr("Done") }
 
+    /// What the last reprint request came to; nil before any.
+    public private(set) var printMessage: String?
+
+    /// A printer is configured and the payment was not voided (its receipt would say otherwise).
+    public var canReprint: Bool {
+        guard dependencies.printQueue != nil else { return false }
+        if case .voided = entry.state { return false }
+        return true
+    }
+
+    public var reprintTitle: String { tr("Reprint") }
+    public var reprintAccessibilityLabel: String {
+        tr("Reprint receipt {receipt} as a copy", ["receipt": Localization.leftToRight(entry.key.receiptNumber)])
+    }
+
+    /// Queues one more receipt, marked COPY; the printer takes it when it can.
+    public func reprint() async {
+        guard let queue = dependencies.printQueue, let op = navigator?.signedInOperator else { return }
+        do throws(TellerError) {
+            _ = try await queue.reprintReceipt(entry.key, by: op.id)
+            printMessage = tr("A copy is on its way to the printer.")
+        } catch {
+            printMessage = tr("Could not queue the copy: {problem}", ["problem": error.description])
+        }
+        navigator?.invalidate()
+    }
+
     public func handle(_ event: SyncEvent) {
         switch event {
         case .confirmed(let key, let reference) where key == entry.key: status = .confirmed(reference: reference)

@@ -73,6 +73,43 @@ public final class StatusBarViewModel {
         return tr("{name} · {terminal}", ["name": Localization.verbatim(signedIn.displayName), "terminal": terminal])
     }
 
+    /// The receipt printer as the spooler last saw it; nil without a printer.
+    public private(set) var printer: PrinterReport?
+
+    func printerChanged(_ report: PrinterReport) { printer = report }
+
+    /// The printer's badge: shown while it cannot print or slips wait for
+    /// it, and while its paper runs low; nil when all is well (or no printer).
+    public var printerText: String? {
+        guard let printer else { return nil }
+        let waiting = printer.waitingJobs
+        let problem: String? = switch printer.condition {
+        case .paperOut: tr("Printer: no paper")
+        case .coverOpen: tr("Printer: cover open")
+        case .offline: tr("Printer offline")
+        case .error: tr("Printer error")
+        case .paperNearEnd: tr("Printer: paper low")
+        case .ready, .unknown: nil
+        }
+        switch (problem, waiting) {
+        case (nil, 0): return nil
+        case (nil, _): return trn("{count} slip to print", "{count} slips to print", count: waiting)
+        case (let problem?, 0): return problem
+        case (let problem?, _):
+            return trn("{problem} · {count} to print", "{problem} · {count} to print", count: waiting, ["problem": problem])
+        }
+    }
+
+    /// Whether the printer needs someone (paper, cover, power): the badge warns.
+    public var printerNeedsAttention: Bool {
+        guard let printer else { return false }
+        return !printer.canPrint && printer.condition != .unknown
+    }
+
+    public var printerAccessibilityLabel: String? {
+        printerText.map { tr("Receipt printer: {state}", ["state": $0]) }
+    }
+
     /// The time on the operator's wall clock, or "Clock not set" while the
     /// terminal's clock is below what it knows has passed (a board without a
     /// real-time clock that booted at 1970).

@@ -21,6 +21,8 @@ public struct QueueScreen: TerminalScreen {
     public nonisolated static func row(_ index: Int) -> String { "queue.row.\(index)" }
     /// `queue.row.<n>.acknowledge`.
     public nonisolated static func acknowledge(_ index: Int) -> String { row(index) + ".acknowledge" }
+    /// `queue.row.<n>.reprint`: the row's receipt again, marked COPY (with a printer; not on a row to acknowledge or a voided one).
+    public nonisolated static func reprint(_ index: Int) -> String { row(index) + ".reprint" }
 
     public let model: QueueViewModel
 
@@ -36,6 +38,8 @@ public struct QueueScreen: TerminalScreen {
         ]
         if case .failed(let text) = model.state {
             children.append(ScreenParts.message(text, isError: true, identifier: "queue.message"))
+        } else if let printed = model.printMessage {
+            children.append(ScreenParts.message(printed, isError: false, identifier: "queue.print-message"))
         }
         let rows = model.rows
         if rows.isEmpty {
@@ -44,10 +48,16 @@ public struct QueueScreen: TerminalScreen {
         } else {
             // Asked by index: the list builds the rows it shows, not a thousand on every tap.
             var acknowledgeLabels: [Int: String] = [:]
-            for (index, row) in rows.enumerated() where row.needsAcknowledgement {
-                acknowledgeLabels[index] = model.acknowledgeAccessibilityLabel(row)
+            var reprintLabels: [Int: String] = [:]
+            for (index, row) in rows.enumerated() {
+                if row.needsAcknowledgement {
+                    acknowledgeLabels[index] = model.acknowledgeAccessibilityLabel(row)
+                } else if row.canReprint {
+                    reprintLabels[index] = model.reprintAccessibilityLabel(row)
+                }
             }
-            let source = QueueRows(rows: rows, acknowledgeTitle: model.acknowledgeTitle, acknowledgeLabels: acknowledgeLabels)
+            let source = QueueRows(rows: rows, acknowledgeTitle: model.acknowledgeTitle, acknowledgeLabels: acknowledgeLabels,
+                                   reprintTitle: model.reprintTitle, reprintLabels: reprintLabels)
             children.append(List(identifier: Self.list, label: model.title, rows: ListRows(count: rows.count, from: source) { $0.row($1) },
                                  overflowControls: HStack(spacing: 12, [
                 Spacer(),
@@ -69,21 +79,29 @@ public struct QueueScreen: TerminalScreen {
 }
 
 /// What the queue's list rows are made from: the view model's rows, which
-/// it builds once per load, and the words of their Acknowledge buttons,
-/// translated while the screen was built.
+/// it builds once per load, and the words of their Acknowledge and Reprint
+/// buttons, translated while the screen was built. A row to acknowledge
+/// shows Acknowledge (its one action); the others Reprint, with a printer.
 private struct QueueRows: Equatable, Sendable {
     let rows: [QueueViewModel.Row]
     let acknowledgeTitle: String
     /// By row index, for the rows that need acknowledging.
     let acknowledgeLabels: [Int: String]
+    let reprintTitle: String
+    /// By row index, for the rows that offer a reprint.
+    let reprintLabels: [Int: String]
 
     func row(_ index: Int) -> ListRow {
         let row = rows[index]
+        let action: Button? = if row.needsAcknowledgement {
+            Button(acknowledgeTitle, identifier: QueueScreen.acknowledge(index), accessibilityLabel: acknowledgeLabels[index])
+        } else if let label = reprintLabels[index] {
+            Button(reprintTitle, identifier: QueueScreen.reprint(index), accessibilityLabel: label, style: .secondary)
+        } else {
+            nil
+        }
         return ListRow(identifier: QueueScreen.row(index), title: row.title, subtitle: row.detail,
-                       badge: Badge(row.stateText, tone: QueueScreen.tone(row.tone)),
-                       action: row.needsAcknowledgement
-                           ? Button(acknowledgeTitle, identifier: QueueScreen.acknowledge(index), accessibilityLabel: acknowledgeLabels[index])
-                           : nil)
+                       badge: Badge(row.stateText, tone: QueueScreen.tone(row.tone)), action: action)
     }
 }
 
@@ -99,6 +117,11 @@ extension QueueScreen {
                 if identifier == Self.acknowledge(index) {
                     guard row.needsAcknowledgement else { return false }
                     actions.perform { await model.acknowledge(row.key) }
+                    return true
+                }
+                if identifier == Self.reprint(index) {
+                    guard row.canReprint, !row.needsAcknowledgement else { return false }
+                    actions.perform { await model.reprint(row.key) }
                     return true
                 }
                 if identifier == Self.row(index) { return true }

@@ -2,7 +2,8 @@ import TellerFeatures
 import Widgets
 
 /// The bar on top of every screen: who and where, last sync, connection,
-/// queue, rejections waiting, and the clock.
+/// queue, rejections waiting, the receipt printer when it needs someone or
+/// slips wait for it, and the clock.
 @MainActor
 public struct StatusBar {
     public static let identifier = "status"
@@ -70,6 +71,10 @@ public struct StatusBar {
         ]
         if let rejected = model.rejectedText {
             badges.append(Badge(rejected, tone: .danger, identifier: "status.rejected"))
+        }
+        if let printer = model.printerText {
+            badges.append(Badge(printer, tone: model.printerNeedsAttention ? .warning : .neutral, identifier: "status.printer",
+                                accessibilityLabel: model.printerAccessibilityLabel ?? printer))
         }
         if let review = model.reviewText {
             badges.append(Badge(review, tone: .danger, identifier: "status.review", accessibilityLabel: model.reviewAccessibilityLabel ?? review))

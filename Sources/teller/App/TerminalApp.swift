@@ -18,6 +18,8 @@ final class TerminalApp {
     let configurationPath: String
     let live: LiveData
     let runtime: TerminalRuntime
+    /// Nil without a printer (`printer = none`).
+    let printSpooler: PrintSpooler?
     let notifier = SystemdNotifier()
     var control: ControlServer?
     /// Set with READY, after the first frame was presented; in-process scenarios wait for it.
@@ -48,8 +50,11 @@ final class TerminalApp {
         let sync: any SyncStatusPort = live.engine ?? OfflineSyncStatus(clock: live.clock)
         let facts = LiveFactsSource()
         let storageFailures = StorageFailureRecord()
+        let time = TimeFormatting(zone: .system)
+        let printSpooler = Self.printSpooler(configuration, store: live.store, time: time, facts: facts)
+        self.printSpooler = printSpooler
         let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine,
-                                          storageFailures: storageFailures) {
+                                          storageFailures: storageFailures, printer: printSpooler) {
             await facts.hardware()
         }
         let coordinator = Coordinator(dependencies: FeatureDependencies(
@@ -58,8 +63,8 @@ final class TerminalApp {
             diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, till: live.store,
             touchCalibration: LiveTouchCalibration(monitor: monitor, display: display, configured: calibration), clock: live.clock,
             terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
-            time: TimeFormatting(zone: .system), idleLockAfter: configuration.idleLockSeconds,
-            terminalCurrency: configuration.currency))
+            time: time, idleLockAfter: configuration.idleLockSeconds,
+            terminalCurrency: configuration.currency, printQueue: printSpooler == nil ? nil : live.store, printer: printSpooler))
         runtime = TerminalRuntime(display: display, fonts: fonts, monitor: monitor, coordinator: coordinator,
                                   scale: Scale(configuration.scale ?? Self.automaticScale(for: display.size)),
                                   textScale: configuration.textScale, theme: configuration.highContrast ? .highContrast : .standard)
@@ -99,6 +104,7 @@ final class TerminalApp {
             tokens.append(loop.every(milliseconds: max(100, Int(interval * 1000))) { [unowned self] in self.notifier.watchdog() })
         }
         Task { @MainActor in
+            await self.startPrinting()
             if let engine = self.live.engine { await engine.start() }
             await self.coordinator.start()
         }
@@ -212,6 +218,8 @@ final class TerminalApp {
 final class LiveFactsSource {
     weak var app: TerminalApp?
     func hardware() -> DiagnosticsReport.Hardware? { app?.hardwareFacts() }
+    /// Whose name prints on the receipts of the payments they took.
+    func signedInOperator() -> Operator? { app?.coordinator.signedInOperator }
 }
 
 extension DiagnosticsReport.InputDevice.Kind {

@@ -1,3 +1,4 @@
+import Device
 import FoundationEssentials
 import TellerCore
 
@@ -166,6 +167,24 @@ extension Configuration {
             c.tillTolerance = amount
             return nil
         },
+        "printer": text { value, c in
+            switch PrinterAddress.parse(value) {
+            case .success(let address): c.printer = address
+            case .failure(let error): return error.description
+            }
+            return nil
+        },
+        "printer_paper_mm": text { value, c in
+            guard let paper = Int(value).flatMap(PaperWidth.standard(millimetres:)) else { return "'\(value)' is not 58 or 80 (the roll's width in mm)" }
+            c.printerPaper = paper
+            return nil
+        },
+        "receipt_copies": text { value, c in
+            guard let copies = Int(value), (1...2).contains(copies) else { return "'\(value)' is not 1 or 2" }
+            c.receiptCopies = copies
+            return nil
+        },
+        "bank_name": text(maximumLength: 64) { value, c in c.bankName = value; return nil },
     ]
 
     /// A text value: not empty, no control characters, and bounded (a path

@@ -1,3 +1,4 @@
+import Device
 import FoundationEssentials
 import TellerCore
 import TellerData
@@ -75,6 +76,15 @@ struct Configuration {
     var tillDenominations: [ConfiguredAmount] = []
     /// How far a till's closing count may be off without a supervisor.
     var tillTolerance: ConfiguredAmount = 0
+
+    // Receipt printer
+    /// Where the ESC/POS printer is; nil prints nothing.
+    var printer: PrinterAddress?
+    var printerPaper = PaperWidth.millimetres80
+    /// Receipts each payment prints while a printer is configured; the second is marked COPY.
+    var receiptCopies = 1
+    /// The bank's name at the top of every receipt; empty prints none.
+    var bankName = ""
 
     /// The file's default location.
     static let defaultPath = "/etc/teller/teller.conf"
@@ -188,4 +198,9 @@ extension Configuration {
         try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
                               caFile: caFile, hostPinSHA256: hostPinSHA256)
     }
+}
+
+extension Configuration {
+    /// The receipts each payment queues: `receipt_copies` with a printer, none without.
+    var receiptsPerPayment: Int { printer == nil ? 0 : receiptCopies }
 }

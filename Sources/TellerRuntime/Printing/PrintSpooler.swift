@@ -1,0 +1,267 @@
+import Device
+import FoundationEssentials
+import TellerCore
+import TellerFeatures
+
+/// Prints the waiting jobs of the print queue (``PrintQueuePort``) in
+/// order, and keeps what the printer last said for the status bar and
+/// diagnostics (``PrinterStatusPort``).
+///
+/// Each pass asks the printer's status first (DLE EOT 1 to 4). While it
+/// cannot print (offline, out of paper, its cover open, an error) the jobs
+/// wait and the spooler asks again after a backoff that doubles up to a
+/// cap; idle, it asks every ``Timing/idlePoll``, so the status bar shows a
+/// printer out of paper before the next payment. A job is committed
+/// `printing` before its first byte goes out and `printed`, with its
+/// journal entry, once the printer took every byte; a job whose document
+/// cannot be made (a till report with no source plugged in) keeps its
+/// error and the jobs after it still print.
+///
+/// It never blocks: the printer's I/O runs on ``PrinterLine``'s queue, and
+/// between passes the spooler sleeps until woken (a payment, a reprint) or
+/// until its next pass is due.
+public actor PrintSpooler: PrinterStatusPort {
+    /// How often the spooler asks the printer again.
+    public struct Timing: Hashable, Sendable {
+        /// The first wait after the printer could not print; it doubles per failed pass.
+        public var retryBase: Duration
+        /// The longest wait while jobs are waiting.
+        public var retryCap: Duration
+        /// How often an idle spooler asks the printer's status anyway.
+        public var idlePoll: Duration
+        /// How often a job whose document could not be made is tried again.
+        public var documentRetry: Duration
+
+        public init(retryBase: Duration = .seconds(1), retryCap: Duration = .seconds(30), idlePoll: Duration = .seconds(30),
+                    documentRetry: Duration = .seconds(60)) {
+            self.retryBase = retryBase
+            self.retryCap = retryCap
+            self.idlePoll = idlePoll
+            self.documentRetry = documentRetry
+        }
+
+        /// The wait after `failures` passes in a row that could not print: base, 2 base, 4 base … up to the cap.
+        func backoff(after failures: Int) -> Duration {
+            let doublings = min(max(failures - 1, 0), 20)
+            return min(retryCap, retryBase * (1 << doublings))
+        }
+    }
+
+    /// The most jobs one pass reads; a longer queue takes more passes, back to back.
+    public static let jobsPerPass = 32
+
+    private let queue: any PrintQueuePort
+    private let documents: PrintJobDocuments
+    private let line: PrinterLine
+    private let timing: Timing
+    private let log: @Sendable (String) -> Void
+    private var report: PrinterReport
+    private var observers: [@Sendable (PrinterReport) -> Void] = []
+    /// Passes in a row that found the printer unable to print.
+    private var failedPasses = 0
+    private var wakePending = false
+    private var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+    private var waiterCounter: UInt64 = 0
+    private var runner: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - queue: The print queue (the terminal's database).
+    ///   - documents: Makes each job's document.
+    ///   - line: The printer.
+    ///   - log: One line per change of the printer's condition or error, and per job.
+    public init(queue: any PrintQueuePort, documents: PrintJobDocuments, line: PrinterLine, timing: Timing = Timing(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.queue = queue
+        self.documents = documents
+        self.line = line
+        self.timing = timing
+        self.log = log
+        report = PrinterReport(address: line.address, condition: .unknown, waitingJobs: 0)
+    }
+
+    public func printerReport() -> PrinterReport { report }
+
+    /// Calls `observer` after every change of the report (the status bar's redraw).
+    public func onChange(_ observer: @escaping @Sendable (PrinterReport) -> Void) {
+        observers.append(observer)
+    }
+
+    /// Starts printing in the background.
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { await self.run() }
+    }
+
+    /// Stops after the current step; a job being written finishes or fails first.
+    public func stop() {
+        runner?.cancel()
+        runner = nil
+        wake()
+    }
+
+    /// A job was queued: the next pass starts now rather than after its wait.
+    public func wake() {
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume()
+        } else {
+            wakePending = true
+        }
+    }
+
+    private func run() async {
+        while !Task.isCancelled {
+            let next = await drainOnce()
+            if Task.isCancelled { break }
+            await sleep(for: next)
+        }
+    }
+
+    /// One pass: the printer's status, then the waiting jobs in order
+    /// while it can print.
+    /// - Returns: how long to wait before the next pass (zero when more jobs wait than one pass reads).
+    public func drainOnce() async -> Duration {
+        let jobs: [PrintJob]
+        do {
+            jobs = try await queue.waitingPrintJobs(limit: Self.jobsPerPass)
+        } catch {
+            note(error: "print queue: \(error)")
+            return timing.retryCap
+        }
+        guard await printerCanPrint() else {
+            await recount()
+            return jobs.isEmpty ? timing.idlePoll : timing.backoff(after: failedPasses)
+        }
+        var documentFailures = 0
+        for job in jobs {
+            if Task.isCancelled { break }
+            switch await printOne(job) {
+            case .printed: break
+            case .documentFailed: documentFailures += 1
+            case .printerFailed:
+                failedPasses += 1
+                await recount()
+                return timing.backoff(after: failedPasses)
+            }
+        }
+        await recount()
+        if jobs.count == Self.jobsPerPass, documentFailures < jobs.count { return .zero }
+        return documentFailures > 0 ? timing.documentRetry : timing.idlePoll
+    }
+
+    private enum Outcome { case printed, documentFailed, printerFailed }
+
+    private func printOne(_ job: PrintJob) async -> Outcome {
+        let document: PrintedDocument
+        do {
+            document = try await documents.document(for: job)
+        } catch {
+            // Logged when it first fails and when the reason changes, not on every pass.
+            if job.lastError != error.description { log("printer: \(error)") }
+            try? await queue.documentFailed(job.id, error: error.description)
+            return .documentFailed
+        }
+        do {
+            try await queue.beginPrinting(job.id)
+        } catch {
+            note(error: "print queue: \(job): \(error)")
+            return .printerFailed
+        }
+        switch await line.print(document) {
+        case .success:
+            do {
+                try await queue.finishPrinting(job.id)
+            } catch {
+                // Left 'printing': the next start prints it again, marked as a copy.
+                note(error: "print queue: \(job) printed, but not recorded: \(error)")
+                return .printerFailed
+            }
+            log("printer: printed \(job)")
+            failedPasses = 0
+            update { $0.lastError = nil }
+            return .printed
+        case .failure(let failure):
+            let mayHavePrinted = if case .printer(_, true) = failure { true } else { false }
+            try? await queue.printingFailed(job.id, error: failure.description, mayHavePrinted: mayHavePrinted)
+            if case .printer = failure { update { $0.condition = .offline } }
+            note(error: "\(job) failed\(mayHavePrinted ? " part way; it prints again marked as a copy" : ""): \(failure)")
+            return .printerFailed
+        }
+    }
+
+    /// Asks the printer; true when it can print now.
+    private func printerCanPrint() async -> Bool {
+        switch await line.status() {
+        case .success(let status):
+            let condition = Self.condition(status.condition)
+            update {
+                $0.condition = condition
+                $0.lastAnswerAt = Date()
+            }
+            if report.canPrint { return true }
+            failedPasses += 1
+            return false
+        case .failure(let error):
+            update { $0.condition = .offline }
+            failedPasses += 1
+            note(error: error.description)
+            return false
+        }
+    }
+
+    private func recount() async {
+        guard let count = try? await queue.waitingPrintJobCount() else { return }
+        update { $0.waitingJobs = count }
+    }
+
+    private func note(error: String) {
+        update { $0.lastError = error }
+    }
+
+    /// Changes the report; logs a new condition or error and tells the observers, once per change.
+    private func update(_ change: (inout PrinterReport) -> Void) {
+        var changed = report
+        change(&changed)
+        guard changed != report else { return }
+        if changed.condition != report.condition { log("printer: \(line.address) is \(changed.condition.rawValue)") }
+        if let error = changed.lastError, error != report.lastError { log("printer: \(error)") }
+        report = changed
+        for observer in observers { observer(changed) }
+    }
+
+    /// Device's word for the printer's state, as the features read it.
+    static func condition(_ condition: PrinterCondition) -> PrinterReport.Condition {
+        switch condition {
+        case .ready: .ready
+        case .paperNearEnd: .paperNearEnd
+        case .paperOut: .paperOut
+        case .coverOpen: .coverOpen
+        case .error: .error
+        case .offline: .offline
+        }
+    }
+
+    /// Suspends until woken or until `delay` passes.
+    private func sleep(for delay: Duration) async {
+        if wakePending || delay == .zero {
+            wakePending = false
+            return
+        }
+        waiterCounter += 1
+        let id = waiterCounter
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.timerFired(id)
+        }
+        await withCheckedContinuation { continuation in
+            waiter = (id, continuation)
+        }
+        timer.cancel()
+    }
+
+    private func timerFired(_ id: UInt64) {
+        guard let waiter, waiter.id == id else { return }
+        self.waiter = nil
+        waiter.continuation.resume()
+    }
+}

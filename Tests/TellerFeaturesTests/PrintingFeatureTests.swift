@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerFeatures
+import TellerFakes
+
+/// What the screens offer and say about printing: Reprint on the receipt
+/// and on queue rows (a copy in the print queue), none without a printer
+/// or for a voided payment, and the printer's state in the status bar and
+/// diagnostics.
+@MainActor
+@Suite struct PrintingFeatureTests {
+    static func deposit() throws -> TransactionRequest {
+        try TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(1_500), operatorID: OperatorID("1001")!)
+    }
+
+    @Test func theReceiptReprintsACopy() async throws {
+        let h = FeatureHarness(withPrinter: true)
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(Self.deposit())
+        h.coordinator.push(.receipt(entry))
+        let receipt = try #require(h.coordinator.current.receipt)
+        #expect(receipt.canReprint && receipt.reprintTitle == "Reprint")
+        await receipt.reprint()
+        let jobs = try #require(await h.printQueue?.jobs)
+        #expect(jobs.map(\.subject) == [entry.key.rawValue] && jobs.allSatisfy(\.isCopy))
+        #expect(receipt.printMessage == "A copy is on its way to the printer.")
+    }
+
+    @Test func withoutAPrinterNothingOffersAReprint() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(Self.deposit())
+        h.coordinator.push(.receipt(entry))
+        #expect(h.coordinator.current.receipt?.canReprint == false)
+        h.coordinator.push(.queue)
+        await h.coordinator.settle()
+        #expect(h.coordinator.current.queue?.rows.first?.canReprint == false)
+        #expect(h.coordinator.statusBar.printerText == nil)
+    }
+
+    @Test func aQueueRowReprintsButAVoidedOneDoesNot() async throws {
+        let h = FeatureHarness(withPrinter: true)
+        await h.signIn()
+        let kept = try await h.outbox.enqueue(Self.deposit())
+        let voided = try await h.outbox.enqueue(Self.deposit())
+        _ = try await h.outbox.void(voided.key, reason: .duplicate, by: OperatorID("1001")!)
+        h.coordinator.push(.queue)
+        await h.coordinator.settle()
+        let queue = try #require(h.coordinator.current.queue)
+        let rows = queue.rows
+        #expect(rows.map(\.key) == [voided.key, kept.key])
+        #expect(rows.map(\.canReprint) == [false, true])
+        #expect(queue.reprintAccessibilityLabel(rows[1]) == "Reprint receipt of Deposit 15.00 EUR as a copy")
+        await queue.reprint(kept.key)
+        #expect(await h.printQueue?.jobs.map(\.subject) == [kept.key.rawValue])
+    }
+
+    nonisolated static let states: [(PrinterReport.Condition, Int, String?)] = [
+        (.ready, 0, nil), (.unknown, 0, nil), (.ready, 2, "2 slips to print"), (.paperOut, 0, "Printer: no paper"),
+        (.paperOut, 1, "Printer: no paper · 1 to print"), (.coverOpen, 3, "Printer: cover open · 3 to print"),
+        (.offline, 0, "Printer offline"), (.paperNearEnd, 0, "Printer: paper low"),
+    ]
+
+    @Test(arguments: states.indices) func theStatusBarShowsThePrinterOnlyWhenItMatters(_ index: Int) async throws {
+        let (condition, waiting, text) = Self.states[index]
+        let h = FeatureHarness(withPrinter: true)
+        await h.printer?.set(PrinterReport(address: "usb:/dev/usb/lp0", condition: condition, waitingJobs: waiting))
+        await h.signIn()
+        await h.coordinator.refreshStatus()
+        #expect(h.coordinator.statusBar.printerText == text)
+        #expect(h.coordinator.statusBar.printerNeedsAttention == [.paperOut, .coverOpen, .offline, .error].contains(condition))
+    }
+
+    @Test func diagnosticsNamesThePrinterItsStateAndItsLastError() async throws {
+        let h = FeatureHarness(withPrinter: true)
+        await h.signIn()
+        await h.diagnostics.setReport(DiagnosticsReport(
+            version: "0.1.0-dev", host: nil, databasePath: "/var/lib/teller/teller.db", databaseBytes: 4096, quickCheck: "ok", sync: nil,
+            systemClock: Date(timeIntervalSince1970: 1_795_000_000), hardware: nil,
+            printer: PrinterReport(address: "tcp:192.0.2.7:9100", condition: .paperOut, waitingJobs: 2,
+                                   lastError: "192.0.2.7:9100: connection refused")))
+        h.coordinator.push(.diagnostics)
+        let model = try #require(h.coordinator.current.diagnostics)
+        for d in "987654" { model.press(digit: d) }
+        await model.unlock()
+        let lines = model.lines.map { "\($0.label): \($0.value)" }
+        #expect(lines.contains("Printer: tcp:192.0.2.7:9100: out of paper, 2 waiting"), "\(lines)")
+        #expect(lines.contains("Printer error: 192.0.2.7:9100: connection refused"), "\(lines)")
+    }
+}
