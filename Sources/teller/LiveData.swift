@@ -41,7 +41,8 @@ struct LiveData {
                                 believedOnline: { [reachability = connection.reachability] in reachability.isOnline })
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 onWake: { reason in Log.info("sync: woke (\(reason))") },
-                                onProblem: DrainCommand.logProblem)
+                                onProblem: DrainCommand.logProblem,
+                                onTillEventRejected: { key, reason in Log.warning("sync: the bank refused till event \(key): \(reason)") })
         self.host = host
         self.engine = engine
         do {
