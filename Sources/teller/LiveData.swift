@@ -44,7 +44,8 @@ struct LiveData {
         store.configurePrinting(receiptCopies: configuration.receiptsPerPayment)
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 onWake: { reason in Log.info("sync: woke (\(reason))") },
-                                onProblem: DrainCommand.logProblem)
+                                onProblem: DrainCommand.logProblem,
+                                onTillEventRejected: { key, reason in Log.warning("sync: the bank refused till event \(key): \(reason)") })
         self.host = host
         self.engine = engine
         do {

@@ -136,6 +136,11 @@ public final class ReferenceHost: @unchecked Sendable {
         return try Self.decoder.decode(Journal.self, from: try await admin("GET", "/admin/journal" + query)).entries
     }
 
+    /// Every till event the host recorded for the demo terminal, in commit order.
+    func tillEvents() async throws -> [TillEventEntry] {
+        try Self.decoder.decode(TillEvents.self, from: try await admin("GET", "/admin/till-events?terminal_id=\(Self.terminalID)")).events
+    }
+
     /// Changes only the faults given.
     func setFaults(_ faults: Faults) async throws {
         _ = try await admin("POST", "/admin/faults", body: try Self.encoder.encode(faults))
@@ -165,6 +170,7 @@ public final class ReferenceHost: @unchecked Sendable {
         let injectedFailures: Int
         let droppedResponses: Int
         let pinVerifications: Int
+        let tillEventsRecorded: Int
     }
 
     struct Journal: Decodable { let entries: [JournalEntry] }
@@ -180,6 +186,20 @@ public final class ReferenceHost: @unchecked Sendable {
         let kind: String
         /// The key of the posting this one reverses, or nil.
         let reverses: String?
+        /// The supervisor who approved it, or nil.
+        let approvedBy: String?
+    }
+
+    struct TillEvents: Decodable { let events: [TillEventEntry] }
+
+    struct TillEventEntry: Decodable {
+        let seq: Int
+        let idempotencyKey: String
+        let event: String
+        let tillId: Int64
+        let total: Int64
+        let approvedBy: String?
+        let hostReference: String?
     }
 
     /// The faults document of docs/reference-host.md; nil members are left as they are.

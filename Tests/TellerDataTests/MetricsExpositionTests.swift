@@ -33,6 +33,9 @@ import TellerCore
             try database.run("UPDATE outbox SET currency = 'USD' WHERE id = ?", [.integer(dollars.id)])
         }
         try await store.recordProblem(SyncProblem(kind: .tls, detail: "certificate expired", since: Fixtures.noon))
+        let operatorID = try #require(OperatorID("1001"))
+        _ = try await store.open(by: operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]))
+        _ = try await store.close(by: operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]), approvedBy: nil)
         clock.advance(3600)
 
         let metrics = TerminalMetrics(try await store.report(), terminalID: "T-7", version: "1.2.3", clockVerified: false, now: clock.now())
@@ -49,6 +52,7 @@ import TellerCore
         #expect(text.filter { $0.hasPrefix("teller_sync_problem{") }.count == SyncProblem.Kind.allCases.count + 1)
         #expect(text.filter { $0.hasPrefix("teller_sync_problem{") && $0.hasSuffix(" 1") }.count == 1)
         #expect(text.contains(#"teller_clock_verified{terminal_id="T-7"} 0"#))
+        #expect(text.contains(#"teller_till_events_queued{terminal_id="T-7"} 2"#), "a till's opening and closing wait for the bank")
     }
 
     @Test func everyFamilyHasHelpAndTypeBeforeItsSamples() async throws {
@@ -78,6 +82,7 @@ import TellerCore
         #expect(text.contains(#"teller_outbox_needs_review_rows{terminal_id="T-7"} 0"#))
         #expect(text.contains(#"teller_sync_problem{kind="none",terminal_id="T-7"} 1"#))
         #expect(text.contains(#"teller_clock_verified{terminal_id="T-7"} 1"#))
+        #expect(text.contains(#"teller_till_events_queued{terminal_id="T-7"} 0"#))
         #expect(!text.contains { $0.hasPrefix("teller_outbox_queued_amount_minor_units{") })
         #expect(!text.contains { $0.hasPrefix("teller_last_sync_timestamp_seconds") })
     }

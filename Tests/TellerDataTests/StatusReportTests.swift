@@ -1,6 +1,7 @@
 @testable import ProcessTestSupport
 import Foundation
 import Testing
+import TellerCore
 @testable import TellerData
 
 /// `teller status` as monitoring and `deploy/diagnose` read it: the same
@@ -12,7 +13,8 @@ import Testing
 
     /// A data directory whose rows are in `states`, one row each, in order,
     /// written as any other Teller (or a damaged file) could have left them.
-    func dataDirectory(states: [String]) async throws -> String {
+    /// - Parameter tills: tills opened there, each queueing its opening for the bank.
+    func dataDirectory(states: [String], tills: Int = 0) async throws -> String {
         let data = directory.file("data")
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
         let store = try TellerStore(path: (data as NSString).appendingPathComponent(TellerStore.fileName), limits: Fixtures.limits)
@@ -24,17 +26,20 @@ import Testing
                 try database.run("UPDATE outbox SET state = ?, reason = 'account_blocked' WHERE id = ?", [.text(state), .integer(entry.id)])
             }
         }
+        for index in 0..<tills {
+            _ = try await store.open(by: try #require(OperatorID("100\(index + 1)")), count: TillCount(currency: .eur, pieces: [5000: 2]))
+        }
         return data
     }
 
     @Test func everyStateIsCountedUnderItsStoredName() async throws {
-        let data = try await dataDirectory(states: ["queued", "queued", "sending", "confirmed", "rejected", "needsReview"])
+        let data = try await dataDirectory(states: ["queued", "queued", "sending", "confirmed", "rejected", "needsReview"], tills: 2)
         let result = try await TellerStatusProcess.run(dataDirectory: data)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         #expect(Set(json.keys) == ["sync_problem", "needs_review", "database", "counts", "pending_count", "pending",
                                    "oldest_queued_age_seconds", "unacknowledged_rejections", "unacknowledged_reviews",
-                                   "version", "terminal_id", "clock_verified"])
+                                   "till_events_queued", "version", "terminal_id", "clock_verified"])
         // What a fleet's facts read (deploy/ansible): the version as `teller --version` prints it, the clock's state.
         #expect((json["version"] as? String)?.isEmpty == false)
         #expect(json["clock_verified"] is Bool)
@@ -42,6 +47,7 @@ import Testing
         #expect(counts == ["queued": 2, "sending": 1, "confirmed": 1, "rejected": 1, "needsReview": 1, "voided": 0])
         #expect(json["pending_count"] as? Int == 3)
         #expect((json["needs_review"] as? [Any])?.count == 1)
+        #expect(json["till_events_queued"] as? Int == 2, "two tills opened, neither opening at the bank")
     }
 
     @Test func anEmptyOutboxStillListsEveryState() async throws {

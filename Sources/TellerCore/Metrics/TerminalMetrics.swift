@@ -21,9 +21,11 @@ public struct TerminalMetrics: Hashable, Sendable {
     public var clockVerified: Bool
     /// The instant ages are measured to.
     public var now: Date
+    /// Till openings and closings not yet recorded by the bank.
+    public var tillEventsQueued: Int
 
     public init(terminalID: String?, version: String, summary: QueueSummary, needsReviewCount: Int, lastConfirmedAt: Date?,
-                problem: SyncProblem.Kind?, clockVerified: Bool, now: Date) {
+                problem: SyncProblem.Kind?, clockVerified: Bool, now: Date, tillEventsQueued: Int = 0) {
         self.terminalID = terminalID
         self.version = version
         self.summary = summary
@@ -32,6 +34,7 @@ public struct TerminalMetrics: Hashable, Sendable {
         self.problem = problem
         self.clockVerified = clockVerified
         self.now = now
+        self.tillEventsQueued = tillEventsQueued
     }
 
     /// The metrics in the Prometheus text exposition format (version 0.0.4),
@@ -55,6 +58,9 @@ public struct TerminalMetrics: Hashable, Sendable {
         }
         text.family("teller_outbox_needs_review_rows", help: "Transactions stopped for a person to look at (teller status lists them).") {
             $0.sample(Int64(needsReviewCount))
+        }
+        text.family("teller_till_events_queued", help: "Till openings and closings not yet recorded by the bank.") {
+            $0.sample(Int64(tillEventsQueued))
         }
         if let lastConfirmedAt {
             text.family("teller_last_sync_timestamp_seconds", help: "When the bank last confirmed a transaction from this terminal, in unix seconds; absent when it never has.") {

@@ -7,6 +7,12 @@ public enum SubmissionOutcome: Hashable, Sendable {
     case rejected(reason: String, detail: String, replayed: Bool)
 }
 
+/// The bank's record of one till event (docs/host-api.md §11).
+public struct TillEventOutcome: Hashable, Sendable {
+    public let reference: String
+    public let replayed: Bool
+}
+
 /// The bank host's /v1 API: authenticated calls with one retry after a
 /// single-flight token refresh, answers mapped to domain values.
 public final class HostClient: Sendable {
@@ -87,6 +93,17 @@ public final class HostClient: Sendable {
         }
     }
 
+    /// `POST /v1/till-events` with the event's frozen bytes and its key.
+    /// - Throws: ``HostError/mismatch(_:)`` when the answer is for another
+    ///   key, event or till, ``HostError/invalidResponse(_:)`` when it is not
+    ///   the contract's; neither is ever a confirmation.
+    public func submitTillEvent(_ payload: [UInt8], key: IdempotencyKey) async throws(HostError) -> TillEventOutcome {
+        try await reporting {
+            let response = try await authorized("POST", "/v1/till-events", body: Data(payload), headers: ["Idempotency-Key": key.rawValue])
+            return try Self.tillEventOutcome(response, key: key, sent: payload)
+        }
+    }
+
     /// Runs one exchange and tells the connection's reachability when the
     /// host's body turned out unusable or for another request.
     private func reporting<T>(_ operation: () async throws -> T) async throws(HostError) -> T {
@@ -130,6 +147,34 @@ public final class HostClient: Sendable {
             return .posted(reference: reference, replayed: replayed)
         }
         return .rejected(reason: wire.reason ?? "unknown", detail: wire.detail ?? "", replayed: replayed)
+    }
+
+    /// The bank's record of *this* till event, or an error: `201`, the same
+    /// key, and the same event, till, currency and total as the frozen payload.
+    static func tillEventOutcome(_ response: HostResponse, key: IdempotencyKey, sent payload: [UInt8]) throws(HostError) -> TillEventOutcome {
+        guard response.status == 201 else {
+            if response.status == 200 { throw .invalidResponse("a till event answered 200, not 201 recorded") }
+            throw HostMapper.error(for: response)
+        }
+        let wire = try HostMapper.decode(WireTillEventRecorded.self, from: response)
+        let sent: WireTillEvent
+        do { sent = try JSONDecoder().decode(WireTillEvent.self, from: Data(payload)) } catch {
+            throw .invalidResponse("the till event's own frozen payload cannot be read: \(error)")
+        }
+        guard wire.idempotencyKey.lowercased() == key.rawValue else {
+            throw .mismatch("the host answered for key \(wire.idempotencyKey), this terminal sent till event key \(key)")
+        }
+        guard wire.outcome == "recorded" else { throw .invalidResponse("till event outcome '\(wire.outcome)' with HTTP 201") }
+        guard let event = wire.event, let till = wire.tillID, let currency = wire.currency, let total = wire.total else {
+            throw .invalidResponse("the recorded till event does not echo event, till_id, currency and total")
+        }
+        if till != sent.tillID { throw .mismatch("the host recorded till \(till), this terminal sent till \(sent.tillID)") }
+        if event != sent.event { throw .mismatch("the host recorded till \(till) \(event), this terminal sent it \(sent.event)") }
+        if currency != sent.currency || total != sent.total {
+            throw .mismatch("the host recorded a count of \(total) \(currency), this terminal sent \(sent.total) \(sent.currency)")
+        }
+        guard let reference = wire.hostReference, !reference.isEmpty else { throw .invalidResponse("recorded till event without host_reference") }
+        return TillEventOutcome(reference: reference, replayed: response.header("Idempotent-Replayed") == "true")
     }
 
     static func encode<T: Encodable>(_ value: T) throws(HostError) -> Data {

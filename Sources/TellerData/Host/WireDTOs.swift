@@ -129,6 +129,24 @@ struct WireOutcome: Decodable {
     }
 }
 
+/// The answer to `POST /v1/till-events` (§11): the record and its echo.
+struct WireTillEventRecorded: Decodable {
+    let outcome: String
+    let idempotencyKey: String
+    let event: String?
+    let tillID: Int64?
+    let currency: String?
+    let total: Int64?
+    let hostReference: String?
+
+    enum CodingKeys: String, CodingKey {
+        case outcome, event, currency, total
+        case idempotencyKey = "idempotency_key"
+        case tillID = "till_id"
+        case hostReference = "host_reference"
+    }
+}
+
 /// `GET /v1/health` (§9).
 struct WireHealth: Decodable {
     let status: String

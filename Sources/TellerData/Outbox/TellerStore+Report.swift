@@ -11,6 +11,8 @@ public struct OutboxReport: Sendable {
     public var problem: SyncProblem?
     /// When the bank last confirmed a row, or nil when it never has.
     public var lastConfirmedAt: Date?
+    /// Till openings and closings not yet recorded by the bank.
+    public var tillEventsQueued: Int
 }
 
 extension TellerStore {
@@ -25,7 +27,7 @@ extension TellerStore {
             try database.queryInt64("SELECT max(updated_at_ms) FROM outbox WHERE state = ?", [.state(.confirmed)])
         }
         return OutboxReport(summary: summary, needsReview: review, problem: problem,
-                            lastConfirmedAt: lastConfirmed.map(Date.init(millisecondsSince1970:)))
+                            lastConfirmedAt: lastConfirmed.map(Date.init(millisecondsSince1970:)), tillEventsQueued: try queuedTillEventCount())
     }
 }
 
@@ -34,6 +36,7 @@ extension TerminalMetrics {
     /// - Parameter clockVerified: the ``TrustedClock``'s verdict.
     public init(_ report: OutboxReport, terminalID: String?, version: String, clockVerified: Bool, now: Date) {
         self.init(terminalID: terminalID, version: version, summary: report.summary, needsReviewCount: report.needsReview.count,
-                  lastConfirmedAt: report.lastConfirmedAt, problem: report.problem?.kind, clockVerified: clockVerified, now: now)
+                  lastConfirmedAt: report.lastConfirmedAt, problem: report.problem?.kind, clockVerified: clockVerified, now: now,
+                  tillEventsQueued: report.tillEventsQueued)
     }
 }

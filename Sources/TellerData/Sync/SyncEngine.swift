@@ -39,18 +39,22 @@ public actor SyncEngine: SyncStatusPort {
 
     private let onWake: @Sendable (String) -> Void
     private let onProblem: @Sendable (SyncProblem?) -> Void
+    private let onTillEventRejected: @Sendable (IdempotencyKey, String) -> Void
     private var reachability: HostReachability { host.connection.reachability }
 
     /// - Parameters:
     ///   - onWake: told why the loop woke (for the log).
     ///   - onProblem: told once per change of problem, nil when solved (for the log).
+    ///   - onTillEventRejected: told of a till event the bank refused for good, with why (for the log).
     public init(store: TellerStore, host: HostClient, policy: RetryPolicy = RetryPolicy(),
-                onWake: @escaping @Sendable (String) -> Void = { _ in }, onProblem: @escaping @Sendable (SyncProblem?) -> Void = { _ in }) {
+                onWake: @escaping @Sendable (String) -> Void = { _ in }, onProblem: @escaping @Sendable (SyncProblem?) -> Void = { _ in },
+                onTillEventRejected: @escaping @Sendable (IdempotencyKey, String) -> Void = { _, _ in }) {
         self.store = store
         self.host = host
         self.policy = policy
         self.onWake = onWake
         self.onProblem = onProblem
+        self.onTillEventRejected = onTillEventRejected
     }
 
     /// Starts draining in the background and wakes on every enqueue.
@@ -281,9 +285,19 @@ public actor SyncEngine: SyncStatusPort {
             }
             guard let (entry, payload) = next else {
                 guard await settle(&answered) else { return policy.idleInterval }
-                if let wait = await recheckMismatches() { return wait }
+                // One till event per pass through the loop, so a payment queued
+                // meanwhile goes first.
+                switch await sendNextTillEvent() {
+                case .attempted: continue
+                case .wait(let seconds): return seconds
+                case .storeFailed: return policy.idleInterval
+                case .noneDue: break
+                }
+                let tillEventWait = await untilNextTillEvent()
+                if let wait = await recheckMismatches() { return min(wait, tillEventWait ?? wait) }
                 // Rows that wait for the bank's own answer keep the engine awake until they are due.
-                if let due = try? await store.nextRecheckAt() { return max(due.timeIntervalSince(store.clock.now()), 0.001) }
+                if let due = try? await store.nextRecheckAt() { return min(max(due.timeIntervalSince(store.clock.now()), 0.001), tillEventWait ?? .infinity) }
+                if let tillEventWait { return tillEventWait }
                 await probeHealth()
                 return nil
             }
@@ -461,6 +475,66 @@ public actor SyncEngine: SyncStatusPort {
             }
         }
         return nil
+    }
+
+    // MARK: Till events
+
+    /// Sends the oldest due till event, if any, and records what the bank
+    /// said: recorded (confirmed), refused for good (a 4xx retrying cannot
+    /// change: rejected, and logged), or anything else (retried later under
+    /// the same key with the same bytes, with the payments' backoff, and
+    /// the pass ends there as it does for a payment; a mismatched answer is
+    /// never a confirmation). An enqueue still wakes the engine, so a
+    /// waiting till event never holds a payment back.
+    private func sendNextTillEvent() async -> TillEventAttempt {
+        let next: QueuedTillEvent?
+        do { next = try await store.nextTillEventToSend() } catch { return .storeFailed }
+        guard !Task.isCancelled, let event = next else { return .noneDue }
+        func stored(_ commit: () async throws(TellerError) -> Void) async -> TillEventAttempt {
+            do { try await commit() } catch { return .storeFailed }
+            return .attempted
+        }
+        do throws(HostError) {
+            let outcome = try await host.submitTillEvent(event.payload, key: event.key)
+            lastSyncAt = store.clock.now()
+            return await stored { () async throws(TellerError) in try await store.recordTillEvent(event.id, reference: outcome.reference) }
+        } catch {
+            switch error {
+            case .cancelled:
+                return .noneDue
+            case .badRequest, .keyReused, .forbidden, .notFound:
+                onTillEventRejected(event.key, error.description)
+                return await stored { () async throws(TellerError) in try await store.rejectTillEvent(event.id, reason: error.description) }
+            default:
+                let retryAfter: TimeInterval?
+                switch error {
+                case .retryable(_, _, let value), .inProgress(let value): retryAfter = value
+                default: retryAfter = nil
+                }
+                let delay = policy.delay(retryAfter: retryAfter, attempt: event.attempts + 1, using: &random)
+                let next = store.clock.now().addingTimeInterval(delay)
+                let scheduled = await stored { () async throws(TellerError) in try await store.scheduleTillEventRetry(event.id, at: next, error: error.description) }
+                return scheduled == .attempted ? .wait(delay) : scheduled
+            }
+        }
+    }
+
+    /// What ``sendNextTillEvent()`` did.
+    private enum TillEventAttempt: Equatable {
+        /// None was due (or the engine is stopping): nothing was sent.
+        case noneDue
+        /// One was sent and what the bank said is recorded.
+        case attempted
+        /// One failed and waits this many seconds for its next attempt.
+        case wait(TimeInterval)
+        /// The store failed; the event stays queued as it was.
+        case storeFailed
+    }
+
+    /// Seconds until the earliest queued till event is due, or nil when none is queued.
+    private func untilNextTillEvent() async -> TimeInterval? {
+        guard let due = try? await store.nextTillEventAt() else { return nil }
+        return max(due.timeIntervalSince(store.clock.now()), 0.001)
     }
 
     /// With nothing to send, one health request keeps the connectivity evidence current.

@@ -73,6 +73,7 @@ enum StatusCommand {
             "oldest_queued_age_seconds": oldestAgeJSON(summary, now: now),
             "unacknowledged_rejections": .integer(summary.unacknowledgedRejections),
             "unacknowledged_reviews": .integer(summary.unacknowledgedReviews),
+            "till_events_queued": .integer(report.tillEventsQueued),
         ]
     }
 

@@ -15,6 +15,12 @@ Integral floats in a JSON body (`10885914196391.0`) are sent as integer literals
 JSON Schema counts them as integers, the contract does not (host-api.md §1: no
 decimals on the wire, `2500.0` is 400 `invalid_field`). That changes no case's
 validity in the schema's eyes; non-integral floats are left for negative cases.
+
+Rules between members of one body that a schema cannot state are made to hold
+where each member involved is already valid on its own (so a negative case keeps
+what makes it negative): a till event's `total` is what its `count` adds up to,
+its `over_short` is `total - expected`, and `approved_by` is never `operator_id`
+(host-api.md §6 and §11).
 """
 
 import os
@@ -63,12 +69,37 @@ def _integer_literals(value):
     return value
 
 
+MAX = 9_007_199_254_740_991
+_DENOMINATION = re.compile(r"^[1-9][0-9]*$")
+
+
+def _is_int(value, low=-MAX, high=MAX):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _between_members(body):
+    count, total = body.get("count"), body.get("total")
+    if isinstance(count, dict) and _is_int(total, 0) and all(
+            isinstance(name, str) and _DENOMINATION.match(name) and _is_int(pieces, 0, 99_999) for name, pieces in count.items()):
+        counted = sum(int(name) * pieces for name, pieces in count.items())
+        if counted <= MAX:
+            body["total"] = total = counted
+    expected, over_short = body.get("expected"), body.get("over_short")
+    if _is_int(total, 0) and _is_int(expected) and _is_int(over_short) and _is_int(total - expected):
+        body["over_short"] = total - expected
+    operator, approver = body.get("operator_id"), body.get("approved_by")
+    if isinstance(operator, str) and operator == approver:
+        body["approved_by"] = "1002" if operator != "1002" else "1003"
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     """A well-formed Idempotency-Key becomes a fresh one (in the same case); malformed keys,
     which the negative cases are about, are left alone. Integral floats become integers."""
     if isinstance(case.body, (dict, list)):
         case.body = _integer_literals(case.body)
+    if isinstance(case.body, dict):
+        _between_members(case.body)
     headers = case.headers or {}
     for name in list(headers):
         if name.lower() == "idempotency-key" and isinstance(headers[name], str) and _UUID.match(headers[name]):

@@ -39,8 +39,8 @@ def build_parser():
                         help="fault: commit the next N submissions, then reset the connection without answering")
     parser.add_argument("--fail", type=int, default=0, metavar="N", help="fault: answer the next N submissions with --fail-status")
     parser.add_argument("--fail-status", type=int, choices=[429, 503], default=503)
-    parser.add_argument("--fail-scope", choices=["transactions", "v1"], default="transactions",
-                        help="which requests --fail hits: submissions only, or every /v1 request")
+    parser.add_argument("--fail-scope", choices=["transactions", "till_events", "v1"], default="transactions",
+                        help="which requests --fail hits: submissions only, till events only, or every /v1 request")
     parser.add_argument("--retry-after", type=int, default=1, metavar="SECONDS", help="Retry-After of injected failures (default 1)")
     parser.add_argument("--delay-ms", type=int, default=0, metavar="MS", help="fault: delay every /v1 response")
     parser.add_argument("--processing-delay-ms", type=int, default=0, metavar="MS",

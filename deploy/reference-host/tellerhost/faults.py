@@ -3,7 +3,8 @@
 import threading
 from collections import Counter, defaultdict
 
-FAIL_SCOPES = ("transactions", "v1")
+# 'transactions' and 'till_events': POST to that idempotent write only; 'v1': any /v1 request.
+FAIL_SCOPES = ("transactions", "till_events", "v1")
 
 
 class Faults:
@@ -47,7 +48,7 @@ class Faults:
                     raise ValueError("'fail.status' must be 429 or 503")
                 scope = fail.get("scope", "transactions")
                 if scope not in FAIL_SCOPES:
-                    raise ValueError("'fail.scope' must be 'transactions' or 'v1'")
+                    raise ValueError("'fail.scope' must be 'transactions', 'till_events' or 'v1'")
                 retry_after = fail.get("retry_after", 1)
                 if isinstance(retry_after, bool) or not isinstance(retry_after, int) or retry_after < 0:
                     raise ValueError("'fail.retry_after' must be a non-negative integer")
@@ -56,10 +57,11 @@ class Faults:
                     raise ValueError("'fail.count' must be a non-negative integer")
                 self.fail_count, self.fail_status, self.fail_scope, self.fail_retry_after = times, status, scope, retry_after
 
-    def take_failure(self, is_transaction):
-        """(status, retry_after) when this request must fail, consuming one; else None."""
+    def take_failure(self, write):
+        """(status, retry_after) when this request must fail, consuming one; else None.
+        `write` is the idempotent write the request is ('transactions', 'till_events') or None."""
         with self._lock:
-            if self.fail_count == 0 or (self.fail_scope == "transactions" and not is_transaction):
+            if self.fail_count == 0 or (self.fail_scope != "v1" and self.fail_scope != write):
                 return None
             self.fail_count -= 1
             return self.fail_status, self.fail_retry_after
@@ -86,6 +88,7 @@ STAT_NAMES = (
     "connections", "requests", "token_issues", "refreshes", "unauthorized", "pin_verifications",
     "pin_failures", "submissions", "postings", "rejections", "replays", "conflicts",
     "key_mismatches", "bad_requests", "injected_failures", "dropped_responses",
+    "till_event_submissions", "till_events_recorded",
 )
 
 

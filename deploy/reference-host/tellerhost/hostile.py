@@ -30,22 +30,23 @@ PROG = "teller-hostile-host"
 MODES = {
     "echo": "the plain bank: correct-looking answers everywhere",
     "record-only": "like echo; meant as the --record target of a redirect",
-    "malformed-json": "transactions: 200 application/json with a truncated JSON body",
+    "malformed-json": "transactions and till events: 200 application/json with a truncated JSON body",
     "huge-body": "every /v1 path: 201 application/json with a 50 MB body, streamed",
-    "html-500": "transactions: 500 text/html",
+    "html-500": "transactions and till events: 500 text/html",
     "captive-portal": "every path: 200 text/html login page",
     "drip-headers": "every /v1 path: status line and headers one byte per second",
     "drip-body": "every /v1 path: headers at once, then the body one byte per second",
-    "wrong-content-type": "transactions: correct-looking outcome as text/plain",
-    "wrong-content-type-html": "transactions: correct-looking outcome as text/html",
+    "wrong-content-type": "transactions and till events: correct-looking outcome as text/plain",
+    "wrong-content-type-html": "transactions and till events: correct-looking outcome as text/html",
     "unauthorized": "every path: 401 problem, forever (token endpoints too)",
-    "reset": "transactions: status line, headers and half the body, then a TCP reset",
-    "other-key": "transactions: correct-looking outcome echoing another idempotency key",
-    "wrong-amount": "transactions: correct-looking outcome with amount * 10",
+    "reset": "transactions and till events: status line, headers and half the body, then a TCP reset",
+    "other-key": "transactions and till events: correct-looking outcome echoing another idempotency key",
+    "wrong-amount": "transactions: correct-looking outcome with amount * 10; till events: total * 10",
     "wrong-account": "transactions: correct-looking outcome with another valid account IBAN",
-    "wrong-kind": "transactions: correct-looking outcome with deposit and withdrawal swapped",
-    "wrong-currency": "transactions: correct-looking outcome with another currency",
-    "ok-text-plain": "transactions: 200 text/plain 'OK'",
+    "wrong-kind": "transactions: deposit and withdrawal swapped; till events: opened and closed swapped",
+    "wrong-currency": "transactions and till events: correct-looking outcome with another currency",
+    "wrong-till": "till events: correct-looking record for another till_id (transactions answered as by echo)",
+    "ok-text-plain": "transactions and till events: 200 text/plain 'OK'",
     "redirect-302": "every /v1 path: 302 to 127.0.0.1:--redirect-to, same path",
     "redirect-307": "every /v1 path: 307 to 127.0.0.1:--redirect-to, same path",
 }
@@ -54,7 +55,8 @@ HUGE_BODY_BYTES = 50 * 1024 * 1024
 DRIP_INTERVAL = 1.0
 RESET_PAUSE = 0.2  # between the half body and the reset, so the client has read the half
 ECHOED = ("kind", "account_iban", "counterparty_iban", "amount", "currency", "operator_id",
-          "client_reference", "created_at", "reverses")
+          "client_reference", "created_at", "reverses", "approved_by")
+TILL_ECHOED = ("event", "till_id", "operator_id", "currency", "total", "at")
 OTHER_ACCOUNT = "DE89370400440532013000"
 OTHER_ACCOUNT_2 = "DE54500105170426397158"
 # What status by key echoes for a key that was never submitted here.
@@ -178,6 +180,10 @@ class HostileServer(ThreadingHTTPServer):
             key = headers.get("Idempotency-Key", "")
             self.remember(key, submitted)
             return self.transaction(key, submitted, 201)
+        if parts == ["v1", "till-events"]:
+            if method != "POST":
+                return self.only(method, "POST", path)
+            return self.transaction(headers.get("Idempotency-Key", ""), _json_object(body), 201, till_event=True)
         if len(parts) == 3 and parts[:2] == ["v1", "transactions"]:
             return self.only(method, "GET", path) or self.transaction(parts[2], self.recall(parts[2]), 200)
         return problem(404, "not_found", "No such resource", f"Hostile host: nothing at {path}.", path)
@@ -188,10 +194,11 @@ class HostileServer(ThreadingHTTPServer):
             return None
         return problem(405, "method_not_allowed", "Method not allowed", f"Use {allowed}.", path, {"Allow": allowed})
 
-    def transaction(self, key, submitted, status):
-        """The mode's answer to POST /v1/transactions (status 201) or GET /v1/transactions/{key} (200)."""
+    def transaction(self, key, submitted, status, till_event=False):
+        """The mode's answer to POST /v1/transactions (status 201), GET /v1/transactions/{key} (200)
+        or, with `till_event`, POST /v1/till-events (201)."""
         mode = self.mode
-        doc = posted_outcome(key, submitted)
+        doc = recorded_outcome(key, submitted) if till_event else posted_outcome(key, submitted)
         if mode == "malformed-json":
             full = dump(doc)
             return Answer(200, "application/json", full[:len(full) // 2])
@@ -203,11 +210,16 @@ class HostileServer(ThreadingHTTPServer):
             other = str(uuid.uuid4())
             doc["idempotency_key"] = other if other != key.lower() else str(uuid.uuid4())
         elif mode == "wrong-amount":
-            doc["amount"] = doc["amount"] * 10 if isinstance(doc.get("amount"), int) else 1000
-        elif mode == "wrong-account":
+            member = "total" if till_event else "amount"
+            doc[member] = doc[member] * 10 if isinstance(doc.get(member), int) and doc[member] else 1000
+        elif mode == "wrong-account" and not till_event:
             doc["account_iban"] = OTHER_ACCOUNT if doc.get("account_iban") != OTHER_ACCOUNT else OTHER_ACCOUNT_2
+        elif mode == "wrong-kind" and till_event:
+            doc["event"] = "closed" if doc.get("event") == "opened" else "opened"
         elif mode == "wrong-kind":
             doc["kind"] = {"deposit": "withdrawal", "withdrawal": "deposit"}.get(doc.get("kind"), "deposit")
+        elif mode == "wrong-till" and till_event:
+            doc["till_id"] = doc["till_id"] + 1 if isinstance(doc.get("till_id"), int) else 1
         elif mode == "wrong-currency":
             doc["currency"] = "GBP" if doc.get("currency") == "EUR" else "EUR"
         content_type = {"wrong-content-type": "text/plain", "wrong-content-type-html": "text/html"}.get(mode, "application/json")
@@ -224,6 +236,16 @@ def posted_outcome(key, submitted):
         if name in submitted:
             doc[name] = copy.deepcopy(submitted[name])
     doc.update(host_reference="HOSTILE-1", posted_at=clock.iso(clock.now()), balance_after=0, available_after=0)
+    return doc
+
+
+def recorded_outcome(key, submitted):
+    """A correct-looking till-event record for this key and submitted body."""
+    doc = {"outcome": "recorded", "idempotency_key": key.lower()}
+    for name in TILL_ECHOED:
+        if name in submitted:
+            doc[name] = copy.deepcopy(submitted[name])
+    doc.update(host_reference="HOSTILE-T1", recorded_at=clock.iso(clock.now()))
     return doc
 
 

@@ -26,6 +26,7 @@ from .faults import Faults, Stats
 from .problems import Problem
 from .store import _dump
 from .submission import parse_idempotency_key, parse_json_object, parse_path_key, parse_submission
+from .tillevent import parse_till_event
 
 MAX_BODY = 64 * 1024
 PIN_ATTEMPTS = 5
@@ -132,6 +133,8 @@ def v1_route(path):
         return "verify", ("POST",), []
     if parts == ["v1", "transactions"]:
         return "submit", ("POST",), []
+    if parts == ["v1", "till-events"]:
+        return "till-event", ("POST",), []
     if len(parts) == 3 and parts[:2] == ["v1", "accounts"]:
         return "account", ("GET",), parts[2:]
     if len(parts) == 4 and parts[:2] == ["v1", "accounts"] and parts[3] == "transactions":
@@ -146,6 +149,7 @@ ADMIN_ROUTES = {
     "/admin/faults": ("GET", "POST", "DELETE"),
     "/admin/tokens/expire": ("POST",),
     "/admin/journal": ("GET",),
+    "/admin/till-events": ("GET",),
     "/admin/accounts": ("GET", "POST"),
     "/admin/terminals": ("POST",),
     "/admin/purge": ("POST",),
@@ -265,8 +269,10 @@ class HostHandler(BaseHTTPRequestHandler):
 
     def _v1(self, method, path, query):
         server = self.server
-        is_submit = method == "POST" and _segments(path) == ["v1", "transactions"]
-        failure = server.faults.take_failure(is_submit)
+        # The idempotent writes a 'fail' fault scoped to them hits (faults.FAIL_SCOPES).
+        write = {("v1", "transactions"): "transactions", ("v1", "till-events"): "till_events"}.get(
+            tuple(_segments(path))) if method == "POST" else None
+        failure = server.faults.take_failure(write)
         if failure is not None:
             status, retry_after = failure
             server.stats.add("injected_failures")
@@ -291,6 +297,8 @@ class HostHandler(BaseHTTPRequestHandler):
             return self._verify_operator()
         if name == "submit":
             return self._submit()
+        if name == "till-event":
+            return self._till_event()
         if name == "status":
             return self._status(arguments[0])
         iban = self._path_iban(arguments[0])
@@ -379,25 +387,52 @@ class HostHandler(BaseHTTPRequestHandler):
         self._send_json(200, {"iban": iban, "currency": snapshot["currency"], "as_of": snapshot["as_of"],
                               "transactions": lines})
 
-    # MARK: Submitting, the idempotent write
+    # MARK: The idempotent writes: submitting a transaction, recording a till event
 
     def _submit(self):
         server, terminal = self.server, self._terminal
         server.stats.add("submissions", terminal)
+
+        def settle(key, submission):
+            status, body, outcome = server.store.settle(terminal, key, submission)
+            return status, body, "postings" if outcome == "posted" else "rejections"
+
+        self._idempotent_write("transactions", parse_submission, settle)
+
+    def _till_event(self):
+        server, terminal = self.server, self._terminal
+        server.stats.add("till_event_submissions", terminal)
+
+        def record(key, event):
+            status, body = server.store.record_till_event(terminal, key, event)
+            return status, body, "till_events_recorded"
+
+        self._idempotent_write("till-events", parse_till_event, record)
+
+    def _idempotent_write(self, resource, parse, settle):
+        """docs/host-api.md §7 for any idempotent write: the key, the raw body's hash, a replay
+        of a stored final answer, 409 while in flight, 422 for another body (or a key first used
+        for another resource); a new key's body is validated before anything is stored.
+        `settle(key, parsed)` commits the final answer: (status, body, the counter to add)."""
+        server, terminal = self.server, self._terminal
         if (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower() != "application/json":
             raise Problem("unsupported_media_type", "Send the body as application/json.")
         key = parse_idempotency_key(self.headers.get("Idempotency-Key"))
         digest = hashlib.sha256(self._body).digest()
         existing = server.store.find_submission(terminal, key)
         if existing is None:
-            submission = parse_submission(self._body)
-            existing = server.store.claim(terminal, key, digest)
+            parsed = parse(self._body)
+            existing = server.store.claim(terminal, key, digest, resource)
             if existing is None:
-                return self._settle(key, submission)
-        self._answer_existing(key, existing, digest)
+                return self._settle(key, lambda: settle(key, parsed))
+        self._answer_existing(key, existing, digest, resource)
 
-    def _answer_existing(self, key, row, digest):
+    def _answer_existing(self, key, row, digest, resource):
         stats = self.server.stats
+        if row["resource"] != resource:
+            stats.add("key_mismatches", self._terminal)
+            raise Problem("idempotency_key_reused",
+                          f"Key {key} was first used for /v1/{row['resource']}; a key names one request, once.")
         if row["body_sha256"] != digest:
             stats.add("key_mismatches", self._terminal)
             raise Problem("idempotency_key_reused",
@@ -410,17 +445,18 @@ class HostHandler(BaseHTTPRequestHandler):
         self._send(row["status_code"], row["response"],
                    {"Content-Type": "application/json", "Idempotent-Replayed": "true"})
 
-    def _settle(self, key, submission):
+    def _settle(self, key, commit):
+        """Runs `commit` for a claimed key; the marker goes if it fails before committing."""
         server, terminal = self.server, self._terminal
         try:
             pause = server.faults.processing_delay_ms
             if pause:
                 time.sleep(pause / 1000)
-            status, body, outcome = server.store.settle(terminal, key, submission)
+            status, body, counter = commit()
         except BaseException:
             server.store.release(terminal, key)
             raise
-        server.stats.add("postings" if outcome == "posted" else "rejections", terminal)
+        server.stats.add(counter, terminal)
         if server.faults.take_drop():
             server.stats.add("dropped_responses", terminal)
             return self._drop()
@@ -429,7 +465,7 @@ class HostHandler(BaseHTTPRequestHandler):
     def _status(self, raw_key):
         key = parse_path_key(raw_key)
         row = self.server.store.find_submission(self._terminal, key)
-        if row is None:
+        if row is None or row["resource"] != "transactions":
             raise Problem("transaction_not_found", f"Terminal {self._terminal} has no transaction with key {key}.")
         if row["state"] == "processing":
             raise Problem("request_in_progress", f"Key {key} is still being processed.", retry_after=1)
@@ -477,6 +513,12 @@ class HostHandler(BaseHTTPRequestHandler):
                 raise Problem("invalid_parameter", "'after_seq' must be an integer.", field="after_seq")
             entries = server.store.journal(query.get("terminal_id", [None])[-1], after, query.get("outcome", [None])[-1])
             return self._send_json(200, {"entries": entries})
+        if route == ("GET", "/admin/till-events"):
+            try:
+                after = int(query.get("after_seq", ["0"])[-1])
+            except ValueError:
+                raise Problem("invalid_parameter", "'after_seq' must be an integer.", field="after_seq")
+            return self._send_json(200, {"events": server.store.till_events(query.get("terminal_id", [None])[-1], after)})
         if route == ("GET", "/admin/accounts"):
             return self._send_json(200, {"accounts": server.store.accounts()})
         if route == ("POST", "/admin/accounts"):

@@ -1,5 +1,5 @@
 """The host's SQLite file: accounts, operators, terminals, tokens, idempotency
-records and the journal.
+records, the journal and the till events.
 
 One connection guarded by one lock: Python's sqlite3 holds the GIL anyway,
 and a single writer makes every read-check-write below trivially atomic.
@@ -89,6 +89,33 @@ MIGRATIONS = [
     """
     ALTER TABLE journal ADD COLUMN reverses TEXT;
     CREATE UNIQUE INDEX journal_one_reversal ON journal(terminal_id, reverses) WHERE reverses IS NOT NULL AND outcome = 'posted';
+    """,
+    # Till events (docs/host-api.md, "Till events") under the same idempotency
+    # records as transactions: one key space per terminal, each key naming the
+    # resource it was first used for. And the supervisor who approved a
+    # transaction over a counter limit.
+    """
+    ALTER TABLE submissions ADD COLUMN resource TEXT NOT NULL DEFAULT 'transactions'
+        CHECK(resource IN ('transactions', 'till-events'));
+    ALTER TABLE journal ADD COLUMN approved_by TEXT;
+    CREATE TABLE till_events(
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        terminal_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        event TEXT NOT NULL CHECK(event IN ('opened', 'closed')),
+        till_id INTEGER NOT NULL,
+        operator_id TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        at TEXT NOT NULL,
+        count TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        expected INTEGER,
+        over_short INTEGER,
+        approved_by TEXT,
+        clock_unverified INTEGER NOT NULL,
+        host_reference TEXT UNIQUE,
+        recorded_at REAL NOT NULL,
+        UNIQUE(terminal_id, idempotency_key));
     """,
 ]
 
@@ -327,19 +354,22 @@ class Store:
     # MARK: Idempotency
 
     def find_submission(self, terminal_id, key):
+        """The idempotency record of a key, whichever resource it was first used for
+        (its `resource`: 'transactions' or 'till-events')."""
         with self._read() as db:
             return db.execute("SELECT * FROM submissions WHERE terminal_id=? AND idempotency_key=?",
                               (terminal_id, key)).fetchone()
 
-    def claim(self, terminal_id, key, body_sha256):
-        """Sets the in-flight marker. Returns None when claimed, else the existing row."""
+    def claim(self, terminal_id, key, body_sha256, resource="transactions"):
+        """Sets the in-flight marker for a key of `resource`. Returns None when claimed, else the
+        existing row (which may be another resource's: a key is one terminal's, once)."""
         with self._tx() as db:
             row = db.execute("SELECT * FROM submissions WHERE terminal_id=? AND idempotency_key=?",
                              (terminal_id, key)).fetchone()
             if row is not None:
                 return row
-            db.execute("INSERT INTO submissions(terminal_id, idempotency_key, body_sha256, state, first_seen)"
-                       " VALUES(?, ?, ?, 'processing', ?)", (terminal_id, key, body_sha256, clock.now()))
+            db.execute("INSERT INTO submissions(terminal_id, idempotency_key, body_sha256, state, first_seen, resource)"
+                       " VALUES(?, ?, ?, 'processing', ?, ?)", (terminal_id, key, body_sha256, clock.now(), resource))
             return None
 
     def release(self, terminal_id, key):
@@ -372,11 +402,11 @@ class Store:
             reason, detail = self._rejection(db, terminal_id, sub)
             cursor = db.execute(
                 "INSERT INTO journal(terminal_id, idempotency_key, outcome, reason, kind, account_iban, counterparty_iban,"
-                " amount, currency, operator_id, client_reference, created_at, recorded_at, reverses)"
-                " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " amount, currency, operator_id, client_reference, created_at, recorded_at, reverses, approved_by)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (terminal_id, key, "rejected" if reason else "posted", reason, sub.kind, sub.account_iban,
                  sub.counterparty_iban, sub.amount, sub.currency, sub.operator_id, sub.client_reference,
-                 sub.created_at, now, sub.reverses))
+                 sub.created_at, now, sub.reverses, sub.approved_by))
             seq = cursor.lastrowid
             doc = {
                 "outcome": "rejected" if reason else "posted",
@@ -390,6 +420,8 @@ class Store:
                        client_reference=sub.client_reference, created_at=sub.created_at)
             if sub.reverses is not None:
                 doc["reverses"] = sub.reverses
+            if sub.approved_by is not None:
+                doc["approved_by"] = sub.approved_by
             if reason:
                 doc.update(reason=reason, detail=detail, rejected_at=clock.iso(now))
                 status = 200
@@ -406,6 +438,27 @@ class Store:
             db.execute("UPDATE submissions SET state='done', status_code=?, response=? WHERE terminal_id=? AND idempotency_key=?",
                        (status, body, terminal_id, key))
         return status, body, doc["outcome"]
+
+    def record_till_event(self, terminal_id, key, event):
+        """Records a claimed till event and its stored answer in one transaction. Every valid
+        event is recorded: the host does not judge the till (docs/host-api.md, "Till events").
+        Returns (status_code, response_bytes)."""
+        now = clock.now()
+        with self._tx() as db:
+            seq = db.execute(
+                "INSERT INTO till_events(terminal_id, idempotency_key, event, till_id, operator_id, currency, at, count, total,"
+                " expected, over_short, approved_by, clock_unverified, recorded_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (terminal_id, key, event.event, event.till_id, event.operator_id, event.currency, event.at, event.count_json(),
+                 event.total, event.expected, event.over_short, event.approved_by, int(event.clock_unverified), now)).lastrowid
+            reference = f"T{clock.iso(now)[:10].replace('-', '')}-{seq:07d}"
+            db.execute("UPDATE till_events SET host_reference=? WHERE seq=?", (reference, seq))
+            doc = {"outcome": "recorded", "idempotency_key": key, "event": event.event, "till_id": event.till_id,
+                   "operator_id": event.operator_id, "currency": event.currency, "total": event.total, "at": event.at,
+                   "host_reference": reference, "recorded_at": clock.iso(now)}
+            body = _dump(doc)
+            db.execute("UPDATE submissions SET state='done', status_code=201, response=? WHERE terminal_id=? AND idempotency_key=?",
+                       (body, terminal_id, key))
+        return 201, body
 
     def _rejection(self, db, terminal_id, sub):
         """The business rules, in the order they are checked. (reason, detail) or (None, None)."""
@@ -492,7 +545,19 @@ class Store:
             rows = db.execute(query, params).fetchall()
         return [{**dict(row), "recorded_at": clock.iso(row["recorded_at"])} for row in rows]
 
+    def till_events(self, terminal_id=None, after_seq=0, limit=10_000):
+        query, params = "SELECT * FROM till_events WHERE seq>?", [after_seq]
+        if terminal_id:
+            query += " AND terminal_id=?"
+            params.append(terminal_id)
+        query += " ORDER BY seq LIMIT ?"
+        params.append(limit)
+        with self._read() as db:
+            rows = db.execute(query, params).fetchall()
+        return [{**dict(row), "count": json.loads(row["count"]), "clock_unverified": bool(row["clock_unverified"]),
+                 "recorded_at": clock.iso(row["recorded_at"])} for row in rows]
+
     def counts(self):
         with self._read() as db:
             return {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                    for table in ("accounts", "operators", "terminals", "submissions", "journal")}
+                    for table in ("accounts", "operators", "terminals", "submissions", "journal", "till_events")}

@@ -32,6 +32,8 @@ class Submission:
     client_reference: str
     # The idempotency key (lower case) of a posting of this terminal that this one reverses.
     reverses: "str | None" = None
+    # The supervisor who approved it over a counter limit; None when none had to.
+    approved_by: "str | None" = None
 
 
 def parse_idempotency_key(value):
@@ -148,4 +150,19 @@ def parse_submission(raw):
     reverses = doc.get("reverses")
     if reverses is not None and (not isinstance(reverses, str) or not _UUID.match(reverses) or reverses != reverses.lower()):
         raise Problem("invalid_field", "'reverses' must be the lower-case idempotency key of the transaction it reverses.", field="reverses")
-    return Submission(kind, account, counterparty, amount, currency, operator, created_at, reference, reverses)
+    approved_by = parse_approver(doc, operator)
+    return Submission(kind, account, counterparty, amount, currency, operator, created_at, reference, reverses, approved_by)
+
+
+def parse_approver(doc, operator):
+    """`approved_by`: absent or null, or a supervisor's 4-8 digit id that is not the operator's own
+    (nobody approves their own work); a 400 naming the field otherwise."""
+    approved_by = doc.get("approved_by")
+    if approved_by is None:
+        return None
+    if not isinstance(approved_by, str) or not _OPERATOR.match(approved_by):
+        raise Problem("invalid_field", "'approved_by' must be the approving supervisor's id, 4 to 8 digits.", field="approved_by")
+    if approved_by == operator:
+        raise Problem("invalid_field", f"'approved_by' is the operator {operator} itself; nobody approves their own work.",
+                      field="approved_by")
+    return approved_by

@@ -206,6 +206,35 @@ class WrongOutcomeTests(unittest.TestCase):
         with HostileProcess("wrong-kind") as host:
             self.assertEqual(json.loads(host.submit(submission("withdrawal"), str(uuid.uuid4()))[2])["kind"], "deposit")
 
+    def test_till_events_meet_the_same_faults_and_their_own_wrong_members(self):
+        event = {"event": "opened", "till_id": 7, "operator_id": "1001", "currency": "EUR",
+                 "at": "2026-12-02T08:00:00.000Z", "count": {"5000": 2}, "total": 10000}
+        cases = {
+            "echo": (None, None),
+            "other-key": ("idempotency_key", None),
+            "wrong-amount": ("total", 100000),
+            "wrong-kind": ("event", "closed"),
+            "wrong-currency": ("currency", "GBP"),
+            "wrong-till": ("till_id", 8),
+        }
+        for mode, (member, wrong) in cases.items():
+            with self.subTest(mode=mode), HostileProcess(mode) as host:
+                key = str(uuid.uuid4())
+                status, headers, body = host.request("POST", "/v1/till-events", event,
+                                                     {"Idempotency-Key": key, "Authorization": "Bearer hostile-access"})
+                self.assertEqual((status, headers["content-type"]), (201, "application/json"))
+                outcome = json.loads(body)
+                expected = {"outcome": "recorded", "idempotency_key": key,
+                            **{name: event[name] for name in ("event", "till_id", "operator_id", "currency", "total", "at")}}
+                differing = {name for name in expected if outcome.get(name) != expected[name]}
+                self.assertEqual(differing, set() if member is None else {member})
+                if wrong is not None:
+                    self.assertEqual(outcome[member], wrong)
+        with HostileProcess("html-500") as host:
+            status, headers, _ = host.request("POST", "/v1/till-events", event,
+                                              {"Idempotency-Key": str(uuid.uuid4()), "Authorization": "Bearer hostile-access"})
+            self.assertEqual((status, headers["content-type"]), (500, "text/html; charset=iso-8859-1"))
+
     def test_wrong_content_types_carry_a_correct_outcome(self):
         for mode, content_type in (("wrong-content-type", "text/plain"), ("wrong-content-type-html", "text/html")):
             with self.subTest(mode=mode), HostileProcess(mode) as host:
