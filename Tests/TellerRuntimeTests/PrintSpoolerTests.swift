@@ -33,11 +33,11 @@ import Testing
         return store
     }
 
-    func makeSpooler(_ store: TellerStore, port: UInt16, tillReports: (any TillReportSource)? = nil,
+    func makeSpooler(_ store: TellerStore, port: UInt16, till: (any TillPort)? = nil,
                      timing: PrintSpooler.Timing = PrintSpooler.Timing()) -> PrintSpooler {
         let documents = PrintJobDocuments(
             queue: store, header: PaymentReceipt.Header(bankName: "Musterbank", terminal: TerminalIdentity(terminalID: "T-0001", branch: "Mitte")),
-            time: TimeFormatting(zone: .utc), format: { .standard }, catalog: { _ in nil }, signedIn: { nil }, tillReports: tillReports)
+            time: TimeFormatting(zone: .utc), format: { .standard }, catalog: { _ in nil }, signedIn: { nil }, till: till)
         let line = PrinterLine(address: "tcp:127.0.0.1:\(port)", paper: .millimetres80, fonts: { try FontLibrary() }, open: {
             Result { () throws(PrinterError) -> any PrinterConnection in
                 try NetworkPrinterConnection(host: "127.0.0.1", port: port, timeouts: PrinterTimeouts(connect: .seconds(2), writeStall: .seconds(2)))
@@ -157,21 +157,19 @@ import Testing
         try #require(waiting.count == 1)
         #expect(waiting[0].id == report.id && waiting[0].state == .queued)
         let error = try #require(waiting[0].lastError)
-        #expect(error.contains("print job \(report.id) (till report of till till-7)") && error.contains("no till report source"), "\(error)")
+        #expect(error.contains("print job \(report.id) (till report of till till-7)") && error.contains("this terminal keeps no tills"), "\(error)")
     }
 
-    /// A till report source plugged in: its document prints.
-    @Test func aPluggedInTillReportPrints() async throws {
-        struct Source: TillReportSource {
-            func tillReportDocument(tillID: String) async throws(TellerError) -> PrintedDocument {
-                PrintedDocument(lines: [.heading("Till \(tillID)"), .row(label: "Counted", value: "100.00", emphasis: .regular)])
-            }
-        }
+    /// A closed till's report prints from the store's till, with its counts.
+    @Test func aClosedTillsReportPrints() async throws {
         let printer = try FakePrinter.network(answers: Self.ready)
         defer { printer.stop() }
         let store = try makeStore()
-        _ = try await store.queueTillReport(tillID: "till-7", by: OperatorID("1001")!)
-        _ = await makeSpooler(store, port: printer.port, tillReports: Source()).drainOnce()
+        let operatorID = OperatorID("1001")!
+        _ = try await store.open(by: operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]))
+        let closed = try await store.close(by: operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]), approvedBy: nil)
+        _ = try await store.queueTillReport(tillID: String(closed.id), by: operatorID)
+        _ = await makeSpooler(store, port: printer.port, till: store).drainOnce()
         #expect(try await slips(printer, count: 1).count == 1)
         #expect(try await store.waitingPrintJobCount() == 0)
     }

@@ -37,6 +37,8 @@ import Widgets
         var kind: TransactionKind
         var state: OutboxState
         var isCopy = false
+        /// The end-of-day till report instead of a payment's receipt.
+        var isTillReport = false
         var caption: String
 
         var fileName: String { "\(name).png" }
@@ -52,7 +54,27 @@ import Widgets
         Slip(name: "transfer-confirmed-copy-de-58mm", language: .german, paper: .millimetres58, kind: .transfer,
              state: .confirmed(reference: "HX-20261129-0042"), isCopy: true,
              caption: "A reprint of a confirmed transfer in German on 58 mm paper, marked as a copy"),
+        Slip(name: "till-report-en-80mm", language: .english, paper: .millimetres80, kind: .deposit, state: .queued, isTillReport: true,
+             caption: "The till report at close in English: float and count by denomination, expected, counted, 10.00 short, approved by a supervisor"),
+        Slip(name: "till-report-de-80mm", language: .german, paper: .millimetres80, kind: .deposit, state: .queued, isTillReport: true,
+             caption: "The same till report in German"),
+        Slip(name: "till-report-ar-80mm", language: .arabic, paper: .millimetres80, kind: .deposit, state: .queued, isTillReport: true,
+             caption: "The same till report in Arabic, right to left"),
     ]
+
+    /// A till opened with 170.00, moved by 250.00 in and 120.00 out, closed 10.00 short with supervisor 2001's approval.
+    static func tillReport(in language: Language) throws -> PrintedDocument {
+        let opening = TillCount(currency: .eur, pieces: [5000: 2, 1000: 5, 200: 10])
+        let counted = TillCount(currency: .eur, pieces: [5000: 4, 2000: 1, 1000: 5, 200: 10])
+        let till = TillSession(id: 3, operatorID: anna.id, openedAt: createdAt.addingTimeInterval(-8 * 3600), opening: opening,
+                               cashIn: Money(minorUnits: 25_000, currency: .eur), cashOut: Money(minorUnits: 12_000, currency: .eur), cashPayments: 2,
+                               closing: .init(closedAt: createdAt, counted: counted, expected: Money(minorUnits: 30_000, currency: .eur),
+                                              approvedBy: OperatorID("2001")!))
+        let (format, catalog) = try regional(language)
+        return Localization.with(format, catalog: catalog) {
+            TillReport.document(for: till, header: header, time: TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)))
+        }
+    }
 
     /// The language's format as a bank there would configure it (as the screenshots do), and its catalog.
     static func regional(_ language: Language) throws -> (RegionalFormat, Catalog?) {
@@ -85,7 +107,8 @@ import Widgets
     @Test(arguments: slips.indices)
     func printedReceiptMatchesItsPicture(_ index: Int) throws {
         let slip = Self.slips[index]
-        let document = try Self.document(slip.kind, slip.state, copy: slip.isCopy, in: slip.language)
+        let document = slip.isTillReport ? try Self.tillReport(in: slip.language)
+            : try Self.document(slip.kind, slip.state, copy: slip.isCopy, in: slip.language)
         let surface = PrintedDocumentRenderer(fonts: Self.fonts).render(document, width: slip.paper.dots)
         let raster = MonochromeRaster(surface)
         let printed = try EscPosDecoder(paperDots: slip.paper.dots).decode(EscPosEncoder.slip(raster, paper: slip.paper))

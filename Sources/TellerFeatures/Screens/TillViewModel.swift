@@ -125,7 +125,7 @@ public final class TillViewModel {
         }
     }
 
-    static func overShortLabel(_ difference: Money) -> String {
+    nonisolated static func overShortLabel(_ difference: Money) -> String {
         difference.minorUnits > 0 ? tr("Over") : difference.minorUnits < 0 ? tr("Short") : tr("Balanced")
     }
 
@@ -133,9 +133,12 @@ public final class TillViewModel {
     public var startCloseTitle: String { tr("Close till") }
     public var closeTitle: String { tr("Count and close") }
     public var supervisorTitle: String { tr("Call supervisor") }
-    /// The badge of the row the keypad types into.
-    public var countingBadge: String { tr("Counting") }
     public var doneTitle: String { tr("Done") }
+    public var printTitle: String { tr("Print report") }
+    /// A printer is configured: the closed till's report can be printed.
+    public var canPrint: Bool { dependencies.printQueue != nil }
+    /// What the last print request came to; nil before any.
+    public private(set) var printMessage: String?
     public var failureText: String? {
         if case .failed(let text) = phase { return text }
         return nil
@@ -217,6 +220,18 @@ public final class TillViewModel {
         await act { till, signedIn throws(TellerError) in
             .closed(try await till.close(by: signedIn.id, count: self.count, approvedBy: nil))
         }
+    }
+
+    /// Queues the till report; it prints when the printer can.
+    public func printReport() async {
+        guard case .closed(let till) = phase, let queue = dependencies.printQueue, let signedIn = navigator?.signedInOperator else { return }
+        do throws(TellerError) {
+            _ = try await queue.queueTillReport(tillID: String(till.id), by: signedIn.id)
+            printMessage = tr("The till report is on its way to the printer.")
+        } catch {
+            printMessage = tr("Could not queue the till report: {problem}", ["problem": error.description])
+        }
+        navigator?.invalidate()
     }
 
     /// A supervisor approves the close with this count.

@@ -15,6 +15,7 @@ public struct TillScreen: TerminalScreen {
     public static let close = "till.close"
     public static let supervisor = "till.supervisor"
     public static let done = "till.done"
+    public static let print = "till.print"
     /// `till.count.<denomination in minor units>`: selects that row for the keypad (`till.count.5000` is a 50.00 note).
     public nonisolated static func row(_ denomination: Int64) -> String { "till.count.\(denomination)" }
 
@@ -41,8 +42,10 @@ public struct TillScreen: TerminalScreen {
             return VStack(spacing: 12, padding: padding, [
                 topRow(action: nil),
                 ScreenParts.card(model.summary, identifier: "till.result"),
+                model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "till.print-message") } ?? Spacer(),
                 Spacer(),
-                Frame(height: 64, Button(model.doneTitle, identifier: Self.done)),
+                HStack(spacing: 16, (model.canPrint ? [Flexible(1, Frame(height: 64, Button(model.printTitle, identifier: Self.print, style: .secondary)))] : [])
+                    + [Flexible(2, Frame(height: 64, Button(model.doneTitle, identifier: Self.done)))]),
             ])
         case .loading, .failed:
             return VStack(spacing: 12, padding: padding, [topRow(action: nil), messages(), Spacer()])
@@ -104,6 +107,7 @@ extension TillScreen {
         case Self.close: actions.perform { await model.close() }
         case Self.supervisor: model.callSupervisor()
         case Self.done: model.back()
+        case Self.print: actions.perform { await model.printReport() }
         default: return false
         }
         return true

@@ -27,7 +27,7 @@ extension TerminalApp {
                     return nil
                 }
             },
-            signedIn: { await facts.signedInOperator() })
+            signedIn: { await facts.signedInOperator() }, till: store)
         let fonts = FontConfiguration(directory: configuration.fontDirectory)
         let line = PrinterLine(address: address.description, paper: configuration.printerPaper,
                                fonts: { try FontLibrary(configuration: fonts) },
