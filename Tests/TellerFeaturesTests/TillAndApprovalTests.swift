@@ -116,3 +116,52 @@ import TellerFakes
         #expect(offline.approvable == nil)
     }
 }
+
+/// Void and reversal from the receipt, on fakes.
+@MainActor
+@Suite struct VoidAndReversalScreenTests {
+    func receipt(_ h: FeatureHarness) async throws -> ReceiptViewModel {
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(try TransactionRequest(kind: .deposit, account: FeatureHarness.account,
+                                                                      amount: FeatureHarness.eur(2_500), operatorID: OperatorID("1001")!))
+        h.coordinator.push(.receipt(entry))
+        await h.coordinator.settle()
+        return try #require(h.coordinator.current.receipt)
+    }
+
+    @Test func aQueuedPaymentIsVoidedWithAReasonAndSaysSo() async throws {
+        let h = FeatureHarness()
+        let model = try await receipt(h)
+        #expect(model.canVoid && !model.canReverse)
+        model.startVoid()
+        #expect(model.choosingVoidReason)
+        await model.void(.wrongAmount)
+        #expect(model.status == .voided(.wrongAmount))
+        #expect(model.statusTitle == "Voided")
+        #expect(model.statusDetail.contains("Wrong amount"))
+        #expect(!model.canVoid && !model.canReprint)
+        #expect(await h.outbox.rows.first?.state == .voided(reason: .wrongAmount))
+    }
+
+    @Test func aPaymentBeingSentIsRefusedAndAPostedOneOffersAReversal() async throws {
+        let h = FeatureHarness()
+        let model = try await receipt(h)
+        await h.outbox.setState(model.entry.key, .sending)
+        model.startVoid()
+        await model.void(.duplicate)
+        #expect(model.undoMessage == "This payment is being sent to the bank and can no longer be voided.")
+        #expect(await h.outbox.rows.first?.state == .sending)
+        #expect(!model.canReverse)
+
+        await h.outbox.setState(model.entry.key, .confirmed(reference: "H-1"))
+        model.startVoid()
+        await model.void(.duplicate)
+        #expect(model.undoMessage?.contains("a reversal can undo it") == true)
+        #expect(model.canReverse && !model.canVoid)
+        await model.reverse()
+        await h.coordinator.settle()
+        let reversal = try #require(h.coordinator.current.receipt)
+        #expect(reversal.entry.reverses == model.entry.key)
+        #expect(reversal.entry.request.kind == .withdrawal)
+    }
+}

@@ -39,6 +39,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case diagnosticsCalibration = "diagnostics-calibration"
     case diagnosticsCalibrated = "diagnostics-calibrated"
     case tillOpen = "till-open"
+    case receiptVoided = "receipt-voided"
     case tillShort = "till-short"
     case tillClosed = "till-closed"
 
@@ -51,7 +52,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signIn, .signInPIN, .signInLockout, .signInOffline: "sign-in"
         case .accountOfflineCached: "account"
         case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
-        case .receiptConfirmed, .receiptRejected: "receipt"
+        case .receiptConfirmed, .receiptRejected, .receiptVoided: "receipt"
         case .queueRejected, .queueLong, .queueLongOldest: "queue"
         case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated: "diagnostics"
         case .tillOpen, .tillShort, .tillClosed: "till"
@@ -76,6 +77,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .diagnostics: "Technician diagnostics behind the technician PIN."
         case .till: "Open till: the float counted by note and coin, the keypad typing the selected row's pieces."
         case .approval: "Supervisor approval on the operator's screen: a deposit over the per-transaction limit, the supervisor's ID and PIN."
+        case .receiptVoided: "A queued deposit voided from its receipt (reason: wrong amount): never sent, no money moved."
         case .tillOpen: "The open till: the float, cash in and out, and the cash position."
         case .tillShort: "Closing with a count 10.00 short: refused beyond the tolerance, with Call supervisor."
         case .tillClosed: "The closed till after a supervisor approved the difference: expected, counted, short, approved by."
@@ -186,6 +188,11 @@ enum Scenario: String, CaseIterable, Sendable {
             if self == .queueLongOldest { await d.tap(QueueScreen.bottom) }
         case .locked:
             await d.tap(HomeScreen.lock)
+        case .receiptVoided:
+            await d.openAccount()
+            await d.deposit("25000")
+            await d.tap(ReceiptScreen.void)
+            await d.tap(ReceiptScreen.voidReason(.wrongAmount))
         case .till, .tillOpen, .tillShort, .tillClosed:
             await d.tap(HomeScreen.till)
             await d.tap(TillScreen.row(5000))

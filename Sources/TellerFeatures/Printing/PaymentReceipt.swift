@@ -63,7 +63,7 @@ public enum PaymentReceipt {
                                alignment: .leading, emphasis: .regular))
         case .confirmed(let reference):
             lines.append(.row(label: tr("Bank reference"), value: Localization.leftToRight(reference), emphasis: .regular))
-        case .rejected:
+        case .rejected, .voided:
             lines.append(.text(status.detail, alignment: .leading, emphasis: .regular))
         }
         lines.append(.row(label: tr("Receipt"), value: Localization.leftToRight(entry.key.receiptNumber), emphasis: .strong))

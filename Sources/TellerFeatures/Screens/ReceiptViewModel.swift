@@ -8,13 +8,16 @@ public final class ReceiptViewModel {
         case queued
         case confirmed(reference: String)
         case rejected(reason: String)
+        /// The operator voided it before it left the terminal.
+        case voided(VoidReason)
 
         /// Where a row in `state` stands for the customer: the bank's answer,
-        /// or Queued while it has none (queued, sending, or under review).
+        /// voided, or Queued while it has none (queued, sending, or under review).
         public init(_ state: OutboxState) {
             switch state {
             case .confirmed(let reference): self = .confirmed(reference: reference)
             case .rejected(let reason, _): self = .rejected(reason: reason)
+            case .voided(let reason): self = .voided(reason)
             default: self = .queued
             }
         }
@@ -25,6 +28,7 @@ public final class ReceiptViewModel {
             case .queued: tr("Queued")
             case .confirmed: tr("Confirmed")
             case .rejected: tr("Rejected")
+            case .voided: tr("Voided")
             }
         }
 
@@ -34,7 +38,20 @@ public final class ReceiptViewModel {
             case .queued: tr("Saved on this terminal. It will be sent to the bank; this receipt updates when the bank answers.")
             case .confirmed(let reference): tr("Posted by the bank. Reference {reference}.", ["reference": Localization.leftToRight(reference)])
             case .rejected(let reason): tr("The bank refused it: {reason}. The customer's money did not move.", ["reason": ReasonText.text(reason)])
+            case .voided(let reason):
+                tr("Voided on this terminal ({reason}). It is never sent to the bank; the customer's money did not move.",
+                   ["reason": ReceiptViewModel.reasonTitle(reason)])
             }
+        }
+    }
+
+    /// How a void reason reads on the button and the receipt.
+    public nonisolated static func reasonTitle(_ reason: VoidReason) -> String {
+        switch reason {
+        case .wrongAmount: tr("Wrong amount")
+        case .wrongAccount: tr("Wrong account")
+        case .customerCancelled: tr("Customer cancelled")
+        case .duplicate: tr("Entered twice")
         }
     }
 
@@ -42,6 +59,13 @@ public final class ReceiptViewModel {
     private weak var navigator: (any Navigator)?
     public let entry: OutboxEntry
     public private(set) var status: Status = .queued
+    /// The reasons are on screen: Void was tapped and one must be picked.
+    public private(set) var choosingVoidReason = false
+    /// Why the last void or reversal was refused, or what it came to.
+    public private(set) var undoMessage: String?
+    /// A void was refused because the bank has posted it: Reverse is offered.
+    public private(set) var offersReversal = false
+    private var isUndoing = false
 
     init(dependencies: FeatureDependencies, navigator: any Navigator, entry: OutboxEntry) {
         self.dependencies = dependencies
@@ -92,6 +116,75 @@ public final class ReceiptViewModel {
             printMessage = tr("Could not queue the copy: {problem}", ["problem": error.description])
         }
         navigator?.invalidate()
+    }
+
+    // MARK: Void and reversal
+
+    public var voidTitle: String { tr("Void") }
+    public var reverseTitle: String { tr("Reverse") }
+    public var cancelTitle: String { tr("Keep it") }
+    public var voidPrompt: String { tr("Why is it voided?") }
+
+    /// Queued on this terminal and not yet answered: Void is offered (the store decides whether it has left).
+    public var canVoid: Bool {
+        if case .queued = status, !offersReversal { return true }
+        return false
+    }
+
+    /// Posted by the bank and not itself a reversal: Reverse is offered.
+    public var canReverse: Bool {
+        guard entry.reverses == nil else { return false }
+        if case .confirmed = status { return true }
+        return offersReversal
+    }
+
+    public func startVoid() {
+        guard canVoid else { return }
+        choosingVoidReason = true
+        undoMessage = nil
+        navigator?.invalidate()
+    }
+
+    public func cancelVoid() {
+        choosingVoidReason = false
+        navigator?.invalidate()
+    }
+
+    /// Voids the payment for `reason`, atomically against the sync engine:
+    /// one that has started sending is refused with why, and a posted one offers a reversal.
+    public func void(_ reason: VoidReason) async {
+        guard choosingVoidReason, !isUndoing, let op = navigator?.signedInOperator else { return }
+        isUndoing = true
+        defer { isUndoing = false }
+        choosingVoidReason = false
+        do throws(TellerError) {
+            let voided = try await dependencies.outbox.void(entry.key, reason: reason, by: op.id)
+            status = Status(voided.state)
+            undoMessage = nil
+            navigator?.outboxChanged()
+        } catch {
+            if case .voidRefused(.alreadySent(let reference)) = error {
+                status = .confirmed(reference: reference)
+                offersReversal = true
+            }
+            undoMessage = LimitText.text(error)
+        }
+        navigator?.invalidate()
+    }
+
+    /// Queues the payment that undoes this posted one; its receipt replaces this one.
+    public func reverse() async {
+        guard canReverse, !isUndoing, let op = navigator?.signedInOperator else { return }
+        isUndoing = true
+        defer { isUndoing = false }
+        do throws(TellerError) {
+            let reversal = try await dependencies.outbox.reverse(entry.key, by: op.id)
+            navigator?.outboxChanged()
+            navigator?.replaceTop(with: .receipt(reversal))
+        } catch {
+            undoMessage = LimitText.text(error)
+            navigator?.invalidate()
+        }
     }
 
     public func handle(_ event: SyncEvent) {

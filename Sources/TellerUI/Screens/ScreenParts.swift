@@ -1,3 +1,4 @@
+import Graphics
 import TellerFeatures
 import Widgets
 
@@ -67,4 +68,25 @@ extension Keypad {
                   backspaceName: text.backspace, spaceName: text.space, isEnabled: isEnabled,
                   enterIdentifier: primaryAction, isEnterEnabled: isActionEnabled)
     }
+}
+
+/// A control whose words count as its minimum width, so a ``FirstThatFits``
+/// around it moves it to a narrower arrangement rather than cut them (a
+/// button's own minimum is only its touch size).
+struct KeepsWordsWhole: Widget {
+    let child: any Widget
+
+    init(_ child: any Widget) { self.child = child }
+
+    func measure(_ available: Size, _ context: LayoutContext) -> Size { child.measure(available, context) }
+
+    func minimumSize(_ available: Size, _ context: LayoutContext) -> Size {
+        let minimum = child.minimumSize(available, context)
+        let natural = child.measure(Size(width: Int(Int32.max) / 4, height: available.height), context)
+        return Size(width: max(minimum.width, natural.width), height: minimum.height)
+    }
+
+    func flexibility(_ axis: Axis) -> Double { child.flexibility(axis) }
+
+    func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode { child.layout(in: frame, context) }
 }

@@ -29,7 +29,7 @@ public struct SignInScreen: TerminalScreen {
         var form: [any Widget] = [
             ScreenParts.topRow(back: model.canGoBack ? ScreenParts.backButton(model.backTitle, identifier: id(Self.back)) : nil,
                                title: model.title),
-            Label(model.instructions, style: .body, color: .secondaryText, maxLines: model.approving == nil ? 2 : 6, canTruncate: false),
+            Label(model.instructions, style: .body, color: .secondaryText, maxLines: model.approving == nil ? 2 : 12, canTruncate: false),
             ScreenParts.captioned(model.operatorLabel,
                                   TextField(identifier: id(Self.operatorField), label: model.operatorLabel, value: model.operatorFieldText)),
             ScreenParts.captioned(model.pinLabel,

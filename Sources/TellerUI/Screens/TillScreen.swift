@@ -29,21 +29,24 @@ public struct TillScreen: TerminalScreen {
         let padding = Insets.symmetric(horizontal: 12, vertical: 8)
         switch model.phase {
         case .opening, .closing:
-            return VStack(spacing: 8, padding: padding, [topRow(action: nil), Flexible(1, counting())])
+            // The step the count leads to is the screen's main action, in the top row; the keys keep the height beside the tiles.
+            return VStack(spacing: 8, padding: padding, [topRow(action: countAction), Flexible(1, counting())])
         case .open:
+            // At the largest text the figures scroll above the button rather than squeeze Back.
             return VStack(spacing: 12, padding: padding, [
                 topRow(action: nil),
-                ScreenParts.card(model.summary, identifier: "till.position"),
-                messages(),
-                Spacer(),
+                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: 12, [
+                    ScreenParts.card(model.summary, identifier: "till.position"), messages(),
+                ]))),
                 Frame(height: 64, Button(model.startCloseTitle, identifier: Self.startClose)),
             ])
         case .closed:
             return VStack(spacing: 12, padding: padding, [
                 topRow(action: nil),
-                ScreenParts.card(model.summary, identifier: "till.result"),
-                model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "till.print-message") } ?? Spacer(),
-                Spacer(),
+                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: 12, [
+                    ScreenParts.card(model.summary, identifier: "till.result"),
+                    model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "till.print-message") } ?? Spacer(),
+                ]))),
                 HStack(spacing: 16, (model.canPrint ? [Flexible(1, Frame(height: 64, Button(model.printTitle, identifier: Self.print, style: .secondary)))] : [])
                     + [Flexible(2, Frame(height: 64, Button(model.doneTitle, identifier: Self.done)))]),
             ])
@@ -58,38 +61,49 @@ public struct TillScreen: TerminalScreen {
 
     private func messages() -> any Widget {
         var lines: [any Widget] = []
-        if let failure = model.failureText { lines.append(ScreenParts.message(failure, isError: true, identifier: "till.message")) }
-        if let refusal = model.refusal { lines.append(ScreenParts.message(refusal, isError: true, identifier: "till.refusal")) }
+        if let failure = model.failureText { lines.append(ScreenParts.message(failure, isError: true, identifier: "till.message", maxLines: 12)) }
+        if let refusal = model.refusal { lines.append(ScreenParts.message(refusal, isError: true, identifier: "till.refusal", maxLines: 12)) }
         return VStack(spacing: 4, lines)
     }
 
     private func counting() -> any Widget {
-        // Every note and coin is a tile on screen at once, three across, the
-        // one the keypad types into drawn as the primary button.
+        // Every note and coin is a tile, as many across as their words fit
+        // whole (three, two or one), the one the keypad types into drawn as
+        // the primary button; past the panel's height the column scrolls.
         let tiles: [any Widget] = model.countLines.map { line in
-            Flexible(1, Frame(height: LayoutContext.minimumTouchTarget,
-                              Button(line.title, identifier: Self.row(line.denomination),
-                                     style: line.denomination == model.selected ? .primary : .secondary)))
+            KeepsWordsWhole(Frame(height: LayoutContext.minimumTouchTarget,
+                                  Button(line.title, identifier: Self.row(line.denomination),
+                                         style: line.denomination == model.selected ? .primary : .secondary)))
         }
-        let rows: [any Widget] = stride(from: 0, to: tiles.count, by: 3).map { start in
-            let row = Array(tiles[start..<min(start + 3, tiles.count)])
-            return HStack(spacing: 6, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: 3 - row.count))
+        func grid(_ columns: Int) -> any Widget {
+            VStack(spacing: 6, stride(from: 0, to: tiles.count, by: columns).map { start in
+                let row = tiles[start..<min(start + columns, tiles.count)].map { Flexible(1, $0) as any Widget }
+                return HStack(spacing: 6, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: columns - row.count))
+            })
         }
-        // The refusal under the tiles, where there is room for the whole sentence.
-        let form: [any Widget] = [Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 3)] + rows + [messages()]
-        var side: [any Widget] = [Label(model.countTotalText, style: .amount, identifier: "till.total")]
-        // A close refused for its difference: the next step is the supervisor (a changed count asks again).
-        let action = model.phase == .opening
-            ? Button(model.openTitle, identifier: Self.open, isEnabled: !model.isWorking)
-            : model.approvalNeeded != nil
-                ? Button(model.supervisorTitle, identifier: Self.supervisor)
-                : Button(model.closeTitle, identifier: Self.close, isEnabled: !model.isWorking)
-        side.append(Flexible(1, Keypad(identifier: Self.keypad, model.keypad)))
-        side.append(Frame(height: 56, action))
-        return HStack(spacing: 16, [
-            Flexible(3, ScrollArea(identifier: Self.list, label: model.title, VStack(spacing: 6, form))),
-            Flexible(2, VStack(spacing: 8, side)),
-        ])
+        // The refusal under the total it is about, above the tiles.
+        func arrangement(_ columns: Int) -> any Widget {
+            let form: [any Widget] = [
+                Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 4, canTruncate: false),
+                Label(model.countTotalText, style: .amount, maxLines: 2, canTruncate: false, identifier: "till.total"),
+                messages(),
+                grid(columns),
+            ]
+            return HStack(spacing: 16, [
+                Flexible(3, ScrollArea(identifier: Self.list, label: model.title, VStack(spacing: 6, form))),
+                Flexible(2, Keypad(identifier: Self.keypad, model.keypad)),
+            ])
+        }
+        // The tiles and the keys side by side, the tiles in as many columns as leave the keys their width.
+        return FirstThatFits([arrangement(3), arrangement(2), arrangement(1)])
+    }
+
+    /// Open till, Count and close, or, once a close was refused for its
+    /// difference, Call supervisor (a changed count asks again).
+    private var countAction: Button {
+        if model.phase == .opening { return Button(model.openTitle, identifier: Self.open, isEnabled: !model.isWorking) }
+        if model.approvalNeeded != nil { return Button(model.supervisorTitle, identifier: Self.supervisor) }
+        return Button(model.closeTitle, identifier: Self.close, isEnabled: !model.isWorking)
     }
 }
 
