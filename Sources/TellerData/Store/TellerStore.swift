@@ -20,6 +20,7 @@ public actor TellerStore {
     /// The day ``localDay(_:)`` named last, and the minute (since 1970, UTC) it named it for.
     var namedDay: (minute: Int64, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
+    var tillEventObservers: [@Sendable () -> Void] = []
     /// Queued rows the sync engine has taken to send and not yet finished
     /// with (see ``claimForSending(_:)``): a void refuses them although the
     /// `sending` commit may still be on its way (it is made while the

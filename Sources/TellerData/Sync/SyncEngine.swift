@@ -68,6 +68,10 @@ public actor SyncEngine: SyncStatusPort {
         await store.onEnqueue { [weak self] entry in
             Task { await self?.noteQueued(entry) }
         }
+        // A till's opening or closing goes out as soon as the payments ahead of it have.
+        await store.onTillEventQueued { [weak self] in
+            Task { await self?.resume(reason: "till event queued") }
+        }
         loop = Task { await self.run() }
     }
 

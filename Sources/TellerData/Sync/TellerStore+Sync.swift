@@ -198,4 +198,9 @@ extension TellerStore {
     public func onEnqueue(_ observer: @escaping @Sendable (OutboxEntry) -> Void) {
         enqueueObservers.append(observer)
     }
+
+    /// Registers a callback run after a till's opening or closing queued its event for the bank.
+    public func onTillEventQueued(_ observer: @escaping @Sendable () -> Void) {
+        tillEventObservers.append(observer)
+    }
 }

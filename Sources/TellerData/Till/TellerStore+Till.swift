@@ -24,6 +24,7 @@ extension TellerStore: TillPort {
 
     public func open(by operatorID: OperatorID, count: TillCount) throws(TellerError) -> TillSession {
         try checked(count)
+        defer { for observer in tillEventObservers { observer() } }
         return try translating {
             try database.inTransaction(.immediate) {
                 guard try openTillID(of: operatorID) == nil else { throw TellerError.till(.alreadyOpen) }
@@ -44,6 +45,7 @@ extension TellerStore: TillPort {
     public func close(by operatorID: OperatorID, count: TillCount, approvedBy: OperatorID?) throws(TellerError) -> TillSession {
         try checked(count)
         if approvedBy == operatorID { throw .approval(.ownTransaction) }
+        defer { for observer in tillEventObservers { observer() } }
         return try translating {
             try database.inTransaction(.immediate) {
                 guard let id = try openTillID(of: operatorID), var till = try tillSession(id) else { throw TellerError.till(.notOpen) }

@@ -35,6 +35,11 @@ public enum LimitText {
             return tr("No supervisor can override this limit: {limit}", ["limit": text(violation)])
         case .till(.needsApproval(let overShort, let tolerance)):
             let difference = MoneyFormatting.text(Money(minorUnits: abs(overShort.minorUnits), currency: overShort.currency))
+            if tolerance.minorUnits == 0 {
+                return overShort.minorUnits < 0
+                    ? tr("The drawer is {difference} short: any difference needs a supervisor's approval.", ["difference": difference])
+                    : tr("The drawer is {difference} over: any difference needs a supervisor's approval.", ["difference": difference])
+            }
             return overShort.minorUnits < 0
                 ? tr("The drawer is {difference} short, more than the {tolerance} allowed: a supervisor must approve.",
                      ["difference": difference, "tolerance": MoneyFormatting.text(tolerance)])

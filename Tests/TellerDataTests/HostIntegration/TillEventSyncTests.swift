@@ -44,6 +44,23 @@ extension HostIntegrationTests {
             return drained && rows.allSatisfy { $0.state == "confirmed" }
         }
 
+        /// An idle engine (its idle timer two minutes away) sends a till's
+        /// opening at once: the open wakes it as an enqueue does.
+        @Test func anIdleEngineSendsATillEventAsSoonAsItIsQueued() async throws {
+            let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
+            let terminal = try Terminal(hostURL: host.url)
+            let idle = RetryPolicy(base: 0.05, cap: 0.5, retryAfterCap: 30, idleInterval: 120)
+            let sent = try await whileRunning(terminal.engine(idle)) {
+                // Let the engine find nothing to do and go idle first.
+                try await Task.sleep(for: .milliseconds(500))
+                _ = try await terminal.store.open(by: HostFixtures.maria, count: Self.count([5000: 2]))
+                return try await eventually(timeout: .seconds(10)) { try await Self.allSent(terminal) }
+            }
+            let rows = try await Self.rows(terminal.store)
+            #expect(sent, "the opening waited for the idle timer; rows: \(rows)")
+            await host.stop()
+        }
+
         @Test func anOpeningAndAClosingAreRecordedOnceAfterThePaymentAndReplayed() async throws {
             let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
             let terminal = try Terminal(hostURL: host.url)

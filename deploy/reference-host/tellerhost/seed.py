@@ -19,6 +19,8 @@ OPERATORS = [
     ("1002", "Tom Becker", "2580", True),
     ("1003", "Lea Wagner", "4711", True),
     ("1004", "Paul Fischer", "1111", False),
+    # The branch's supervisor in the demo configurations (supervisors = 2001).
+    ("2001", "Sabine Roth", "2468", True),
 ]
 
 TERMINALS = [
