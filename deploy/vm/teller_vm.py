@@ -76,6 +76,17 @@ def control_channel(path):
             "-device", "virtserialport,chardev=tctl,name=org.teller.control"]
 
 
+def printer_channel(arch, port):
+    """qemu arguments for the receipt printer: a serial line whose host end
+    connects to the virtual printer (deploy/printer/printer-capture) on
+    127.0.0.1:`port`. amd64: the third UART (ttyS2); arm64: a second virtio
+    console on the harness bus (hvc1)."""
+    chardev = ["-chardev", f"socket,id=printer,host=127.0.0.1,port={port}"]
+    if arch == "arm64":
+        return chardev + ["-device", "virtconsole,chardev=printer,bus=harness.0"]
+    return chardev + ["-serial", "chardev:printer"]
+
+
 def ctl(teller, socket_path, *words, timeout=60):
     """Runs the host's `teller ctl WORDS` against the guest over the control
     channel; returns (exit status, stdout, stderr)."""
@@ -131,7 +142,7 @@ class Guest:
     """One boot of the virtual device."""
 
     def __init__(self, kernel, initrd, disk, out, display="none", job="interactive", extra_append="", network=None, control_socket=None,
-                 extra_disks=(), arch="amd64"):
+                 extra_disks=(), arch="amd64", printer_port=None):
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.console = os.path.join(out, "console.log")
@@ -142,6 +153,8 @@ class Guest:
             self.command = arm64_command(kernel, initrd, disk, job, extra_append, network, extra_disks, self.console, ctl_path, mon_path)
         else:
             self.command = amd64_command(kernel, initrd, disk, job, extra_append, network, extra_disks, self.console, ctl_path, mon_path)
+        if printer_port:
+            self.command += printer_channel(arch, printer_port)
         if control_socket:
             if os.path.exists(control_socket):
                 os.unlink(control_socket)
@@ -314,7 +327,7 @@ def run_job(args):
         decoy.setblocking(False)
         append = f"teller.probe={decoy.getsockname()[1]},{args.host_port}"
     guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, append, network,
-                  control_socket=args.control_socket, arch=args.arch)
+                  control_socket=args.control_socket, arch=args.arch, printer_port=args.printer_port)
     print(f"teller-vm: qemu {' '.join(guest.command)}", flush=True)
     deadline = time.time() + args.timeout
     failures, status, ready_at, boots, logs = [], None, None, 1, []
@@ -381,7 +394,7 @@ def run_job(args):
             boots += 1
             print(f"teller-vm: power cut at {cut.rsplit(':', 1)[0]} line {int(cut.rsplit(':', 1)[1]) - 1}; boot {boots} resumes at line {cut.rsplit(':', 1)[1]}", flush=True)
             guest = Guest(args.kernel, args.initrd, args.disk, args.out, args.display, args.job, f"teller.from={cut} {append}".strip(), network,
-                          control_socket=args.control_socket, arch=args.arch)
+                          control_socket=args.control_socket, arch=args.arch, printer_port=args.printer_port)
         if status is None and args.job != "interactive" and guest.proc.poll() is None:
             failures.append(f"the guest did not finish within {args.timeout} s")
     except KeyboardInterrupt:
@@ -445,6 +458,7 @@ def main():
     ap.add_argument("--probe-isolation", action="store_true", help="the guest tries forbidden connections (isolation.sh)")
     ap.add_argument("--control-socket", help="the host end of the control channel (control_channel())")
     ap.add_argument("--teller", help="the host's teller, for `teller ctl` over the control channel (--job check)")
+    ap.add_argument("--printer-port", type=int, help="the virtual receipt printer's port on 127.0.0.1 (printer_channel())")
     ap.add_argument("--ctl-screenshots", action="store_true",
                     help="compare every screendump with `teller ctl screenshot` over the control channel (arm64)")
     args = ap.parse_args()

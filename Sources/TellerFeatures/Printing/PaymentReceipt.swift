@@ -53,6 +53,9 @@ public enum PaymentReceipt {
             Localization.leftToRight(request.operatorID.rawValue)
         }
         lines.append(.row(label: tr("Operator"), value: staff, emphasis: .regular))
+        if let supervisor = request.approvedBy {
+            lines.append(.row(label: tr("Approved by"), value: Localization.leftToRight(supervisor.rawValue), emphasis: .regular))
+        }
         lines.append(.separator)
 
         let status = ReceiptViewModel.Status(entry.state)

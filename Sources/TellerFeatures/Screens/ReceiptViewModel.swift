@@ -97,7 +97,7 @@ public final class ReceiptViewModel {
     /// A printer is configured and the payment was not voided (its receipt would say otherwise).
     public var canReprint: Bool {
         guard dependencies.printQueue != nil else { return false }
-        if case .voided = entry.state { return false }
+        if case .voided = status { return false }
         return true
     }
 

@@ -128,6 +128,8 @@ public actor PrintSpooler: PrinterStatusPort {
             note(error: "print queue: \(error)")
             return timing.retryCap
         }
+        // The status bar counts a slip from the moment it waits, not only once the pass ends.
+        await recount()
         guard await printerCanPrint() else {
             await recount()
             return jobs.isEmpty ? timing.idlePoll : timing.backoff(after: failedPasses)

@@ -16,6 +16,8 @@ struct Scenario {
         case expect(identifier: String)
         case expectText(String)
         case waitFor(identifier: String, timeout: Double)
+        /// Until `identifier` is no longer on screen: the status bar's printer badge once every slip is out.
+        case waitForGone(identifier: String, timeout: Double)
         /// Like `expectText`, for something that takes longer than the screen settling (a queue draining).
         case waitForText(String, timeout: Double)
         case screenshot(name: String)
@@ -82,14 +84,14 @@ struct Scenario {
             case "expect-text":
                 guard !rest.isEmpty else { throw fail("expect-text needs text: expect-text TEXT") }
                 action = .expectText(rest)
-            case "wait-for":
-                guard (1...2).contains(words.count) else { throw fail("wait-for needs an identifier and an optional timeout: wait-for ID [SECONDS]") }
+            case "wait-for", "wait-for-gone":
+                guard (1...2).contains(words.count) else { throw fail("\(verb) needs an identifier and an optional timeout: \(verb) ID [SECONDS]") }
                 var timeout = 10.0
                 if words.count == 2 {
-                    guard let seconds = Double(words[1]), seconds > 0, seconds <= 600 else { throw fail("wait-for: '\(words[1])' is not a timeout in seconds (0-600)") }
+                    guard let seconds = Double(words[1]), seconds > 0, seconds <= 600 else { throw fail("\(verb): '\(words[1])' is not a timeout in seconds (0-600)") }
                     timeout = seconds
                 }
-                action = .waitFor(identifier: words[0], timeout: timeout)
+                action = verb == "wait-for" ? .waitFor(identifier: words[0], timeout: timeout) : .waitForGone(identifier: words[0], timeout: timeout)
             case "wait-for-text":
                 guard words.count >= 2 else { throw fail("wait-for-text needs a timeout and text: wait-for-text SECONDS TEXT") }
                 guard let seconds = Double(words[0]), seconds > 0, seconds <= 600 else { throw fail("wait-for-text: '\(words[0])' is not a timeout in seconds (0-600)") }

@@ -65,6 +65,10 @@ struct ScenarioRunner {
             if let screen = try await waitFor(within: timeout, { $0.node(identifier: identifier) != nil }) {
                 throw fail("wait-for \(identifier): not there after \(timeout.shortText) s; screen '\(screen)'")
             }
+        case .waitForGone(let identifier, let timeout):
+            if let screen = try await waitFor(within: timeout, { $0.node(identifier: identifier) == nil }) {
+                throw fail("wait-for-gone \(identifier): still there after \(timeout.shortText) s; screen '\(screen)'")
+            }
         case .waitForText(let text, let timeout):
             if let screen = try await waitFor(within: timeout, { $0.contains(text: text) }) {
                 throw fail("wait-for-text '\(text)': no label or value on screen '\(screen)' contains it after \(timeout.shortText) s")
