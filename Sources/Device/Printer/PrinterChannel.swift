@@ -53,6 +53,28 @@ final class PrinterChannel {
         }
     }
 
+    /// Waits until a serial port has sent every byte the kernel holds for
+    /// it (TIOCOUTQ reaches 0), so a slip counts as printed only once its
+    /// last byte left the port: a power cut just after cannot cut its tail
+    /// without it printing again. Fails when the count stops falling for the
+    /// write stall (a printer holding the line with flow control).
+    func drainOutput() throws(PrinterError) {
+        var last = Int32.max
+        var lastProgress = ContinuousClock.now
+        while true {
+            var pending: Int32 = 0
+            do { try Syscall.ioctl(fd, UInt(TIOCOUTQ), &pending) } catch { throw PrinterError.using(address, "TIOCOUTQ", error) }
+            if pending <= 0 { return }
+            if pending < last {
+                last = pending
+                lastProgress = .now
+            } else if lastProgress.duration(to: .now) >= timeouts.writeStall {
+                throw PrinterError(kind: .timedOut(operation: "drain", after: timeouts.writeStall), address: address)
+            }
+            usleep(5_000)
+        }
+    }
+
     /// Sends DLE EOT n and waits for a byte with the fixed bits of a status
     /// answer, passing over anything else that arrives first.
     func requestStatus(_ request: StatusRequest) throws(PrinterError) -> UInt8 {

@@ -73,7 +73,11 @@ public final class SerialPrinterConnection: PrinterConnection {
         guard cfgetospeed(&check) == speed else { throw PrinterError(kind: .unsupportedBaudRate(baud), address: path) }
     }
 
-    public func write(_ bytes: [UInt8]) throws(PrinterError) { try channel.write(bytes) }
+    /// Returns once the port has sent the bytes, not when the kernel took them (``PrinterChannel/drainOutput()``).
+    public func write(_ bytes: [UInt8]) throws(PrinterError) {
+        try channel.write(bytes)
+        try channel.drainOutput()
+    }
 
     public func requestStatus(_ request: StatusRequest) throws(PrinterError) -> UInt8 {
         try channel.requestStatus(request)
