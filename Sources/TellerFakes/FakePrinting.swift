@@ -17,8 +17,8 @@ public actor FakePrintQueue: PrintQueuePort {
         return add(.receipt, subject: key.rawValue, isCopy: true, by: operatorID)
     }
 
-    public func queueTillReport(tillID: String, by operatorID: OperatorID) async throws(TellerError) -> PrintJob {
-        add(.tillReport, subject: tillID, isCopy: false, by: operatorID)
+    public func queueTillReport(tillID: Int64, by operatorID: OperatorID) async throws(TellerError) -> PrintJob {
+        add(.tillReport, subject: String(tillID), isCopy: false, by: operatorID)
     }
 
     public func waitingPrintJobs(limit: Int) async throws(TellerError) -> [PrintJob] {

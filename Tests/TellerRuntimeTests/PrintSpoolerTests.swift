@@ -143,13 +143,15 @@ import Testing
         #expect(second, "the second slip is marked COPY")
     }
 
-    /// Until the till plugs its report in, a till report job keeps an error
-    /// naming it and stays queued; the receipt after it prints.
-    @Test func aTillReportWithoutASourceStaysQueuedAndTheReceiptsAfterItPrint() async throws {
+    /// A till report whose document cannot be made (here: the spooler has
+    /// no till to read it from) keeps an error naming the job and stays
+    /// queued; the receipt after it prints.
+    @Test func aTillReportThatCannotBeMadeStaysQueuedAndTheReceiptsAfterItPrint() async throws {
         let printer = try FakePrinter.network(answers: Self.ready)
         defer { printer.stop() }
         let store = try makeStore()
-        let report = try await store.queueTillReport(tillID: "till-7", by: OperatorID("1001")!)
+        let till = try await store.open(by: OperatorID("1001")!, count: TillCount(currency: .eur, pieces: [5000: 2]))
+        let report = try await store.queueTillReport(tillID: till.id, by: OperatorID("1001")!)
         _ = try await store.enqueue(Self.deposit)
         _ = await makeSpooler(store, port: printer.port).drainOnce()
         #expect(try await slips(printer, count: 1).count == 1)
@@ -157,7 +159,7 @@ import Testing
         try #require(waiting.count == 1)
         #expect(waiting[0].id == report.id && waiting[0].state == .queued)
         let error = try #require(waiting[0].lastError)
-        #expect(error.contains("print job \(report.id) (till report of till till-7)") && error.contains("this terminal keeps no tills"), "\(error)")
+        #expect(error.contains("print job \(report.id) (till report of till \(till.id))") && error.contains("this terminal keeps no tills"), "\(error)")
     }
 
     /// A closed till's report prints from the store's till, with its counts.
@@ -168,7 +170,7 @@ import Testing
         let operatorID = OperatorID("1001")!
         _ = try await store.open(by: operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]))
         let closed = try await store.close(by: operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]), approvedBy: nil)
-        _ = try await store.queueTillReport(tillID: String(closed.id), by: operatorID)
+        _ = try await store.queueTillReport(tillID: closed.id, by: operatorID)
         _ = await makeSpooler(store, port: printer.port, till: store).drainOnce()
         #expect(try await slips(printer, count: 1).count == 1)
         #expect(try await store.waitingPrintJobCount() == 0)

@@ -76,8 +76,9 @@ public protocol PrintQueuePort: Sendable {
     /// Queues one more receipt of the payment `key`, marked as a copy, in the current language.
     /// - Throws: ``TellerError/noSuchEntry(_:)`` when there is no such payment.
     func reprintReceipt(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> PrintJob
-    /// Queues the end-of-day report of the till `tillID`, in the current language.
-    func queueTillReport(tillID: String, by operatorID: OperatorID) async throws(TellerError) -> PrintJob
+    /// Queues the report of the till `tillID` (``TillSession/id``), in the current language.
+    /// - Throws: ``TillRefusal/noSuchTill(_:)`` when this terminal never opened it.
+    func queueTillReport(tillID: Int64, by operatorID: OperatorID) async throws(TellerError) -> PrintJob
     /// The jobs not yet printed, oldest first, at most `limit`.
     func waitingPrintJobs(limit: Int) async throws(TellerError) -> [PrintJob]
     /// How many jobs are not yet printed.

@@ -64,6 +64,8 @@ public enum TillRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case notOpen
     /// A count that cannot be right (a negative or absurd number of pieces, a foreign denomination).
     case badCount(String)
+    /// This terminal never opened a till with that number.
+    case noSuchTill(Int64)
     /// The count differs from the position by more than the tolerance: a supervisor must approve.
     case needsApproval(overShort: Money, tolerance: Money)
 
@@ -72,6 +74,7 @@ public enum TillRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .alreadyOpen: tr("Your till is already open.")
         case .notOpen: tr("You have no till open.")
         case .badCount(let detail): tr("The count cannot be taken: {detail}", ["detail": Localization.verbatim(detail)])
+        case .noSuchTill(let id): tr("There is no till {id} on this terminal.", ["id": Localization.digits(String(id))])
         case .needsApproval(let overShort, let tolerance):
             tr("The count is {difference} off, more than the {tolerance} allowed: a supervisor must approve.",
                ["difference": overShort.description, "tolerance": tolerance.description])

@@ -43,10 +43,13 @@ extension TellerStore: PrintQueuePort {
         return job
     }
 
-    public func queueTillReport(tillID: String, by operatorID: OperatorID) throws(TellerError) -> PrintJob {
+    public func queueTillReport(tillID: Int64, by operatorID: OperatorID) throws(TellerError) -> PrintJob {
         let job = try translating {
             try database.inTransaction(.immediate) {
-                try insertJob(.tillReport, subject: tillID, isCopy: false, by: operatorID, at: clock.now())
+                guard try database.queryInt64("SELECT id FROM tills WHERE id = ?", [.integer(tillID)]) != nil else {
+                    throw TellerError.till(.noSuchTill(tillID))
+                }
+                return try insertJob(.tillReport, subject: String(tillID), isCopy: false, by: operatorID, at: clock.now())
             }
         }
         for observer in printObservers { observer() }

@@ -226,7 +226,7 @@ public final class TillViewModel {
     public func printReport() async {
         guard case .closed(let till) = phase, let queue = dependencies.printQueue, let signedIn = navigator?.signedInOperator else { return }
         do throws(TellerError) {
-            _ = try await queue.queueTillReport(tillID: String(till.id), by: signedIn.id)
+            _ = try await queue.queueTillReport(tillID: till.id, by: signedIn.id)
             printMessage = tr("The till report is on its way to the printer.")
         } catch {
             printMessage = tr("Could not queue the till report: {problem}", ["problem": error.description])

@@ -91,8 +91,11 @@ import TellerCore
 
     @Test func aTillReportWaitsUnderItsTill() async throws {
         let store = try makeStore()
-        let job = try await store.queueTillReport(tillID: "till-7", by: Fixtures.operatorID)
-        #expect(job.document == .tillReport && job.subject == "till-7" && !job.isCopy)
+        let refused = await thrownError(TellerError.self) { _ = try await store.queueTillReport(tillID: 7, by: Fixtures.operatorID) }
+        #expect(refused == .till(.noSuchTill(7)), "a report of a till never opened is refused, not queued to fail forever")
+        let till = try await store.open(by: Fixtures.operatorID, count: TillCount(currency: .eur, pieces: [5000: 2]))
+        let job = try await store.queueTillReport(tillID: till.id, by: Fixtures.operatorID)
+        #expect(job.document == .tillReport && job.subject == String(till.id) && !job.isCopy)
         try await store.documentFailed(job.id, error: "no source")
         let waiting = try #require(try await store.waitingPrintJobs(limit: 5).first)
         #expect(waiting.state == .queued && waiting.lastError == "no source" && waiting.attempts == 1)
