@@ -4,6 +4,18 @@ import TellerCore
 @testable import TellerFeatures
 import TellerFakes
 
+extension TillViewModel.Phase {
+    var openTill: TillSession? {
+        if case .open(let till) = self { return till }
+        return nil
+    }
+
+    var closedTill: TillSession? {
+        if case .closed(let till) = self { return till }
+        return nil
+    }
+}
+
 /// The till screen and a supervisor's approval on the operator's screen, on fakes.
 @MainActor
 @Suite struct TillAndApprovalTests {
@@ -41,7 +53,7 @@ import TellerFakes
         #expect(model.countTotalText == "Counted: 110.00 EUR")
         #expect(model.countLines.first { $0.denomination == 5000 }?.total == "100.00 EUR")
         await model.open()
-        guard case .open(let till) = model.phase else { Issue.record("not open: \(model.phase)"); return }
+        let till = try #require(model.phase.openTill, "not open: \(model.phase)")
         #expect(till.position == FeatureHarness.eur(11_000))
         await h.till.recordCash(FeatureHarness.eur(2_000), for: till.operatorID, deposit: true)
         model.startClose()
@@ -49,7 +61,7 @@ import TellerFakes
         await model.close()
         await h.coordinator.settle()
         #expect(model.refusal == nil)
-        guard case .closed(let closed) = model.phase else { Issue.record("not closed: \(model.phase)"); return }
+        let closed = try #require(model.phase.closedTill, "not closed: \(model.phase)")
         #expect(closed.closing?.overShort == FeatureHarness.eur(0))
         #expect(model.summary.map(\.label).contains("Balanced"))
     }
@@ -76,7 +88,7 @@ import TellerFakes
         await h.coordinator.settle()
         _ = try await supervisorSigns(h, id: "2001", pin: "2468")
         let result = try #require(h.coordinator.current.till)
-        guard case .closed(let closed) = result.phase else { Issue.record("not closed: \(result.phase)"); return }
+        let closed = try #require(result.phase.closedTill, "not closed: \(result.phase)")
         #expect(closed.closing?.approvedBy == OperatorID("2001"))
         #expect(result.summary.contains { $0.label == "Approved by" && $0.value.contains("2001") })
         #expect(h.coordinator.routes == [.home, .tillClosed(closed)])
