@@ -68,6 +68,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["refresh-token"])
     }
 
+    /// What a power cut leaves of a write: its temporary, empty or whole, beside the
+    /// file. The terminal's next start removes those and nothing else.
+    @Test func aPowerCutsLeftoverTemporariesAreRemovedAndNothingElse() throws {
+        let directory = TemporaryDirectory("teller-durable")
+        let path = directory.file("refresh-token")
+        try DurableFile.write(Data("{}".utf8), to: path)
+        for leftover in ["refresh-token.23o12pt3j9xd7", "refresh-token.1z2y3x4w"] {
+            #expect(FileManager.default.createFile(atPath: directory.file(leftover), contents: Data()))
+        }
+        let kept = ["refresh-token.json", "refresh-token.0", "refresh-token.BAK", "refresh-token.23o12pt3j9xd7x", "refresh-tokenx.1z2y3x4w", "teller.db"]
+        for name in kept { #expect(FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8))) }
+        #expect(DurableFile.removeLeftovers(of: path).sorted() == ["refresh-token.1z2y3x4w", "refresh-token.23o12pt3j9xd7"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == (["refresh-token"] + kept).sorted())
+        #expect(FileManager.default.contents(atPath: path) == Data("{}".utf8))
+    }
+
     @Test func aDurableFileErrorNamesTheStepAndTheReason() async throws {
         let path = TemporaryDirectory("teller-durable").file("missing/refresh-token")
         // The temporary name is random (created exclusively); the step and the reason are named.

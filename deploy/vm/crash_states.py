@@ -166,10 +166,18 @@ def run(command, **kw):
 JSON_FILES = {"refresh-token"}
 
 
+# A temporary of DurableFile.write: the file's name, a dot and a random
+# UInt64 in base 36 (8 to 13 digits but once in 200 million). A cut between its creation and the rename leaves it
+# behind (empty or whole) while the file itself keeps its old content; the
+# terminal removes it when it next starts (DurableFile.removeLeftovers).
+TEMPORARY = re.compile(r"^(refresh-token)\.[0-9a-z]{8,13}$")
+
+
 def torn_files(directory, token_expected=False):
     """Every file beside the database that is torn: empty, or for a JSON one,
     not a JSON object; the refresh token also when it is gone while the disk
-    as provisioned had one, or holds no token. Returns (torn names, the
+    as provisioned had one, or holds no token. A write's leftover temporary
+    is not a file of the terminal's (TEMPORARY). Returns (torn names, the
     refresh token or None)."""
     torn = []
     token = None
@@ -186,7 +194,7 @@ def torn_files(directory, token_expected=False):
     elif token_expected:
         torn.append("refresh-token")
     for name in sorted(os.listdir(directory)):
-        if name == "refresh-token":
+        if name == "refresh-token" or TEMPORARY.match(name):
             continue
         path = os.path.join(directory, name)
         if name.startswith("teller.db") or not os.path.isfile(path):

@@ -25,6 +25,8 @@ public actor TokenVault {
         self.credentials = credentials
         refreshTokenPath = dataDirectory.appendingPathComponent("refresh-token")
         self.clock = clock
+        // A power cut during a rotation can leave its temporary behind.
+        DurableFile.removeLeftovers(of: refreshTokenPath)
         refreshToken = (try? JSONDecoder().decode(StoredRefreshToken.self, from: Data(contentsOf: URL(fileURLWithPath: refreshTokenPath))))?.token
     }
 

@@ -26,6 +26,8 @@ public actor MetricsTextfile {
     public init(path: String, minimumInterval: Duration = .seconds(2), render: @escaping @Sendable () async -> String?,
                 onFailure: @escaping @Sendable (DurableFileError) -> Void) {
         self.path = path
+        // A power cut during a write can leave its temporary in node_exporter's folder.
+        DurableFile.removeLeftovers(of: path)
         self.minimumInterval = minimumInterval
         self.render = render
         self.onFailure = onFailure

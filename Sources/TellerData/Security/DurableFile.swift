@@ -43,6 +43,27 @@ public enum DurableFile {
         Syscall.syncDirectory(containing: path)
     }
 
+    /// Removes the temporaries a power cut left beside `path` (``write(_:to:mode:owner:)``
+    /// names them `<file>.<a random UInt64 in base 36>`: 8 to 13 digits but
+    /// once in 200 million, so `.json` or `.bak` are never taken; a cut between their
+    /// creation and the rename leaves one behind, empty or whole, and each
+    /// cut a new one). Symbolic links are removed as links, never followed;
+    /// what cannot be removed (another user's, in a shared folder) stays.
+    /// - Returns: the names removed.
+    @discardableResult
+    public static func removeLeftovers(of path: String) -> [String] {
+        let directory = path.parentDirectory
+        let prefix = String(path.split(separator: "/").last ?? Substring(path)) + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let suffix = name.dropFirst(prefix.count)
+            guard (8...13).contains(suffix.count), suffix.allSatisfy({ ("0"..."9").contains($0) || ("a"..."z").contains($0) }) else { continue }
+            if (try? Syscall.unlink(directory.appendingPathComponent(name))) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
     /// Runs one step, naming it in the error callers already know.
     private static func step<T>(_ operation: String, _ body: () throws(SystemCallError) -> T) throws(DurableFileError) -> T {
         do {

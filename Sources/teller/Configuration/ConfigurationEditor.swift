@@ -58,6 +58,8 @@ enum ConfigurationEditor {
         } catch {
             throw .unwritable(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
         }
+        // Temporaries an earlier write left when the power went.
+        DurableFile.removeLeftovers(of: path)
         return changed
     }
 
