@@ -101,7 +101,25 @@ extension TerminalApp: ControlHandler {
             "screen": .string(coordinator.current.screenName),
             "display": .string(display.name),
             "terminal_id": configuration.terminalID.map { .string($0) } ?? .null,
+            "till": await tillJSON(),
+            "printer": await printerJSON(),
         ])
+    }
+
+    /// The signed-in operator's open till: `{"id": 3, "float": {…}, "position": {…}, "cash_payments": 2}`, or null.
+    private func tillJSON() async -> JSONValue {
+        guard let op = coordinator.signedInOperator, let till = try? await live.store.openTill(of: op.id) else { return .null }
+        func money(_ value: Money) -> JSONValue { .object(["minor_units": .integer(Int(value.minorUnits)), "amount": .string(value.decimalString)]) }
+        return .object(["id": .integer(Int(till.id)), "currency": .string(till.currency.code), "float": money(till.opening.total),
+                        "position": money(till.position), "cash_payments": .integer(till.cashPayments)])
+    }
+
+    /// The receipt printer's condition and the slips waiting: `{"address": "tcp:…", "condition": "ready", "waiting": 0}`, or null without one.
+    private func printerJSON() async -> JSONValue {
+        guard let spooler = printSpooler else { return .null }
+        let report = await spooler.printerReport()
+        return .object(["address": .string(report.address), "condition": .string(report.condition.rawValue),
+                        "waiting": .integer(report.waitingJobs), "last_error": report.lastError.map { .string($0) } ?? .null])
     }
 }
 
