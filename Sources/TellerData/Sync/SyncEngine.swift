@@ -494,21 +494,21 @@ public actor SyncEngine: SyncStatusPort {
         let next: QueuedTillEvent?
         do { next = try await store.nextTillEventToSend() } catch { return .storeFailed }
         guard !Task.isCancelled, let event = next else { return .noneDue }
-        func stored(_ commit: () async throws(TellerError) -> Void) async -> TillEventAttempt {
-            do { try await commit() } catch { return .storeFailed }
-            return .attempted
-        }
+        // Each outcome's commit is awaited here, not through a closure: Swift 6.0 (the arm64 build)
+        // refuses to send an actor-isolated closure to the store.
         do throws(HostError) {
             let outcome = try await host.submitTillEvent(event.payload, key: event.key)
             lastSyncAt = store.clock.now()
-            return await stored { () async throws(TellerError) in try await store.recordTillEvent(event.id, reference: outcome.reference) }
+            do { try await store.recordTillEvent(event.id, reference: outcome.reference) } catch { return .storeFailed }
+            return .attempted
         } catch {
             switch error {
             case .cancelled:
                 return .noneDue
             case .badRequest, .keyReused, .forbidden, .notFound:
                 onTillEventRejected(event.key, error.description)
-                return await stored { () async throws(TellerError) in try await store.rejectTillEvent(event.id, reason: error.description) }
+                do { try await store.rejectTillEvent(event.id, reason: error.description) } catch { return .storeFailed }
+                return .attempted
             default:
                 let retryAfter: TimeInterval?
                 switch error {
@@ -517,8 +517,8 @@ public actor SyncEngine: SyncStatusPort {
                 }
                 let delay = policy.delay(retryAfter: retryAfter, attempt: event.attempts + 1, using: &random)
                 let next = store.clock.now().addingTimeInterval(delay)
-                let scheduled = await stored { () async throws(TellerError) in try await store.scheduleTillEventRetry(event.id, at: next, error: error.description) }
-                return scheduled == .attempted ? .wait(delay) : scheduled
+                do { try await store.scheduleTillEventRetry(event.id, at: next, error: error.description) } catch { return .storeFailed }
+                return .wait(delay)
             }
         }
     }

@@ -87,7 +87,8 @@ extension HostIntegrationTests {
             }
             let closing = try #require(rows.last)
             let replay = try await terminal.client.submitTillEvent(try #require(payload), key: try #require(IdempotencyKey(rawValue: closing.key)))
-            #expect(replay == TillEventOutcome(reference: try #require(closing.reference), replayed: true))
+            let reference = try #require(closing.reference)
+            #expect(replay == TillEventOutcome(reference: reference, replayed: true))
             let recordedAfterReplay = try await host.tillEvents()
             #expect(recordedAfterReplay.count == 2)
             await host.stop()
