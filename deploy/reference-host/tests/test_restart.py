@@ -31,7 +31,7 @@ class RestartTests(unittest.TestCase):
         host = self.start()
         tokens = host.tokens()
         counts = host.stats()["store"]
-        self.assertEqual((counts["accounts"], counts["operators"], counts["terminals"]), (8, 4, 2))
+        self.assertEqual((counts["accounts"], counts["operators"], counts["terminals"]), (8, 5, 2))
         key, raw = new_key(), encode(body(amount=5000))
         first = host.submit(tokens["access_token"], key, raw)
         balance = first.json()["balance_after"]
@@ -39,7 +39,7 @@ class RestartTests(unittest.TestCase):
 
         host = self.start()
         counts = host.stats()["store"]
-        self.assertEqual((counts["accounts"], counts["operators"], counts["terminals"], counts["journal"]), (8, 4, 2, 1))
+        self.assertEqual((counts["accounts"], counts["operators"], counts["terminals"], counts["journal"]), (8, 5, 2, 1))
         self.assertEqual(host.get(tokens["access_token"], f"/v1/accounts/{RICH}").json()["balance"], balance,
                          "re-seeding must not reset balances; the access token survives the restart")
         again = host.submit(tokens["access_token"], key, raw)
