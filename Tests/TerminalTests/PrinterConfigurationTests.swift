@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import ProcessTestSupport
 
-/// The receipt printer's keys as check-config reads them: each good value
-/// is taken, each bad one is named with its file, line and key and what is
-/// wrong with it.
+/// The counter day's keys (the receipt printer, the till, the supervisors)
+/// as check-config reads them: each good value is taken, each bad one is
+/// named with its file, line and key and what is wrong with it.
 @Suite struct PrinterConfigurationTests {
     static let teller = TestProducts.executable("teller")
 
@@ -20,6 +20,8 @@ import Testing
         "printer = none", "printer = usb:/dev/usb/lp0", "printer = serial:/dev/ttyUSB0@19200", "printer = tcp:192.0.2.7:9100",
         "printer = tcp:[2001:db8::7]:9100", "printer = tcp:printer.branch.example:9100", "printer_paper_mm = 58", "printer_paper_mm = 80",
         "receipt_copies = 1", "receipt_copies = 2", "bank_name = Musterbank eG", "bank_name = \"بنك المثال\"",
+        "supervisors = 2001", "supervisors = 2001, 2002 20030", "till_tolerance = 0", "till_tolerance = 5.00",
+        "till_denominations = 500 200 100 50 20 10 5 2 1 0.50 0.20 0.10 0.05 0.02 0.01",
     ]
 
     @Test(arguments: good) func aGoodValueIsTaken(_ line: String) async throws {
@@ -43,6 +45,14 @@ import Testing
         ("receipt_copies = 3", "receipt_copies: '3' is not 1 or 2"),
         ("receipt_copies = 0", "receipt_copies: '0' is not 1 or 2"),
         ("bank_name = \(String(repeating: "B", count: 65))", "bank_name: is 65 characters long; at most 64"),
+        ("supervisors = 2001 12", "supervisors: '12' is not a staff number (4 to 8 digits)"),
+        ("supervisors = 2001 2001", "supervisors: 2001 is listed twice"),
+        ("till_tolerance = -1", "till_tolerance: '-1' is not an amount like 0 or 5.00"),
+        ("till_tolerance = 0.001", "till_tolerance: has more decimals than EUR allows (2)"),
+        ("till_denominations = 50 20 50", "till_denominations: 50 is listed twice"),
+        ("till_denominations = 50 0", "till_denominations: '0' is not a note or coin value like 50 or 0.20"),
+        ("till_denominations = 0.005", "till_denominations: has more decimals than EUR allows (2)"),
+        ("till_denominations = 50000000 100", "till_denominations: 50000000.00 is larger than any note (at most 999999999 minor units)"),
     ]
 
     @Test(arguments: bad.indices) func aBadValueIsNamedWithItsLineAndKey(_ index: Int) async throws {

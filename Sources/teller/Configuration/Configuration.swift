@@ -154,6 +154,15 @@ extension Configuration {
             where !amount.fits(configuration.currency) {
             problems.append(ConfigurationProblem(file: path, line: seen[key] ?? 0, message: "\(key): has more decimals than \(configuration.currency.code) allows (\(configuration.currency.exponent))"))
         }
+        // The bank's till events carry at most 64 denominations of at most 9 digits (docs/host-api.md §11).
+        if configuration.tillDenominations.count > 64 {
+            problems.append(ConfigurationProblem(file: path, line: seen["till_denominations"] ?? 0,
+                                                 message: "till_denominations: \(configuration.tillDenominations.count) values; at most 64"))
+        }
+        if let large = configuration.tillDenominations.first(where: { $0.money(in: configuration.currency).minorUnits > 999_999_999 }) {
+            problems.append(ConfigurationProblem(file: path, line: seen["till_denominations"] ?? 0,
+                                                 message: "till_denominations: \(large.money(in: configuration.currency).decimalString) is larger than any note (at most 999999999 minor units)"))
+        }
         if configuration.tillDenominations.isEmpty, DenominationTable.standard(for: configuration.currency) == nil {
             problems.append(ConfigurationProblem(file: path, line: seen["currency"] ?? 0,
                                                  message: "till_denominations: \(configuration.currency.code) has no built-in table of notes and coins; list them, e.g. till_denominations = 500 100 50 10 5 1"))

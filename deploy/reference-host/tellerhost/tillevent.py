@@ -15,6 +15,7 @@ from .problems import Problem
 from .submission import _CURRENCY, _OPERATOR, MAX_AMOUNT, _string, parse_approver, parse_json_object, parse_timestamp
 
 EVENTS = ("opened", "closed")
+MAX_DENOMINATIONS = 64  # so that any count adds up to less than 2^53 (docs/host-api.yaml TillCount)
 MAX_PIECES = 99_999  # per denomination: more is a typing error (TellerCore's TillCount.maximumPieces)
 
 
@@ -49,9 +50,11 @@ def _count(doc):
     if not isinstance(count, dict):
         raise Problem("invalid_field", "'count' must be an object of denomination (minor units, as text) to pieces.", field="count")
     total = 0
+    if len(count) > MAX_DENOMINATIONS:
+        raise Problem("invalid_field", f"'count' has {len(count)} denominations; at most {MAX_DENOMINATIONS}.", field="count")
     for denomination, pieces in count.items():
-        if not denomination.isdigit() or not denomination.isascii() or denomination.startswith("0"):
-            raise Problem("invalid_field", f"'count' has the denomination '{denomination}'; a key is a positive integer of minor units.",
+        if not denomination.isdigit() or not denomination.isascii() or denomination.startswith("0") or len(denomination) > 9:
+            raise Problem("invalid_field", f"'count' has the denomination '{denomination}'; a key is a positive integer of minor units, at most 9 digits.",
                           field="count")
         if isinstance(pieces, bool) or not isinstance(pieces, int) or not 0 <= pieces <= MAX_PIECES:
             raise Problem("invalid_field", f"'count' has {pieces!r} pieces of {denomination}; pieces are 0 to {MAX_PIECES}.", field="count")

@@ -106,6 +106,9 @@ class TillEventTests(HostTestCase):
             (opening(count={"05": 1}, total=5), "count"),
             (opening(count={"500": -1}, total=-500), "count"),
             (opening(count={"500": 100_000}, total=50_000_000), "count"),
+            # A denomination of 10 digits, and 65 denominations: counts that could pass 2^53.
+            (opening(count={"1000000000": 1}, total=1_000_000_000), "count"),
+            (opening(count={str(d): 1 for d in range(1, 66)}, total=sum(range(1, 66))), "count"),
             (opening(total=17_001), "total"),
             (opening(expected=100), "expected"),
             (closing(expected=None), "expected"),
