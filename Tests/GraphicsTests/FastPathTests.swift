@@ -48,46 +48,50 @@ import Testing
     func referenceFill(_ canvas: Canvas, _ rect: Rect, radius: Int, _ color: Color) {
         let r = max(0, min(radius, rect.width / 2, rect.height / 2))
         guard r > 0 else { return canvas.fill(rect, color) }
-        guard rect.intersects(canvas.clip) else { return }
-        canvas.fill(Rect(x: rect.minX, y: rect.minY + r, width: rect.width, height: rect.height - 2 * r), color)
-        for i in 0..<r {
-            canvas.fill(Rect(x: rect.minX + r, y: rect.minY + i, width: rect.width - 2 * r, height: 1), color)
-            canvas.fill(Rect(x: rect.minX + r, y: rect.maxY - 1 - i, width: rect.width - 2 * r, height: 1), color)
-            for j in 0..<r {
-                let c = cornerCoverage(column: j, row: i, radius: Double(r), innerRadius: nil)
-                canvas.blend(x: rect.minX + j, y: rect.minY + i, color, coverage: c)
-                canvas.blend(x: rect.maxX - 1 - j, y: rect.minY + i, color, coverage: c)
-                canvas.blend(x: rect.minX + j, y: rect.maxY - 1 - i, color, coverage: c)
-                canvas.blend(x: rect.maxX - 1 - j, y: rect.maxY - 1 - i, color, coverage: c)
+        // Nothing of it inside the clip: nothing drawn.
+        if rect.intersects(canvas.clip) {
+            canvas.fill(Rect(x: rect.minX, y: rect.minY + r, width: rect.width, height: rect.height - 2 * r), color)
+            for i in 0..<r {
+                canvas.fill(Rect(x: rect.minX + r, y: rect.minY + i, width: rect.width - 2 * r, height: 1), color)
+                canvas.fill(Rect(x: rect.minX + r, y: rect.maxY - 1 - i, width: rect.width - 2 * r, height: 1), color)
+                for j in 0..<r {
+                    let c = cornerCoverage(column: j, row: i, radius: Double(r), innerRadius: nil)
+                    canvas.blend(x: rect.minX + j, y: rect.minY + i, color, coverage: c)
+                    canvas.blend(x: rect.maxX - 1 - j, y: rect.minY + i, color, coverage: c)
+                    canvas.blend(x: rect.minX + j, y: rect.maxY - 1 - i, color, coverage: c)
+                    canvas.blend(x: rect.maxX - 1 - j, y: rect.maxY - 1 - i, color, coverage: c)
+                }
             }
         }
     }
 
     /// strokeRoundedRect's corners as they were (its straight strips are plain fills).
     func referenceStroke(_ canvas: Canvas, _ rect: Rect, radius: Int, width: Int, _ color: Color) {
-        guard width > 0, !rect.isEmpty, rect.intersects(canvas.clip) else { return }
-        if width * 2 >= min(rect.width, rect.height) { return referenceFill(canvas, rect, radius: radius, color) }
-        var r = max(0, min(radius, rect.width / 2, rect.height / 2))
-        if r < width { r = 0 }
-        let corner = max(r, width)
-        canvas.fill(Rect(x: rect.minX + corner, y: rect.minY, width: rect.width - 2 * corner, height: width), color)
-        canvas.fill(Rect(x: rect.minX + corner, y: rect.maxY - width, width: rect.width - 2 * corner, height: width), color)
-        canvas.fill(Rect(x: rect.minX, y: rect.minY + corner, width: width, height: rect.height - 2 * corner), color)
-        canvas.fill(Rect(x: rect.maxX - width, y: rect.minY + corner, width: width, height: rect.height - 2 * corner), color)
-        if r == 0 {
-            for (x, y) in [(rect.minX, rect.minY), (rect.maxX - width, rect.minY),
-                           (rect.minX, rect.maxY - width), (rect.maxX - width, rect.maxY - width)] {
-                canvas.fill(Rect(x: x, y: y, width: width, height: width), color)
+        // Nothing to stroke, or nothing of it inside the clip: nothing drawn.
+        if width > 0, !rect.isEmpty, rect.intersects(canvas.clip) {
+            if width * 2 >= min(rect.width, rect.height) { return referenceFill(canvas, rect, radius: radius, color) }
+            var r = max(0, min(radius, rect.width / 2, rect.height / 2))
+            if r < width { r = 0 }
+            let corner = max(r, width)
+            canvas.fill(Rect(x: rect.minX + corner, y: rect.minY, width: rect.width - 2 * corner, height: width), color)
+            canvas.fill(Rect(x: rect.minX + corner, y: rect.maxY - width, width: rect.width - 2 * corner, height: width), color)
+            canvas.fill(Rect(x: rect.minX, y: rect.minY + corner, width: width, height: rect.height - 2 * corner), color)
+            canvas.fill(Rect(x: rect.maxX - width, y: rect.minY + corner, width: width, height: rect.height - 2 * corner), color)
+            if r == 0 {
+                for (x, y) in [(rect.minX, rect.minY), (rect.maxX - width, rect.minY),
+                               (rect.minX, rect.maxY - width), (rect.maxX - width, rect.maxY - width)] {
+                    canvas.fill(Rect(x: x, y: y, width: width, height: width), color)
+                }
+                return
             }
-            return
-        }
-        for i in 0..<r {
-            for j in 0..<r {
-                let c = cornerCoverage(column: j, row: i, radius: Double(r), innerRadius: Double(r - width))
-                canvas.blend(x: rect.minX + j, y: rect.minY + i, color, coverage: c)
-                canvas.blend(x: rect.maxX - 1 - j, y: rect.minY + i, color, coverage: c)
-                canvas.blend(x: rect.minX + j, y: rect.maxY - 1 - i, color, coverage: c)
-                canvas.blend(x: rect.maxX - 1 - j, y: rect.maxY - 1 - i, color, coverage: c)
+            for i in 0..<r {
+                for j in 0..<r {
+                    let c = cornerCoverage(column: j, row: i, radius: Double(r), innerRadius: Double(r - width))
+                    canvas.blend(x: rect.minX + j, y: rect.minY + i, color, coverage: c)
+                    canvas.blend(x: rect.maxX - 1 - j, y: rect.minY + i, color, coverage: c)
+                    canvas.blend(x: rect.minX + j, y: rect.maxY - 1 - i, color, coverage: c)
+                    canvas.blend(x: rect.maxX - 1 - j, y: rect.maxY - 1 - i, color, coverage: c)
+                }
             }
         }
     }

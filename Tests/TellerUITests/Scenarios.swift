@@ -195,12 +195,7 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.tap(ReceiptScreen.voidReason(.wrongAmount))
         case .till, .tillOpen, .tillShort, .tillClosed:
             await d.tap(HomeScreen.till)
-            await d.tap(TillScreen.row(5000))
-            await d.key("2", on: TillScreen.keypad, enter: false)
-            await d.tap(TillScreen.row(1000))
-            await d.key("5", on: TillScreen.keypad, enter: false)
-            await d.tap(TillScreen.row(200))
-            await d.key("10", on: TillScreen.keypad, enter: false)
+            await count(d, [(5000, "2"), (1000, "5"), (200, "10")])
             if self == .till { return }
             await d.tap(TillScreen.open)
             let open = try #require(await h.till.openTill(of: OperatorID("1001")!), "the till did not open")
@@ -211,14 +206,7 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.tap(HomeScreen.till)
             if self == .tillOpen { return }
             await d.tap(TillScreen.startClose)
-            await d.tap(TillScreen.row(5000))
-            await d.key("4", on: TillScreen.keypad, enter: false)
-            await d.tap(TillScreen.row(2000))
-            await d.key("1", on: TillScreen.keypad, enter: false)
-            await d.tap(TillScreen.row(1000))
-            await d.key("5", on: TillScreen.keypad, enter: false)
-            await d.tap(TillScreen.row(200))
-            await d.key("10", on: TillScreen.keypad, enter: false)
+            await count(d, [(5000, "4"), (2000, "1"), (1000, "5"), (200, "10")])
             await d.tap(TillScreen.close)
             if self == .tillShort { return }
             await d.tap(TillScreen.supervisor)
@@ -266,6 +254,15 @@ enum Scenario: String, CaseIterable, Sendable {
             }
         default:
             break
+        }
+    }
+
+    /// Types a till count: each denomination's tile, then its pieces on the keypad.
+    @MainActor
+    private func count(_ d: TerminalDriver, _ pieces: [(denomination: Int64, digits: String)]) async {
+        for (denomination, digits) in pieces {
+            await d.tap(TillScreen.row(denomination))
+            await d.key(digits, on: TillScreen.keypad, enter: false)
         }
     }
 

@@ -7,22 +7,24 @@ import Widgets
 @Suite struct OcclusionTests {
     /// Every paint of `node` and its subtree drawn whole, parents first, in the clips the tree asks for.
     func drawEveryPaint(_ node: LayoutNode, _ canvas: Canvas, _ fonts: FontLibrary) {
-        guard node.frame.intersects(canvas.clip) || node.frame.isEmpty && !node.children.isEmpty else { return }
-        for paint in node.paints {
-            switch paint {
-            case .fill(let rect, let color, let radius): canvas.fillRoundedRect(rect, radius: radius, color)
-            case .stroke(let rect, let color, let radius, let width):
-                canvas.strokeRoundedRect(rect, radius: radius, width: width, color)
-            case .text(let text, let spec, let color, let baseline):
-                canvas.drawText(text, font: fonts.font(spec.weight, pixelSize: spec.pixelSize), color: color, baseline: baseline)
-            case .line(let from, let to, let width, let color): canvas.drawLine(from: from, to: to, width: width, color)
-            case .circle(let center, let radius, let color): canvas.fillCircle(center: center, radius: radius, color)
+        // A node outside the clip draws nothing; an empty one may still hold children that do.
+        if node.frame.intersects(canvas.clip) || node.frame.isEmpty && !node.children.isEmpty {
+            for paint in node.paints {
+                switch paint {
+                case .fill(let rect, let color, let radius): canvas.fillRoundedRect(rect, radius: radius, color)
+                case .stroke(let rect, let color, let radius, let width):
+                    canvas.strokeRoundedRect(rect, radius: radius, width: width, color)
+                case .text(let text, let spec, let color, let baseline):
+                    canvas.drawText(text, font: fonts.font(spec.weight, pixelSize: spec.pixelSize), color: color, baseline: baseline)
+                case .line(let from, let to, let width, let color): canvas.drawLine(from: from, to: to, width: width, color)
+                case .circle(let center, let radius, let color): canvas.fillCircle(center: center, radius: radius, color)
+                }
             }
-        }
-        if node.clipsChildren {
-            canvas.withClip(node.frame) { for child in node.children { drawEveryPaint(child, canvas, fonts) } }
-        } else {
-            for child in node.children { drawEveryPaint(child, canvas, fonts) }
+            if node.clipsChildren {
+                canvas.withClip(node.frame) { for child in node.children { drawEveryPaint(child, canvas, fonts) } }
+            } else {
+                for child in node.children { drawEveryPaint(child, canvas, fonts) }
+            }
         }
     }
 

@@ -84,9 +84,20 @@ public struct TillCount: Hashable, Sendable {
     /// - Throws: ``TillRefusal/badCount(_:)`` for a negative or too large count,
     ///   or a denomination the table does not have.
     public mutating func set(_ count: Int, of denomination: Int64, in table: DenominationTable) throws(TillRefusal) {
-        guard table.denominations.contains(denomination) else { throw .badCount("\(denomination) is not a denomination of \(table.currency.code)") }
-        guard (0...TillCount.maximumPieces).contains(count) else { throw .badCount("\(count) pieces of \(denomination) is not 0 to \(TillCount.maximumPieces)") }
+        try Self.check(count, of: denomination, in: table)
         pieces[denomination] = count == 0 ? nil : count
+    }
+
+    /// Whether the whole count can be taken by a till counted in `table`: its currency, denominations and pieces.
+    /// - Throws: ``TillRefusal/badCount(_:)`` naming what is wrong.
+    public func validate(in table: DenominationTable) throws(TillRefusal) {
+        guard currency == table.currency else { throw .badCount("the count is in \(currency.code), the till in \(table.currency.code)") }
+        for (denomination, count) in pieces { try Self.check(count, of: denomination, in: table) }
+    }
+
+    private static func check(_ count: Int, of denomination: Int64, in table: DenominationTable) throws(TillRefusal) {
+        guard table.denominations.contains(denomination) else { throw .badCount("\(denomination) is not a denomination of \(table.currency.code)") }
+        guard (0...maximumPieces).contains(count) else { throw .badCount("\(count) pieces of \(denomination) is not 0 to \(maximumPieces)") }
     }
 
     /// The count's value.

@@ -125,15 +125,6 @@ extension TellerStore: TillPort {
 
     /// A count in the till's currency and denominations.
     private func checked(_ count: TillCount) throws(TellerError) {
-        let table = tillSettings.denominations
-        guard count.currency == table.currency else {
-            throw .till(.badCount("the count is in \(count.currency.code), the till in \(table.currency.code)"))
-        }
-        for (denomination, pieces) in count.pieces {
-            guard table.denominations.contains(denomination) else { throw .till(.badCount("\(denomination) is not a denomination of \(table.currency.code)")) }
-            guard (0...TillCount.maximumPieces).contains(pieces) else {
-                throw .till(.badCount("\(pieces) pieces of \(denomination) is not 0 to \(TillCount.maximumPieces)"))
-            }
-        }
+        do throws(TillRefusal) { try count.validate(in: tillSettings.denominations) } catch { throw .till(error) }
     }
 }
