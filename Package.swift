@@ -29,6 +29,11 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        /// The certificates and keys libcurl's TLS uses: check-config, the
+        /// terminal's own key and CSR, one CA store per process.
+        .systemLibrary(
+            name: "COpenSSL", path: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
         /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
         .systemLibrary(name: "CNetlink", path: "CNetlink"),
         .systemLibrary(
@@ -46,7 +51,7 @@ let package = Package(
 
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink", "CCurl"]),
+        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink", "CCurl", "COpenSSL"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),

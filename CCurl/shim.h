@@ -29,6 +29,24 @@ static inline CURLcode ccurl_setopt_data_callback(CURL *handle, CURLoption optio
     return curl_easy_setopt(handle, option, callback);
 }
 
+/// The shape of CURLOPT_PREREQFUNCTION: called once the connection (and its
+/// TLS handshake) is up, just before the request is sent.
+typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+
+/// curl_easy_setopt for CURLOPT_PREREQFUNCTION.
+static inline CURLcode ccurl_setopt_prereq_callback(CURL *handle, ccurl_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
+/// The shape of CURLOPT_SSL_CTX_FUNCTION: the TLS library's context (an
+/// OpenSSL SSL_CTX) before the handshake.
+typedef CURLcode (*ccurl_ssl_context_callback)(CURL *handle, void *ssl_context, void *context);
+
+/// curl_easy_setopt for CURLOPT_SSL_CTX_FUNCTION.
+static inline CURLcode ccurl_setopt_ssl_context_callback(CURL *handle, ccurl_ssl_context_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, callback);
+}
+
 /// curl_easy_getinfo for a long answer (CURLINFO_RESPONSE_CODE).
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

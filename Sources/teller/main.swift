@@ -24,6 +24,8 @@ case "check-config":
     exitCode = CheckConfigCommand.run(Array(arguments.dropFirst()))
 case "config":
     exitCode = ConfigCommand.run(Array(arguments.dropFirst()))
+case "identity":
+    exitCode = IdentityCommand.run(Array(arguments.dropFirst()))
 case "hash-pin":
     exitCode = HashPINCommand.run(Array(arguments.dropFirst()))
 case "scenario":

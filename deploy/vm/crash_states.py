@@ -44,6 +44,8 @@ pack-fixture, unpack-fixture  the recording as the committed, xz-compressed
 Standard library only.
 """
 import argparse
+import ctypes
+import ctypes.util
 import json
 import re
 import os
@@ -173,6 +175,39 @@ JSON_FILES = {"refresh-token"}
 TEMPORARY = re.compile(r"^(refresh-token)\.[0-9a-z]{8,13}$")
 
 
+# The terminal secret teller-vm provisions (as tools/run): the refresh token
+# is sealed under a key derived from it (TellerData's SealedBox).
+TERMINAL_SECRET = b"demo-secret-T-0001"
+SEALED_MAGIC = b"TLSB\x01"
+
+
+def _sodium():
+    library = ctypes.CDLL(ctypes.util.find_library("sodium") or "libsodium.so.23")
+    library.crypto_generichash.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_ulonglong,
+                                           ctypes.c_char_p, ctypes.c_size_t]
+    library.crypto_secretbox_open_easy.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulonglong,
+                                                   ctypes.c_char_p, ctypes.c_char_p]
+    if library.sodium_init() < 0:
+        raise RuntimeError("sodium_init failed")
+    return library
+
+
+def unseal(content, secret=TERMINAL_SECRET, purpose=b"refresh-token"):
+    """The plaintext of a SealedBox file, or None when it is not one, was
+    sealed under another secret, or was changed (torn)."""
+    if not content.startswith(SEALED_MAGIC) or len(content) < len(SEALED_MAGIC) + 24 + 16:
+        return None
+    sodium = _sodium()
+    key = ctypes.create_string_buffer(32)
+    material = b"teller " + purpose + b" seal v1\x00" + secret
+    sodium.crypto_generichash(key, 32, material, len(material), None, 0)
+    nonce, sealed = content[len(SEALED_MAGIC):len(SEALED_MAGIC) + 24], content[len(SEALED_MAGIC) + 24:]
+    plain = ctypes.create_string_buffer(len(sealed) - 16)
+    if sodium.crypto_secretbox_open_easy(plain, sealed, len(sealed), nonce, key.raw) != 0:
+        return None
+    return plain.raw
+
+
 def torn_files(directory, token_expected=False):
     """Every file beside the database that is torn: empty, or for a JSON one,
     not a JSON object; the refresh token also when it is gone while the disk
@@ -183,8 +218,12 @@ def torn_files(directory, token_expected=False):
     token = None
     path = os.path.join(directory, "refresh-token")
     if os.path.isfile(path):
+        content = open(path, "rb").read()
+        # Sealed (SealedBox) since #28; the committed fixture was recorded in the clear.
+        if content.startswith(SEALED_MAGIC):
+            content = unseal(content) or b""
         try:
-            stored = json.loads(open(path, "rb").read())
+            stored = json.loads(content)
             token = stored.get("token") if isinstance(stored, dict) else None
         except ValueError:
             pass

@@ -3,6 +3,8 @@ import FoundationEssentials
 /// What the sync engine tells the interface as it drains the outbox.
 public enum SyncEvent: Hashable, Sendable {
     case queued(IdempotencyKey)
+    /// The request left: its connection and TLS handshake are up. A refused
+    /// connection or handshake sends nothing and says nothing here.
     case sending(IdempotencyKey)
     case confirmed(IdempotencyKey, reference: String)
     case rejected(IdempotencyKey, reason: String)

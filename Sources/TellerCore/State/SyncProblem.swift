@@ -25,6 +25,14 @@ public struct SyncProblem: Hashable, Sendable {
         case tls
         /// The bank refused the terminal's credentials.
         case authentication
+        /// The host requires a client certificate (mutual TLS) and the terminal sent none.
+        case certificateMissing
+        /// The host does not trust the terminal's certificate: another CA issued it.
+        case certificateUntrusted
+        /// The terminal's certificate has expired (or is not valid yet).
+        case certificateExpired
+        /// The terminal's certificate names another terminal than `terminal_id`.
+        case certificateOtherTerminal
 
         /// True when something answered, but not the way the bank answers:
         /// the status bar says "Host problem", not "Offline".

@@ -39,14 +39,13 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     /// Runs one request; returns when the answer is complete, a limit was
-    /// hit, or the calling task was cancelled.
-    /// - Parameter handedOver: called once the request is queued for the
-    ///   driver's thread, before the caller suspends for the answer; not
-    ///   called when the request never got that far.
+    /// hit, or the calling task was cancelled. `progress` hears when it is
+    /// handed over and when it leaves.
     func perform(_ request: CurlTransfer.Request, limits: CurlTransfer.Limits,
-                 handedOver: (@Sendable () -> Void)? = nil) async -> Result<CurlTransfer.Answer, CurlTransfer.Failure> {
+                 progress: RequestProgress = RequestProgress()) async -> Result<CurlTransfer.Answer, CurlTransfer.Failure> {
         let transfer: CurlTransfer
         do { transfer = try CurlTransfer(request, limits: limits) } catch { return .failure(error) }
+        transfer.leaving = progress.leaving
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.completion = { continuation.resume(returning: $0) }
@@ -57,7 +56,7 @@ final class CurlDriver: @unchecked Sendable {
                 }
                 if accepted {
                     curl_multi_wakeup(multi)
-                    handedOver?()
+                    progress.handedOver?()
                 } else {
                     transfer.complete(.failure(.cancelled))
                 }
@@ -102,5 +101,22 @@ final class CurlDriver: @unchecked Sendable {
             curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : 1_000, nil)
         }
         curl_multi_cleanup(multi)
+    }
+}
+
+/// What a caller hears of its request on the way out.
+public struct RequestProgress: Sendable {
+    /// Called once the request is queued for the transport's thread, before
+    /// the caller suspends for the answer; not called when the request never
+    /// got that far. From here it may reach the bank.
+    public var handedOver: (@Sendable () -> Void)?
+    /// Called on the transport's thread once the connection and its TLS
+    /// handshake are up, as the request leaves; never when the connection
+    /// or the handshake failed. From here it is being sent.
+    public var leaving: (@Sendable () -> Void)?
+
+    public init(handedOver: (@Sendable () -> Void)? = nil, leaving: (@Sendable () -> Void)? = nil) {
+        self.handedOver = handedOver
+        self.leaving = leaving
     }
 }

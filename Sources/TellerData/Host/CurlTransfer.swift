@@ -26,6 +26,8 @@ final class CurlTransfer: @unchecked Sendable {
         var caFile: String?
         /// libcurl's pinned-public-key form: "sha256//<base64>".
         var pinnedKey: String?
+        /// The terminal's certificate and key for mutual TLS; nil sends none.
+        var clientIdentity: ClientIdentity?
     }
 
     /// What came back, for any status.
@@ -58,6 +60,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerLines: [String] = []
     private var overflowed = false
     var completion: ((Result<Answer, Failure>) -> Void)?
+    /// Called on the driver's thread once the connection and its handshake
+    /// are up, just before the request is sent: the request leaves now.
+    var leaving: (@Sendable () -> Void)?
     /// Set from any thread when the caller's task is cancelled; the driver ends the transfer.
     let cancelRequested = Atomic<Bool>(false)
 
@@ -91,6 +96,18 @@ final class CurlTransfer: @unchecked Sendable {
         ok = ok && ccurl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBody)) == CURLE_OK
         ok = ok && ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
         if let caFile = limits.caFile { set(CURLOPT_CAINFO, caFile) }
+        if let identity = limits.clientIdentity {
+            // Blobs, copied by libcurl: the key is never a path, so it can
+            // come from systemd's memory-backed credential directory.
+            for (option, pem) in [(CURLOPT_SSLCERT_BLOB, identity.certificatePEM), (CURLOPT_SSLKEY_BLOB, identity.keyPEM)] {
+                ok = ok && pem.withUnsafeBytes { bytes in
+                    var blob = curl_blob(data: UnsafeMutableRawPointer(mutating: bytes.baseAddress), len: bytes.count, flags: UInt32(CURL_BLOB_COPY))
+                    return ccurl_setopt_pointer(easy, option, &blob)
+                } == CURLE_OK
+            }
+            set(CURLOPT_SSLCERTTYPE, "PEM")
+            set(CURLOPT_SSLKEYTYPE, "PEM")
+        }
         if let pin = limits.pinnedKey {
             set(CURLOPT_PINNEDPUBLICKEY, pin)
             // Kept so that a wrong pin can be reported with the key the host presented.
@@ -120,6 +137,11 @@ final class CurlTransfer: @unchecked Sendable {
             Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().received(header: data, size * count)
         }) == CURLE_OK
         ok = ok && ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context) == CURLE_OK
+        ok = ok && ccurl_setopt_prereq_callback(easy, { context, _, _, _, _ in
+            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().leaving?()
+            return CURL_PREREQFUNC_OK
+        }) == CURLE_OK
+        ok = ok && ccurl_setopt_pointer(easy, CURLOPT_PREREQDATA, context) == CURLE_OK
         guard ok else {
             release()
             throw .curl(code: 48, message: "this libcurl refused an option Teller needs (TLS 1.2, protocols or pinning)")

@@ -25,14 +25,14 @@ public final class HostClient: Sendable {
     }
 
     /// Sends an authenticated request; on 401 renews the token once and repeats the same request.
-    /// - Parameter handedOver: see ``HostConnection/send(_:_:body:headers:handedOver:)``; called for each attempt.
+    /// - Parameter progress: see ``HostConnection/send(_:_:body:headers:progress:)``; heard for each attempt.
     func authorized(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:],
-                    handedOver: (@Sendable () -> Void)? = nil) async throws(HostError) -> HostResponse {
+                    progress: RequestProgress = RequestProgress()) async throws(HostError) -> HostResponse {
         var token = try await vault.validAccessToken()
         for attempt in 0..<2 {
             var allHeaders = headers
             allHeaders["Authorization"] = "Bearer \(token)"
-            let response = try await connection.send(method, path, body: body, headers: allHeaders, handedOver: handedOver)
+            let response = try await connection.send(method, path, body: body, headers: allHeaders, progress: progress)
             guard response.status == 401, attempt == 0 else { return response }
             token = try await vault.renew(replacing: token)
         }
@@ -78,17 +78,17 @@ public final class HostClient: Sendable {
     }
 
     /// `POST /v1/transactions` with the row's frozen bytes and its key.
-    /// - Parameter handedOver: called once the request is in the
+    /// - Parameter progress: its `handedOver` is called once the request is in the
     ///   transport's hands, while the answer is awaited (again if a 401
     ///   makes it go a second time): the sync engine begins the commit it
     ///   makes meanwhile then, so that work does not hold this request back.
     /// - Throws: ``HostError/mismatch(_:)`` when the answer is for another
     ///   request, ``HostError/invalidResponse(_:)`` when it is not the
     ///   contract's; neither is ever a confirmation.
-    public func submit(_ payload: [UInt8], key: IdempotencyKey, handedOver: (@Sendable () -> Void)? = nil) async throws(HostError) -> SubmissionOutcome {
+    public func submit(_ payload: [UInt8], key: IdempotencyKey, progress: RequestProgress = RequestProgress()) async throws(HostError) -> SubmissionOutcome {
         try await reporting {
             let response = try await authorized("POST", "/v1/transactions", body: Data(payload), headers: ["Idempotency-Key": key.rawValue],
-                                                handedOver: handedOver)
+                                                progress: progress)
             return try Self.outcome(response, key: key, sent: payload)
         }
     }

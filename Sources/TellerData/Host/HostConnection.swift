@@ -13,6 +13,8 @@ public struct HostConfiguration: Sendable {
     public let caFile: String?
     /// The host's public key pin in libcurl's form ("sha256//<base64>").
     public let pinnedKey: String?
+    /// The terminal's certificate and key for mutual TLS (`client_cert`, `client_key`); nil sends none.
+    public let clientIdentity: ClientIdentity?
     /// The contract's cap on an answer body (docs/host-api.md §2).
     public static let maxAnswerBytes = 64 * 1024
 
@@ -22,7 +24,8 @@ public struct HostConfiguration: Sendable {
     ///   https, unless it is http to loopback or `allowInsecureHTTP` is set,
     ///   and for a URL with a path, query or credentials (only an origin is
     ///   configured); ``HostError/tls(_:)`` for a pin that is not a SHA-256.
-    public init(baseURL: URL, allowInsecureHTTP: Bool = false, requestTimeout: TimeInterval = 10, caFile: String? = nil, hostPinSHA256: String? = nil) throws(HostError) {
+    public init(baseURL: URL, allowInsecureHTTP: Bool = false, requestTimeout: TimeInterval = 10, caFile: String? = nil, hostPinSHA256: String? = nil,
+                clientIdentity: ClientIdentity? = nil) throws(HostError) {
         guard let scheme = baseURL.scheme?.lowercased(), let host = baseURL.host, !host.isEmpty else {
             throw .insecureURL("host_url '\(baseURL.absoluteString)' is not an absolute http(s) URL")
         }
@@ -52,6 +55,7 @@ public struct HostConfiguration: Sendable {
         self.allowInsecureHTTP = allowInsecureHTTP
         self.requestTimeout = requestTimeout
         self.caFile = caFile
+        self.clientIdentity = clientIdentity
     }
 
     /// scheme://host[:port], with no trailing slash: every request goes to this origin and nowhere else.
@@ -113,16 +117,15 @@ public final class HostConnection: Sendable {
     /// Sends one request to the configured origin.
     /// - Parameters:
     ///   - path: an absolute path ("/v1/…"); nothing else can be addressed.
-    ///   - handedOver: called once the request is in libcurl's hands, while
-    ///     the answer is awaited (see ``CurlDriver/perform(_:limits:handedOver:)``).
+    ///   - progress: hears when the request is in libcurl's hands and when it leaves (``RequestProgress``).
     /// - Throws: ``HostError/offline(_:)``, ``HostError/timeout(_:)``,
     ///   ``HostError/cancelled``, ``HostError/tls(_:)``,
     ///   ``HostError/redirectRefused(status:location:)`` and
     ///   ``HostError/invalidResponse(_:)`` (wrong Content-Type, too large).
     public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:],
-                     handedOver: (@Sendable () -> Void)? = nil) async throws(HostError) -> HostResponse {
+                     progress: RequestProgress = RequestProgress()) async throws(HostError) -> HostResponse {
         do {
-            let response = try await exchange(method, path, body: body, headers: headers, handedOver: handedOver)
+            let response = try await exchange(method, path, body: body, headers: headers, progress: progress)
             let date = response.header("Date").flatMap(TrustedClock.parseHTTPDate)
             AnswerDates.current?.received(date)
             if (200...299).contains(response.status) {
@@ -144,7 +147,7 @@ public final class HostConnection: Sendable {
     }
 
     private func exchange(_ method: String, _ path: String, body: Data?, headers: [String: String],
-                          handedOver: (@Sendable () -> Void)?) async throws(HostError) -> HostResponse {
+                          progress: RequestProgress) async throws(HostError) -> HostResponse {
         guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("://") else {
             preconditionFailure("HostConnection.send takes a path on the configured origin, not '\(path)'")
         }
@@ -153,9 +156,10 @@ public final class HostConnection: Sendable {
         requestHeaders += headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let request = CurlTransfer.Request(method: method, url: configuration.origin + path, headers: requestHeaders, body: body.map { [UInt8]($0) })
         let limits = CurlTransfer.Limits(deadline: configuration.requestTimeout, maxBody: HostConfiguration.maxAnswerBytes,
-                                         caFile: configuration.caFile, pinnedKey: configuration.pinnedKey)
+                                         caFile: configuration.caFile, pinnedKey: configuration.pinnedKey,
+                                         clientIdentity: configuration.clientIdentity)
         let answer: CurlTransfer.Answer
-        switch await driver.perform(request, limits: limits, handedOver: handedOver) {
+        switch await driver.perform(request, limits: limits, progress: progress) {
         case .success(let value): answer = value
         case .failure(let failure): throw translate(failure)
         }
@@ -181,6 +185,7 @@ public final class HostConnection: Sendable {
         case .pinMismatch(let presented):
             return .tls("the host's public key does not match host_pin_sha256: expected \(configuration.pinnedKey ?? "?"), the host presented \(presented ?? "a key that could not be read")")
         case .curl(let code, let message):
+            if let refusal = tlsRefusal(code: code, message: message) { return refusal }
             switch code {
             case 28: // CURLE_OPERATION_TIMEDOUT, including the low-speed limit
                 return .timeout("no complete answer within request_timeout_s = \(seconds) (\(message))")
@@ -190,6 +195,44 @@ public final class HostConnection: Sendable {
                 return .offline("\(message) (curl \(code))")
             }
         }
+    }
+
+    /// A refusal in the handshake, in words a technician can act on: the
+    /// host's alert about the terminal's own certificate (TLS 1.3 sends it
+    /// after the client's side of the handshake, so libcurl may report it
+    /// as a failed read) or a protocol version below TLS 1.2.
+    private func tlsRefusal(code: UInt32, message: String) -> HostError? {
+        let text = message.lowercased()
+        let raw = "(\(message), curl \(code))"
+        if text.contains("unsupported protocol") || text.contains("alert protocol version") {
+            return .tls("the host offers only TLS 1.0 or 1.1; TLS 1.2 or later is required \(raw)")
+        }
+        guard text.contains("alert") else { return nil }
+        let identity = configuration.clientIdentity
+        let mine = identity.map { "the certificate for \($0.certificate.subject) from client_cert, issued by \($0.certificate.issuer)" }
+        if let certificate = identity?.certificate, certificate.notAfter < Date() || certificate.notBefore > Date() {
+            let state = certificate.notAfter < Date() ? "expired on \(CertificateFiles.format(certificate.notAfter))"
+                : "is not valid until \(CertificateFiles.format(certificate.notBefore))"
+            return .clientCertificateRefused(.expired, "this terminal's client certificate (\(certificate.subject)) \(state); install a new one (teller identity csr) \(raw)")
+        }
+        if text.contains("certificate required") || (identity == nil && text.contains("handshake failure")) {
+            guard let mine else {
+                return .clientCertificateRefused(.missing, "the host requires a client certificate and none is configured; set client_cert and client_key (teller identity csr) \(raw)")
+            }
+            return .clientCertificateRefused(.untrusted, "the host asked for a client certificate and refused \(mine) \(raw)")
+        }
+        if text.contains("unknown ca") {
+            return .clientCertificateRefused(.untrusted, "the host does not trust \(mine ?? "the terminal's certificate"): not issued by a CA it accepts \(raw)")
+        }
+        if text.contains("certificate expired") {
+            let when = identity.map { " (valid \(CertificateFiles.format($0.certificate.notBefore)) to \(CertificateFiles.format($0.certificate.notAfter)))" } ?? ""
+            return .clientCertificateRefused(.expired, "the host refused \(mine ?? "the terminal's certificate") as expired or not yet valid\(when) \(raw)")
+        }
+        if text.contains("bad certificate") || text.contains("certificate unknown") || text.contains("certificate revoked")
+            || text.contains("unsupported certificate") || text.contains("access denied") {
+            return .clientCertificateRefused(.untrusted, "the host refused \(mine ?? "the terminal's certificate") \(raw)")
+        }
+        return nil
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -34,6 +34,9 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     case redirectRefused(status: Int, location: String)
     /// The TLS handshake failed: certificate, CA file or pinned key.
     case tls(String)
+    /// The host refused the terminal's own certificate (mutual TLS): the
+    /// handshake's alert or the host's `certificate_terminal_mismatch`.
+    case clientCertificateRefused(ClientCertificateRefusal, String)
     /// The configured host URL is refused (e.g. plain http to a non-loopback host).
     case insecureURL(String)
 
@@ -46,7 +49,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
     public var mayHaveBeenPosted: Bool {
         switch self {
         case .offline(let reason): !HostError.neverConnectedCodes.contains { reason.hasSuffix("(curl \($0))") }
-        case .tls, .insecureURL, .unauthorized, .forbidden, .notFound, .badRequest: false
+        case .tls, .clientCertificateRefused, .insecureURL, .unauthorized, .forbidden, .notFound, .badRequest: false
         case .timeout, .cancelled, .inProgress, .keyReused, .retryable, .invalidResponse, .mismatch, .redirectRefused: true
         }
     }
@@ -73,6 +76,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .mismatch(let reason): "host answer does not match this transaction: \(reason)"
         case .redirectRefused(let status, let location): "the host redirected to \(location.isEmpty ? "another address" : location) (\(status)); refused"
         case .tls(let reason): "TLS: \(reason)"
+        case .clientCertificateRefused(_, let reason): "TLS: the host refused this terminal's client certificate: \(reason)"
         case .insecureURL(let reason): reason
         }
     }
@@ -93,6 +97,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         case .mismatch: .mismatch
         case .redirectRefused: .redirectRefused
         case .tls, .insecureURL: .tls
+        case .clientCertificateRefused(let refusal, _): refusal.problemKind
         }
     }
 
@@ -102,6 +107,27 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .inProgress, .keyReused, .badRequest, .forbidden, .notFound: true
         default: false
+        }
+    }
+}
+
+/// Why the host refused the terminal's certificate.
+public enum ClientCertificateRefusal: Hashable, Sendable {
+    /// It asked for one and the terminal has none configured.
+    case missing
+    /// Another CA issued it.
+    case untrusted
+    /// Expired or not valid yet.
+    case expired
+    /// It names another terminal.
+    case otherTerminal
+
+    var problemKind: SyncProblem.Kind {
+        switch self {
+        case .missing: .certificateMissing
+        case .untrusted: .certificateUntrusted
+        case .expired: .certificateExpired
+        case .otherTerminal: .certificateOtherTerminal
         }
     }
 }

@@ -12,6 +12,7 @@ enum HostMapper {
         switch response.status {
         case 400: return .badRequest(code: code, field: problem?.field, detail: detail)
         case 401: return .unauthorized(code: code)
+        case 403 where code == "certificate_terminal_mismatch": return .clientCertificateRefused(.otherTerminal, detail)
         case 403: return .forbidden(code: code, detail: detail)
         case 404: return .notFound(code: code)
         case 409: return .inProgress(retryAfter: response.retryAfter)

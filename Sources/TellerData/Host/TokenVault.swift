@@ -5,12 +5,16 @@ import FoundationEssentials
 /// and every one of them retries with the new token.
 ///
 /// The refresh token survives restarts in `<data-dir>/refresh-token`
-/// (mode 0600, written with write + fsync + rename).
+/// (mode 0600, written with write + fsync + rename), sealed under a key
+/// derived from the terminal secret (``SealedBox``): never plaintext on
+/// disk. A token another secret sealed, or a changed file, is dropped and
+/// the terminal authenticates afresh.
 public actor TokenVault {
     private let connection: HostConnection
     private let credentials: TerminalCredentials
     private let refreshTokenPath: String
     private let clock: @Sendable () -> Date
+    private let seal: SealedBox
 
     private var accessToken: String?
     private var accessExpiry: Date = .distantPast
@@ -25,9 +29,17 @@ public actor TokenVault {
         self.credentials = credentials
         refreshTokenPath = dataDirectory.appendingPathComponent("refresh-token")
         self.clock = clock
+        seal = SealedBox(secret: credentials.secret, purpose: "refresh-token")
         // A power cut during a rotation can leave its temporary behind.
         DurableFile.removeLeftovers(of: refreshTokenPath)
-        refreshToken = (try? JSONDecoder().decode(StoredRefreshToken.self, from: Data(contentsOf: URL(fileURLWithPath: refreshTokenPath))))?.token
+        let stored = FileManager.default.contents(atPath: refreshTokenPath).map { [UInt8]($0) } ?? []
+        if SealedBox.isSealed(stored) {
+            refreshToken = seal.open(stored).flatMap { try? JSONDecoder().decode(StoredRefreshToken.self, from: Data($0)) }?.token
+        } else if let plain = try? JSONDecoder().decode(StoredRefreshToken.self, from: Data(stored)) {
+            // Written in the clear by an older version: sealed now, so it does not stay readable.
+            refreshToken = plain.token
+            try? DurableFile.write(Data(seal.seal(stored)), to: refreshTokenPath)
+        }
     }
 
     /// A usable access token: the cached one, or a fresh one.
@@ -99,7 +111,7 @@ public actor TokenVault {
         accessExpiry = clock().addingTimeInterval(tokens.expiresIn)
         refreshToken = tokens.refreshToken
         let stored = StoredRefreshToken(token: tokens.refreshToken, expiresAt: clock().addingTimeInterval(tokens.refreshExpiresIn))
-        try DurableFile.write(try JSONEncoder().encode(stored), to: refreshTokenPath)
+        try DurableFile.write(Data(seal.seal([UInt8](try JSONEncoder().encode(stored)))), to: refreshTokenPath)
         return tokens.accessToken
     }
 }

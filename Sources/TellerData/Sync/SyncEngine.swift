@@ -215,6 +215,28 @@ public actor SyncEngine: SyncStatusPort {
         /// Whether the request was ever handed to the transport.
         var wasHandedOver: Bool { handed.withLock { $0 } }
 
+        private let leaving = Mutex(Leaving())
+        private struct Leaving { var left = false; var announced = false }
+
+        /// The connection and its handshake are up and the request leaves.
+        /// - Returns: true the first time (a 401 sends it again).
+        func left() -> Bool {
+            leaving.withLock { state in
+                defer { state.left = true }
+                return !state.left
+            }
+        }
+
+        /// True once, for the first caller after the request left: that
+        /// caller tells subscribers it is being sent.
+        func announce() -> Bool {
+            leaving.withLock { state in
+                guard state.left, !state.announced else { return false }
+                state.announced = true
+                return true
+            }
+        }
+
         /// Begins the commit if need be and waits for it.
         func finished() async -> WhileSending { await started().value }
 
@@ -351,11 +373,16 @@ public actor SyncEngine: SyncStatusPort {
         let pending = PendingCommit { Task { await self.commitWhileSending(entry, after: previous) } }
         let result: Result<SubmissionOutcome, HostError>
         do throws(HostError) {
-            result = .success(try await host.submit(payload, key: entry.key, handedOver: { pending.handedOver() }))
+            let progress = RequestProgress(handedOver: { pending.handedOver() }, leaving: {
+                // Said as it happens; the answer below says it first if this hop is late.
+                if pending.left() { Task { await self.announceSending(entry.key, pending) } }
+            })
+            result = .success(try await host.submit(payload, key: entry.key, progress: progress))
         } catch {
             result = .failure(error)
         }
         let whileSending = await pending.finished()
+        announceSending(entry.key, pending)
         let handedOver = pending.wasHandedOver
         guard whileSending.committed else {
             // Outcomes commit in queue order: this answer is dropped too, and
@@ -385,8 +412,13 @@ public actor SyncEngine: SyncStatusPort {
             return WhileSending(committed: false, following: nil)
         }
         if let previous { recorded(previous.outcome, for: previous.entry) }
-        publish(.sending(entry.key))
         return WhileSending(committed: true, following: following)
+    }
+
+    /// ``SyncEvent/sending(_:)`` once, and only when the request left: a
+    /// refused connection or handshake sent nothing, and is not "sending".
+    private func announceSending(_ key: IdempotencyKey, _ pending: PendingCommit) {
+        if pending.announce() { publish(.sending(key)) }
     }
 
     /// Records the outcome held in `answered` on its own and empties it.

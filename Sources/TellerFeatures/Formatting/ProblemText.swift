@@ -15,6 +15,10 @@ public enum ProblemText {
         case .redirectRefused: tr("Sent elsewhere by the network; refused")
         case .tls: tr("Secure connection refused: certificate or key")
         case .authentication: tr("The bank refused this terminal's credentials")
+        case .certificateMissing: tr("The bank requires this terminal's certificate; none is installed")
+        case .certificateUntrusted: tr("The bank does not trust this terminal's certificate")
+        case .certificateExpired: tr("This terminal's certificate has expired")
+        case .certificateOtherTerminal: tr("This terminal's certificate belongs to another terminal")
         }
     }
 }

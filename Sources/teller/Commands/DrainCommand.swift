@@ -52,12 +52,12 @@ enum DrainCommand {
     static func log(_ event: SyncEvent) {
         switch event {
         case .queued(let key): Log.info("sync: queued \(key)")
-        case .sending(let key): Log.info("sync: sending \(key)")
+        case .sending(let key): Log.info("sync: sending \(key)") // only once the request left (SyncEvent.sending)
         case .confirmed(let key, let reference): Log.info("sync: confirmed \(key) \(reference)")
         case .rejected(let key, let reason): Log.info("sync: rejected \(key) \(reason)")
         case .needsReview(let key, let reason): Log.warning("sync: needs review \(key): \(reason)")
-        case .online, .offline: break
-        case .problem(let problem): logProblem(problem)
+        // The engine's onProblem (LiveData) already logs each change once.
+        case .online, .offline, .problem: break
         }
     }
 }

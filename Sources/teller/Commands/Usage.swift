@@ -13,6 +13,7 @@ let usage = """
       config set KEY VALUE...   change settings of teller.conf, checked, keeping comments
                                 (--technician-pin-stdin: the PIN's hash, --dry-run: write nothing)
       hash-pin                  print the Argon2id hash of a technician PIN read from stdin
+      identity csr|show         the terminal's own certificate for mutual TLS: a new key and its CSR, or the installed one
       scenario FILE...          run QA scenarios in-process, or through uinput with --drive uinput (docs/qa.md)
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
       ctl-bridge --port PATH    serve the control protocol on a virtio-serial port (the virtual device)
@@ -93,6 +94,17 @@ let commandUsage: [String: String] = [
         read or has a broken line (get: also KEY set twice or to a refused value),
         4 set: the terminal would refuse the result, nothing written, 5 set: the write
         failed, the old file is intact. every problem names the file and line.
+        """,
+    "identity": """
+        usage: teller identity csr --csr-out FILE [--config FILE] | systemd-creds encrypt --name=teller-client-key --with-key=auto - CRED
+               teller identity show [--config FILE]
+        csr makes a new P-256 key and a certificate signing request whose commonName is
+        terminal_id. The request goes to FILE; the key goes to standard output, only into a
+        pipe, to be sealed at once (deploy/provision --client-csr does both). The bank's CA
+        signs the request; install the certificate with deploy/provision --client-cert.
+        show prints the installed certificate: subject, issuer, validity, days left and where
+        the key comes from; exit 1 when the pair does not load, names another terminal or is
+        not valid now.
         """,
     "hash-pin": """
         usage: teller hash-pin < pin

@@ -28,6 +28,13 @@ extension Configuration {
         "allow_insecure_http": bool { c, v in c.allowInsecureHTTP = v },
         "secret_file": path { c, v in c.secretFile = v },
         "ca_file": path { c, v in c.caFile = v },
+        "client_cert": path { c, v in c.clientCertificate = v },
+        "client_key": path { c, v in c.clientKey = v },
+        "client_cert_warn_days": text { value, c in
+            guard let days = Int(value), (1...365).contains(days) else { return "'\(value)' is not a whole number of days from 1 to 365" }
+            c.clientCertificateWarnDays = days
+            return nil
+        },
         "host_pin_sha256": text { value, c in
             let bare = value.hasPrefix("sha256//") ? String(value.dropFirst("sha256//".count)) : value
             guard let bytes = Data(base64Encoded: bare), bytes.count == 32 else {

@@ -17,6 +17,13 @@ struct Configuration {
     var caFile: String?
     /// The host's public-key pin (base64 SHA-256 of its SubjectPublicKeyInfo).
     var hostPinSHA256: String?
+    /// The terminal's own certificate for mutual TLS (PEM; its CN is terminal_id).
+    var clientCertificate: String?
+    /// Its private key as a PEM file (a lab bench); in the field the sealed
+    /// systemd credential teller-client-key, which wins when present.
+    var clientKey: String?
+    /// Days before the client certificate expires that status, diagnostics and metrics warn.
+    var clientCertificateWarnDays = 30
     var retryBase: TimeInterval = 1
     var retryCap: TimeInterval = 60
 
@@ -190,6 +197,19 @@ extension Configuration {
         } catch {
             problems.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
         }
+        // The files the handshake reads, read now: libcurl would only say
+        // "error setting certificate file" (curl 77) at the first attempt.
+        if let caFile {
+            do { _ = try CertificateFiles.checkBundle(caFile) } catch {
+                problems.append(ConfigurationProblem(file: path, line: 0, message: "ca_file: \(error)"))
+            }
+        }
+        // The pair loaded (hostConfiguration said what was wrong if not); now its dates.
+        if let clientCertificate, (try? clientIdentity()) != nil {
+            do { _ = try CertificateFiles.checkBundle(clientCertificate) } catch {
+                problems.append(ConfigurationProblem(file: path, line: 0, message: "client_cert: \(error)"))
+            }
+        }
         return problems
     }
 
@@ -205,7 +225,23 @@ extension Configuration {
     /// - Throws: ``HostError`` for a URL or pin the terminal refuses.
     func hostConfiguration(_ url: URL) throws(HostError) -> HostConfiguration {
         try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
-                              caFile: caFile, hostPinSHA256: hostPinSHA256)
+                              caFile: caFile, hostPinSHA256: hostPinSHA256, clientIdentity: clientIdentity())
+    }
+
+    /// The terminal's certificate and key when `client_cert` is set.
+    /// - Throws: ``HostError/tls(_:)`` naming the key and the fault (a
+    ///   missing file, no certificate, a key that does not belong to it).
+    func clientIdentity(environment: [String: String] = ProcessInfo.processInfo.environment) throws(HostError) -> ClientIdentity? {
+        guard let clientCertificate else {
+            guard clientKey == nil else { throw .tls("client_key is set but client_cert is not") }
+            return nil
+        }
+        guard hostURL?.scheme?.lowercased() == "https" else { throw .tls("client_cert is set but host_url is not https") }
+        do {
+            return try ClientIdentity.load(certificate: clientCertificate, keyFile: clientKey, environment: environment)
+        } catch {
+            throw .tls("client_cert/client_key: \(error)")
+        }
     }
 }
 
