@@ -18,6 +18,7 @@ let benchmarks: [Benchmark] = [
     inputBenchmark,
     glyphBenchmark,
     drainBenchmark,
+    handshakeBenchmark,
     startupBenchmark,
 ]
 
