@@ -177,8 +177,13 @@ class HostHandler(BaseHTTPRequestHandler):
         raise AttributeError(name)
 
     def handle(self):
-        if tls.handshake(self.connection):
+        mutual = tls.requires_client_certificate(self.connection)
+        if tls.handshake(self.connection, self._handshake_refused if mutual else None):
             super().handle()
+
+    def _handshake_refused(self, reason):
+        self.server.stats.add("handshakes_refused")
+        sys.stderr.write(f"teller-host: {self.client_address[0]} TLS handshake refused: {reason}\n")
 
     def log_message(self, format, *args):
         if self.server.config.log_requests:
