@@ -165,6 +165,11 @@ class MutualTlsTests(HostTestCase):
         self.assertEqual(self.refused_handshake("T-0001-not-yet-valid"), "SSLV3_ALERT_BAD_CERTIFICATE")
         self.assertLogged("TLS handshake refused: client certificate refused: certificate is not yet valid")
 
+    def test_a_certificate_without_client_auth_usage_is_refused(self):
+        # host.pem: the same CA, but extendedKeyUsage serverAuth only.
+        self.assertEqual(self.refused_handshake("host"), "SSLV3_ALERT_UNSUPPORTED_CERTIFICATE")
+        self.assertLogged("TLS handshake refused: client certificate refused: unsuitable certificate purpose")
+
     def test_a_certificate_expiring_soon_still_works(self):
         self.assertEqual(self.tokens("T-0001", certificate="T-0001-expiring")["terminal_id"], "T-0001")
 
@@ -243,6 +248,38 @@ class MutualTlsTests(HostTestCase):
         refreshed = self.host.request("POST", "/v1/auth/refresh", {"refresh_token": refresh})
         self.assertEqual(refreshed.status, 200, refreshed.body)
         self.assertEqual(refreshed.json()["terminal_id"], "T-0001")
+
+    def test_a_certificate_without_a_common_name_acts_for_no_terminal(self):
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+        with open(self.file("ca.key"), "rb") as file:
+            ca_key = serialization.load_pem_private_key(file.read(), None)
+        with open(self.file("ca.pem"), "rb") as file:
+            ca = x509.load_pem_x509_certificate(file.read())
+        key = ec.generate_private_key(ec.SECP256R1())
+        now = datetime.datetime.now(datetime.timezone.utc)
+        certificate = (x509.CertificateBuilder()
+                       .subject_name(x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "T-0001")]))
+                       .issuer_name(ca.subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
+                       .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=1))
+                       .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+                       .sign(ca_key, hashes.SHA256()))
+        with open(self.file("no-cn.pem"), "wb") as file:
+            file.write(certificate.public_bytes(serialization.Encoding.PEM))
+        with open(self.file("no-cn.key"), "wb") as file:
+            file.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                         serialization.NoEncryption()))
+        access = self.tokens("T-0001")["access_token"]
+        connection = self.connection("no-cn")
+        self.assertEqual(self.host.request("GET", "/v1/health", connection=connection).status, 200)
+        doc = self.assertProblem(self.host.request("POST", "/v1/auth/token", {"terminal_id": "T-0001", "secret": SECRETS["T-0001"]},
+                                                   connection=connection), 403, "certificate_terminal_mismatch")
+        self.assertIn("names no terminal", doc["detail"])
+        self.assertProblem(self.host.get(access, f"/v1/accounts/{RICH}", connection=connection), 403,
+                           "certificate_terminal_mismatch")
+        connection.close()
 
     def test_token_errors_come_before_the_certificate_check(self):
         connection = self.connection("T-0002")
