@@ -47,7 +47,7 @@ def build_parser():
                         help="fault: hold each new submission in flight this long (to provoke 409)")
     parser.add_argument("--no-admin", action="store_true", help="switch the /admin API off")
     parser.add_argument("--log-requests", action="store_true", help="one stderr line per request")
-    tls.add_arguments(parser)
+    tls.add_arguments(parser, client_ca=True)
     parser.add_argument("--version", action="version", version=f"teller-host {VERSION}")
     return parser
 

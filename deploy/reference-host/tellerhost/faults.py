@@ -88,7 +88,7 @@ STAT_NAMES = (
     "connections", "requests", "token_issues", "refreshes", "unauthorized", "pin_verifications",
     "pin_failures", "submissions", "postings", "rejections", "replays", "conflicts",
     "key_mismatches", "bad_requests", "injected_failures", "dropped_responses",
-    "till_event_submissions", "till_events_recorded",
+    "till_event_submissions", "till_events_recorded", "handshakes_refused", "certificate_mismatches",
 )
 
 

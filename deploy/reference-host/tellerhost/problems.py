@@ -20,6 +20,7 @@ CATALOGUE = {
     "pin_incorrect": (403, "Operator id or PIN is wrong"),
     "operator_disabled": (403, "Operator is disabled"),
     "admin_loopback_only": (403, "Admin endpoints answer loopback peers only"),
+    "certificate_terminal_mismatch": (403, "Client certificate is for another terminal"),
     "not_found": (404, "No such resource"),
     "account_not_found": (404, "Account not found"),
     "transaction_not_found": (404, "No transaction with this key for this terminal"),

@@ -166,6 +166,9 @@ class HostHandler(BaseHTTPRequestHandler):
     server_version = "teller-host/" + VERSION
     sys_version = ""
     timeout = 300  # idle keep-alive connections are closed after this many seconds
+    # Under mutual TLS (--tls-client-ca) the terminal id the connection's client certificate names
+    # ("" if it names none), for every request on the connection; None without mutual TLS.
+    _certificate_terminal = None
 
     # MARK: Entry points
 
@@ -177,8 +180,14 @@ class HostHandler(BaseHTTPRequestHandler):
         raise AttributeError(name)
 
     def handle(self):
-        if tls.handshake(self.connection):
+        mutual = tls.requires_client_certificate(self.connection)
+        if tls.handshake(self.connection, self._handshake_refused if mutual else None):
+            self._certificate_terminal = tls.peer_terminal(self.connection)
             super().handle()
+
+    def _handshake_refused(self, reason):
+        self.server.stats.add("handshakes_refused")
+        sys.stderr.write(f"teller-host: {self.client_address[0]} TLS handshake refused: {reason}\n")
 
     def log_message(self, format, *args):
         if self.server.config.log_requests:
@@ -258,6 +267,8 @@ class HostHandler(BaseHTTPRequestHandler):
             problem.headers.setdefault("WWW-Authenticate", 'Bearer realm="teller", error="invalid_token"')
         elif problem.status == 400:
             stats.add("bad_requests", self._terminal)
+        elif problem.code == "certificate_terminal_mismatch":
+            stats.add("certificate_mismatches", self._certificate_terminal or None)
         self._send(problem.status, problem.body(instance=self._route), problem.response_headers())
 
     def _drop(self):
@@ -293,6 +304,7 @@ class HostHandler(BaseHTTPRequestHandler):
         if name == "refresh":
             return self._refresh_token()
         self._terminal = self._authenticate()
+        self._match_certificate(self._terminal)
         if name == "verify":
             return self._verify_operator()
         if name == "submit":
@@ -329,10 +341,25 @@ class HostHandler(BaseHTTPRequestHandler):
             raise Problem("token_missing", "Send 'Authorization: Bearer <access_token>'.")
         return self.server.store.authenticate(token.strip())
 
+    def _match_certificate(self, terminal_id):
+        """Under mutual TLS a request acts only for the terminal its connection's client certificate
+        names: a token issue for another terminal id, or another terminal's refresh or access token,
+        is 403 before anything is issued, spent or stored. Nothing to check without mutual TLS."""
+        certified = self._certificate_terminal
+        if certified is None or certified == terminal_id:
+            return
+        if certified == "":
+            detail = f"The client certificate names no terminal (no single commonName); this request is for {terminal_id}."
+        else:
+            detail = f"The client certificate is for {certified}; this request is for {terminal_id}."
+        raise Problem("certificate_terminal_mismatch", detail)
+
     def _issue_token(self):
         doc = self._json_body()
         terminal_id = self._field(doc, "terminal_id")
         secret = self._field(doc, "secret")
+        # Before the secret: a certificate for one terminal cannot be used to test another's secret.
+        self._match_certificate(terminal_id)
         server = self.server
         if not server.store.check_terminal_secret(terminal_id, secret):
             raise Problem("invalid_terminal_credentials", "Terminal id or secret is wrong.")
@@ -344,7 +371,7 @@ class HostHandler(BaseHTTPRequestHandler):
         doc = self._json_body()
         refresh_token = self._field(doc, "refresh_token")
         server = self.server
-        terminal_id = server.store.redeem_refresh_token(refresh_token)
+        terminal_id = server.store.redeem_refresh_token(refresh_token, check=self._match_certificate)
         server.stats.add("refreshes", terminal_id)
         tokens = server.store.issue_tokens(terminal_id, server.config.access_ttl, server.config.refresh_ttl)
         self._send_json(200, tokens)

@@ -248,13 +248,17 @@ class Store:
         db.execute("INSERT INTO tokens(token_hash, kind, terminal_id, expires_at) VALUES(?, ?, ?, ?)",
                    (_token_hash(token), kind, terminal_id, expires_at))
 
-    def redeem_refresh_token(self, refresh_token):
-        """Revokes a refresh token (rotation) and returns its terminal id; raises 401 problems."""
+    def redeem_refresh_token(self, refresh_token, check=None):
+        """Revokes a refresh token (rotation) and returns its terminal id; raises 401 problems.
+        `check(terminal_id)` runs for a known, unused token before anything else and may raise
+        (mutual TLS: another terminal's token); the token is then left unspent."""
         with self._tx() as db:
             row = db.execute("SELECT terminal_id, expires_at, revoked FROM tokens WHERE token_hash=? AND kind='refresh'",
                              (_token_hash(refresh_token),)).fetchone()
             if row is None or row["revoked"]:
                 raise Problem("refresh_token_invalid", "Unknown or already used refresh token: authenticate again with the terminal secret.")
+            if check is not None:
+                check(row["terminal_id"])
             if row["expires_at"] <= clock.now():
                 raise Problem("refresh_token_expired", "Refresh token has expired: authenticate again with the terminal secret.")
             db.execute("UPDATE tokens SET revoked=1 WHERE token_hash=?", (_token_hash(refresh_token),))
