@@ -31,6 +31,8 @@ public final class ReferenceHost: @unchecked Sendable {
     private let requestedPort: Int
     private let bind: String
     private let arguments: [String]
+    /// The certificate and key the admin client presents to a host started with `--tls-client-ca`.
+    var adminClientCertificate: (certificate: String, key: String)?
     private(set) var child: ChildProcess?
     /// The port it listens on, known once started.
     private(set) var port = 0
@@ -92,6 +94,7 @@ public final class ReferenceHost: @unchecked Sendable {
     func admin(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
         let address = "\(scheme)://127.0.0.1:\(port)\(path)"
         var command = ["python3", "-c", Self.adminClient, address, method]
+        if let adminClientCertificate { command += [adminClientCertificate.certificate, adminClientCertificate.key] }
         if let namespace { command = ["netns", "exec", namespace] + command }
         let executable = namespace == nil ? "/usr/bin/env" : try ChildProcess.ip()
         let result = try await ChildProcess.run(executable, command, stdin: body ?? Data())
@@ -106,6 +109,9 @@ public final class ReferenceHost: @unchecked Sendable {
         request = urllib.request.Request(sys.argv[1], data=body, method=sys.argv[2], headers={"Content-Type": "application/json"})
         # The test's own host on loopback, with a certificate made for the test.
         context = ssl._create_unverified_context() if sys.argv[1].startswith("https:") else None
+        # A host that requires client certificates (--tls-client-ca): the test's own.
+        if context is not None and len(sys.argv) > 4:
+            context.load_cert_chain(sys.argv[3], sys.argv[4])
         try:
             sys.stdout.buffer.write(urllib.request.urlopen(request, timeout=10, context=context).read())
         except urllib.error.HTTPError as error:

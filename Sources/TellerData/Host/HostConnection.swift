@@ -213,7 +213,7 @@ public final class HostConnection: Sendable {
         if let certificate = identity?.certificate, certificate.notAfter < Date() || certificate.notBefore > Date() {
             let state = certificate.notAfter < Date() ? "expired on \(CertificateFiles.format(certificate.notAfter))"
                 : "is not valid until \(CertificateFiles.format(certificate.notBefore))"
-            return .clientCertificateRefused(.expired, "this terminal's client certificate (\(certificate.subject)) \(state); install a new one (teller identity csr) \(raw)")
+            return .clientCertificateRefused(.expired, "client_cert (\(certificate.subject), issued by \(certificate.issuer)) \(state); install a new certificate (teller identity csr) \(raw)")
         }
         if text.contains("certificate required") || (identity == nil && text.contains("handshake failure")) {
             guard let mine else {

@@ -1,0 +1,146 @@
+@testable import ProcessTestSupport
+import Foundation
+import Testing
+import TellerCore
+@testable import TellerData
+
+extension HostIntegrationTests {
+    /// Mutual TLS against the reference host started with `--tls-client-ca`
+    /// (make-test-pki's CA): the terminal's certificate drains; no
+    /// certificate, another CA's, an expired one and another terminal's are
+    /// each refused by the host, and the terminal names which in the problem
+    /// `teller status` and the screens show. Nothing is posted meanwhile.
+    @Suite(.serialized) struct MutualTLSTests {
+        /// make-test-pki's files, and the host that trusts its CA.
+        struct Bench {
+            let pki: TemporaryDirectory
+            let host: ReferenceHost
+            func file(_ name: String) -> String { pki.file(name) }
+        }
+
+        static func bench() async throws -> Bench {
+            let pki = TemporaryDirectory("teller-pki")
+            let made = try await ChildProcess.run(ReferenceHost.repositoryRoot + "/deploy/reference-host/make-test-pki", [pki.path])
+            try #require(made.status == 0, "make-test-pki: \(made.stderr)")
+            let host = ReferenceHost(directory: TemporaryDirectory("teller-host"), arguments: [
+                "--tls-cert", pki.file("host.pem"), "--tls-key", pki.file("host.key"), "--tls-client-ca", pki.file("ca.pem")])
+            host.adminClientCertificate = (pki.file("T-0001.pem"), pki.file("T-0001.key"))
+            try await host.start()
+            return Bench(pki: pki, host: host)
+        }
+
+        /// A terminal with `certificate` (nil: none) that queues one deposit and drains once.
+        /// - Returns: the problem the connection holds (a running engine records it for `teller status`), and how many rows are still pending.
+        static func drainOnce(_ bench: Bench, certificate: String?) async throws -> (problem: SyncProblem?, pending: Int) {
+            let identity = try certificate.map { name in
+                try ClientIdentity.load(certificate: bench.file("\(name).pem"), keyFile: bench.file("\(name).key"), environment: [:])
+            }
+            let directory = TemporaryDirectory("teller-terminal")
+            let connection = HostConnection(configuration: try HostConfiguration(baseURL: bench.host.url, requestTimeout: 5,
+                                                                                 caFile: bench.file("ca.pem"), clientIdentity: identity))
+            let vault = TokenVault(connection: connection, credentials: TerminalCredentials(terminalID: ReferenceHost.terminalID, secret: ReferenceHost.terminalSecret),
+                                   dataDirectory: directory.path)
+            let store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits)
+            _ = try await store.enqueue(HostFixtures.deposit(1_000))
+            let engine = SyncEngine(store: store, host: HostClient(connection: connection, vault: vault))
+            await engine.drainOnce()
+            // What a started engine records for `teller status` and the status bar.
+            return (connection.reachability.problem, try await store.summary().pendingCount)
+        }
+
+        @Test func theTerminalsOwnCertificateDrains() async throws {
+            let bench = try await Self.bench()
+            defer { Task { await bench.host.stop() } }
+            let (problem, pending) = try await Self.drainOnce(bench, certificate: "T-0001")
+            #expect(problem == nil)
+            #expect(pending == 0)
+            #expect(try await bench.host.journal(outcome: "posted").count == 1)
+        }
+
+        @Test(arguments: [
+            (nil, SyncProblem.Kind.certificateMissing),
+            ("T-0001-other-ca", .certificateUntrusted),
+            ("T-0001-expired", .certificateExpired),
+            ("T-0001-not-yet-valid", .certificateExpired),
+            ("T-0002", .certificateOtherTerminal),
+        ] as [(String?, SyncProblem.Kind)])
+        func eachRefusalIsNamedAndNothingIsPosted(certificate: String?, expected: SyncProblem.Kind) async throws {
+            let bench = try await Self.bench()
+            defer { Task { await bench.host.stop() } }
+            let (problem, pending) = try await Self.drainOnce(bench, certificate: certificate)
+            let recorded = try #require(problem, "no problem recorded for \(certificate ?? "no certificate")")
+            #expect(recorded.kind == expected, "\(recorded.detail)")
+            #expect(pending == 1, "the row stays queued")
+            #expect(try await bench.host.journal().isEmpty, "nothing reached the bank")
+            if let certificate, certificate != "T-0002" {
+                #expect(recorded.detail.contains("client_cert"), "names the key: \(recorded.detail)")
+            }
+        }
+
+        /// A technician reads `teller drain`'s log: over many retries a
+        /// refused handshake is one line, and no "sending" (nothing left);
+        /// once the certificate is there, "sending" and "confirmed" once each.
+        @Test func theLogSaysEachChangeOnceAndSendingOnlyWhenARequestLeaves() async throws {
+            let bench = try await Self.bench()
+            defer { Task { await bench.host.stop() } }
+            let directory = TemporaryDirectory("teller-terminal")
+            let store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits)
+            let entry = try await store.enqueue(HostFixtures.deposit(1_234))
+            let common = ["--ca-file", bench.file("ca.pem"), "--retry-base-s", "0.05", "--retry-cap-s", "0.1"]
+            let (refused, refusedFiles) = try TellerDrainProcess.start(dataDirectory: directory.path, hostURL: bench.host.url, options: common)
+            defer { withExtendedLifetime(refusedFiles) {} }
+            // Many retries: the host logs one refused handshake for each.
+            for _ in 0..<100 where bench.host.log.components(separatedBy: "handshake refused").count < 6 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            await refused.stop()
+            let attempts = bench.host.log.components(separatedBy: "handshake refused").count - 1
+            #expect(attempts >= 5, "the host saw \(attempts) handshakes: \(bench.host.log)")
+            let lines = refused.stderr.split(separator: "\n")
+            #expect(lines.filter { $0.contains("sync: certificateMissing") }.count == 1, "\(refused.stderr)")
+            #expect(lines.filter { $0.contains("sync: sending") }.isEmpty, "\(refused.stderr)")
+            #expect(lines.contains { $0.contains("requires a client certificate") && $0.contains("client_cert") }, "\(refused.stderr)")
+
+            let (good, goodFiles) = try TellerDrainProcess.start(dataDirectory: directory.path, hostURL: bench.host.url, options: common + [
+                "--client-cert", bench.file("T-0001.pem"), "--client-key", bench.file("T-0001.key"), "--until-empty"])
+            defer { withExtendedLifetime(goodFiles) {} }
+            #expect(await good.waitForExit(timeout: .seconds(30)), "\(good.stderr)")
+            #expect(good.terminationStatus == 0, "\(good.stderr)")
+            let goodLines = good.stderr.split(separator: "\n")
+            #expect(goodLines.filter { $0 == "<6>sync: sending \(entry.key)" }.count == 1, "\(good.stderr)")
+            #expect(TellerDrainProcess.confirmedKeys(in: good.stderr) == [entry.key.rawValue])
+            #expect(!good.stderr.contains("sync: certificate"), "\(good.stderr)")
+        }
+
+        /// A host that speaks only TLS 1.0 and 1.1 is named as such, not in OpenSSL's words alone.
+        @Test func aHostOfferingOnlyOldTLSIsNamed() async throws {
+            let files = TemporaryDirectory("teller-old-tls")
+            let (cert, key, _) = try await TLSTests.makeCertificate(in: files)
+            let server = try ChildProcess("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
+                import socket, ssl, sys
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.set_ciphers("DEFAULT:@SECLEVEL=0")
+                context.minimum_version = ssl.TLSVersion.TLSv1
+                context.maximum_version = ssl.TLSVersion.TLSv1_1
+                context.load_cert_chain(sys.argv[1], sys.argv[2])
+                listener = socket.create_server(("127.0.0.1", 0))
+                print(f"listening on https://127.0.0.1:{listener.getsockname()[1]}", flush=True)
+                while True:
+                    connection, _ = listener.accept()
+                    try:
+                        context.wrap_socket(connection, server_side=True).close()
+                    except (OSError, ssl.SSLError):
+                        connection.close()
+                """, cert, key])
+            let (_, port) = try await server.listeningAddress()
+            defer { server.killNow() }
+            let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!, caFile: cert))
+            let refused = await thrownError(HostError.self) { _ = try await connection.send("GET", "/v1/health") }
+            guard case .tls(let message) = try #require(refused) else {
+                Issue.record("not a TLS refusal: \(String(describing: refused))")
+                return
+            }
+            #expect(message.contains("TLS 1.2 or later is required"), "\(message)")
+        }
+    }
+}
