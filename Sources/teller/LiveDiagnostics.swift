@@ -38,7 +38,8 @@ actor LiveDiagnostics: DiagnosticsPort {
             version: BuildInfo.version, host: configuration.hostURL,
             databasePath: store.path, databaseBytes: bytes, quickCheck: try? await store.quickCheckReport(),
             sync: await sync?.status(), systemClock: Date(), needsReview: (try? await store.needsReviewEntries()) ?? [],
-            lastStorageFailure: await storageFailures.last, hardware: await hardware(), printer: await printer?.printerReport())
+            lastStorageFailure: await storageFailures.last, hardware: await hardware(), printer: await printer?.printerReport(),
+            clientCertificate: configuration.clientCertificateStatus())
     }
 
     func switchLanguage(to language: Language) async throws(TellerError) {

@@ -19,6 +19,26 @@ import TellerCore
         metrics.exposition.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// The client certificate's expiry, and the renewal flag that turns
+    /// on `client_cert_warn_days` before it: off at 31 days with 30, on at
+    /// 29, on once expired; absent without a certificate.
+    @Test func theClientCertificatesExpiryAndRenewalAreExposed() async throws {
+        let (store, clock) = try store()
+        let report = try await store.report()
+        func metrics(daysLeft: Double) -> [String] {
+            let certificate = ClientCertificateStatus(subject: "T-7", issuer: "Bank CA", notBefore: clock.now() - 86_400 * 300,
+                                                      notAfter: clock.now() + daysLeft * 86_400, warnDays: 30)
+            return lines(TerminalMetrics(report, terminalID: "T-7", version: "1", clockVerified: true, now: clock.now(), clientCertificate: certificate))
+        }
+        let expiry = Int64((clock.now() + 31 * 86_400).timeIntervalSince1970)
+        #expect(metrics(daysLeft: 31).contains("teller_client_certificate_expiry_timestamp_seconds{terminal_id=\"T-7\"} \(expiry)"))
+        #expect(metrics(daysLeft: 31).contains(#"teller_client_certificate_renewal_due{terminal_id="T-7"} 0"#))
+        #expect(metrics(daysLeft: 29).contains(#"teller_client_certificate_renewal_due{terminal_id="T-7"} 1"#))
+        #expect(metrics(daysLeft: -1).contains(#"teller_client_certificate_renewal_due{terminal_id="T-7"} 1"#))
+        let without = lines(TerminalMetrics(report, terminalID: "T-7", version: "1", clockVerified: true, now: clock.now()))
+        #expect(!without.contains { $0.contains("client_certificate") })
+    }
+
     @Test func aBusyOutboxIsCountedPerStateAndCurrency() async throws {
         let (store, clock) = try store()
         _ = try await store.enqueue(Fixtures.deposit(1250))

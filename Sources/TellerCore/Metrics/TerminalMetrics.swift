@@ -23,9 +23,13 @@ public struct TerminalMetrics: Hashable, Sendable {
     public var now: Date
     /// Till openings and closings not yet recorded by the bank.
     public var tillEventsQueued: Int
+    /// The terminal's certificate for mutual TLS; nil when none is configured.
+    public var clientCertificate: ClientCertificateStatus?
 
     public init(terminalID: String?, version: String, summary: QueueSummary, needsReviewCount: Int, lastConfirmedAt: Date?,
-                problem: SyncProblem.Kind?, clockVerified: Bool, now: Date, tillEventsQueued: Int = 0) {
+                problem: SyncProblem.Kind?, clockVerified: Bool, now: Date, tillEventsQueued: Int = 0,
+                clientCertificate: ClientCertificateStatus? = nil) {
+        self.clientCertificate = clientCertificate
         self.terminalID = terminalID
         self.version = version
         self.summary = summary
@@ -74,6 +78,15 @@ public struct TerminalMetrics: Hashable, Sendable {
         }
         text.family("teller_clock_verified", help: "1 when the terminal trusts its clock, 0 when the status bar says \"Clock not set\".") {
             $0.sample(clockVerified ? 1 : 0)
+        }
+        if let certificate = clientCertificate {
+            text.family("teller_client_certificate_expiry_timestamp_seconds", help: "When the terminal's client certificate (client_cert) expires, in unix seconds.") {
+                $0.sample(Int64(certificate.notAfter.timeIntervalSince1970))
+            }
+            text.family("teller_client_certificate_renewal_due",
+                        help: "1 when the client certificate expires within client_cert_warn_days or is not valid now; renew it (teller identity csr).") {
+                $0.sample(certificate.needsRenewal(at: now) ? 1 : 0)
+            }
         }
         return text.text
     }

@@ -29,10 +29,14 @@ public struct DiagnosticsReport: Hashable, Sendable {
     public var hardware: Hardware?
     /// The receipt printer; nil when none is configured.
     public var printer: PrinterReport?
+    /// The terminal's certificate for mutual TLS; nil when none is configured.
+    public var clientCertificate: ClientCertificateStatus?
 
     public init(version: String, host: URL?, databasePath: String, databaseBytes: Int?,
                 quickCheck: String?, sync: SyncStatus?, systemClock: Date, needsReview: [OutboxEntry] = [],
-                lastStorageFailure: StorageFailure? = nil, hardware: Hardware?, printer: PrinterReport? = nil) {
+                lastStorageFailure: StorageFailure? = nil, hardware: Hardware?, printer: PrinterReport? = nil,
+                clientCertificate: ClientCertificateStatus? = nil) {
+        self.clientCertificate = clientCertificate
         self.version = version
         self.host = host
         self.databasePath = databasePath

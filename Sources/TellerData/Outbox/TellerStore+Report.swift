@@ -34,9 +34,10 @@ extension TellerStore {
 extension TerminalMetrics {
     /// The metrics of `report`, as measured at `now`.
     /// - Parameter clockVerified: the ``TrustedClock``'s verdict.
-    public init(_ report: OutboxReport, terminalID: String?, version: String, clockVerified: Bool, now: Date) {
+    public init(_ report: OutboxReport, terminalID: String?, version: String, clockVerified: Bool, now: Date,
+                clientCertificate: ClientCertificateStatus? = nil) {
         self.init(terminalID: terminalID, version: version, summary: report.summary, needsReviewCount: report.needsReview.count,
                   lastConfirmedAt: report.lastConfirmedAt, problem: report.problem?.kind, clockVerified: clockVerified, now: now,
-                  tillEventsQueued: report.tillEventsQueued)
+                  tillEventsQueued: report.tillEventsQueued, clientCertificate: clientCertificate)
     }
 }

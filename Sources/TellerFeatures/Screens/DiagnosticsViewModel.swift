@@ -127,6 +127,17 @@ public final class DiagnosticsViewModel {
             }
             lines.append(Line(label: tr("Sync problem"), value: problem ?? (sync.isOnline ? tr("none: the bank answers") : tr("none yet"))))
         }
+        if let certificate = report.clientCertificate {
+            let now = report.systemClock
+            let subject = Localization.leftToRight(certificate.subject), date = time.timestamp(certificate.notAfter)
+            let days = Localization.format.number(max(certificate.daysLeft(at: now), 0))
+            let value = certificate.isInvalid(at: now)
+                ? tr("{subject}: not valid now; the bank refuses it: install a new one", ["subject": subject])
+                : certificate.needsRenewal(at: now)
+                    ? tr("{subject}: expires {date}, in {days} days: renew it now", ["subject": subject, "date": date, "days": days])
+                    : tr("{subject}, valid until {date} ({days} days)", ["subject": subject, "date": date, "days": days])
+            lines.append(Line(label: tr("Client certificate"), value: value))
+        }
         if !report.needsReview.isEmpty {
             lines.append(Line(label: tr("Needs review"), value: report.needsReview.map { Localization.verbatim("\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")") }.joined(separator: "; ")))
         }

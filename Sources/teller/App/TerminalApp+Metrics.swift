@@ -15,11 +15,13 @@ extension TerminalApp {
         let store = live.store
         let clock = live.clock
         let terminalID = configuration.terminalID
+        let configuration = configuration
         let file = MetricsTextfile(path: path, render: {
             do {
                 let report = try await store.report()
                 let stamp = clock.stamp()
-                return TerminalMetrics(report, terminalID: terminalID, version: BuildInfo.version, clockVerified: stamp.isVerified, now: stamp.date)
+                return TerminalMetrics(report, terminalID: terminalID, version: BuildInfo.version, clockVerified: stamp.isVerified, now: stamp.date,
+                                       clientCertificate: configuration.clientCertificateStatus())
                     .exposition
             } catch {
                 Log.warning("metrics: \(error); \(path) keeps its last content")

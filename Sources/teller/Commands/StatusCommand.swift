@@ -14,6 +14,7 @@ enum StatusCommand {
             fields["version"] = .string(BuildInfo.version)
             fields["terminal_id"] = configuration.terminalID.map { .string($0) } ?? .null
             fields["clock_verified"] = .bool(stamp.isVerified)
+            fields["client_certificate"] = clientCertificateJSON(configuration.clientCertificateStatus(), now: stamp.date)
             return try JSONValue.object(fields).encoded(pretty: true) + Data("\n".utf8)
         }
     }
@@ -51,6 +52,17 @@ enum StatusCommand {
             Log.error("teller \(command): \(error)")
             return 1
         }
+    }
+
+    /// The terminal's certificate for mutual TLS, or null when none is configured.
+    static func clientCertificateJSON(_ certificate: ClientCertificateStatus?, now: Date) -> JSONValue {
+        guard let certificate else { return .null }
+        return .object([
+            "subject": .string(certificate.subject), "issuer": .string(certificate.issuer),
+            "not_after": .string(certificate.notAfter.formatted(.iso8601)),
+            "days_left": .integer(certificate.daysLeft(at: now)), "warn_days": .integer(certificate.warnDays),
+            "renewal_due": .bool(certificate.needsRenewal(at: now)), "valid_now": .bool(!certificate.isInvalid(at: now)),
+        ])
     }
 
     /// The outbox part of the report (the terminal's own part is added by `run`).

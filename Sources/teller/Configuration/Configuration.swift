@@ -228,6 +228,15 @@ extension Configuration {
                               caFile: caFile, hostPinSHA256: hostPinSHA256, clientIdentity: clientIdentity())
     }
 
+    /// What `client_cert` holds, for status, metrics and diagnostics; nil
+    /// when none is set or it cannot be read (check-config names why).
+    func clientCertificateStatus() -> ClientCertificateStatus? {
+        guard let clientCertificate,
+              let leaf = try? CertificateFiles.certificates(inPEM: CertificateFiles.read(clientCertificate), source: clientCertificate).first else { return nil }
+        return ClientCertificateStatus(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
+                                       warnDays: clientCertificateWarnDays)
+    }
+
     /// The terminal's certificate and key when `client_cert` is set.
     /// - Throws: ``HostError/tls(_:)`` naming the key and the fault (a
     ///   missing file, no certificate, a key that does not belong to it).
