@@ -25,6 +25,12 @@ TELLER_UNIT_DIR=/etc/systemd/system
 TELLER_DROPIN_DIR=/etc/systemd/system/teller.service.d
 TELLER_USER=teller
 CREDENTIAL_NAME=teller-terminal-secret
+# The terminal's own key for mutual TLS, sealed with systemd-creds: the one in
+# use, and a new one waiting for its certificate (deploy/provision --client-csr).
+CLIENT_KEY_NAME=teller-client-key
+TELLER_CLIENT_KEY_CRED=/etc/teller/teller-client-key.cred
+TELLER_CLIENT_KEY_NEXT=/etc/teller/teller-client-key.next.cred
+TELLER_CLIENT_CERT=/etc/teller/client.pem
 
 # Exit codes shared by the scripts (documented in docs/deploy.md).
 EXIT_FAILED=1

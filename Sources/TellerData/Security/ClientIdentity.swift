@@ -29,12 +29,16 @@ public struct ClientIdentity: Sendable {
     /// working offline and says so (``CertificateSummary/daysLeft(at:)``).
     /// - Parameters:
     ///   - keyFile: `client_key`; the systemd credential wins when present.
+    ///   - givenKey: the key itself, read elsewhere (deploy/provision pipes
+    ///     it from `systemd-creds decrypt`); wins over both.
     /// - Throws: ``CertificateFileError`` naming the file and the fault.
-    public static func load(certificate path: String, keyFile: String?,
+    public static func load(certificate path: String, keyFile: String?, givenKey: (pem: [UInt8], source: String)? = nil,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(CertificateFileError) -> ClientIdentity {
         let certificatePEM = try CertificateFiles.read(path)
         let leaf = try CertificateFiles.certificates(inPEM: certificatePEM, source: path)[0]
-        let (keyPEM, keySource) = try readKey(keyFile: keyFile, environment: environment)
+        let key: (pem: [UInt8], source: String)
+        if let givenKey { key = givenKey } else { key = try readKey(keyFile: keyFile, environment: environment) }
+        let (keyPEM, keySource) = key
         let matches: Bool? = CertificateFiles.withCertificates(inPEM: certificatePEM) { certificates in
             CertificateFiles.withPrivateKey(inPEM: keyPEM) { key in X509_check_private_key(certificates[0], key) == 1 }
         }
@@ -68,9 +72,26 @@ public enum ClientKeyMaker {
     /// as the host maps it), signed with that key.
     /// - Returns: the key as PKCS#8 PEM (to be sealed at once, never
     ///   written in the clear) and the CSR as PEM.
-    public static func make(terminalID: String, organization: String? = nil) throws(CertificateFileError) -> (keyPEM: [UInt8], csrPEM: String) {
+    /// - Parameter existingKey: the PEM of a key to renew with (the
+    ///   certificate changes, the sealed key stays); nil makes a new one.
+    public static func make(terminalID: String, organization: String? = nil,
+                            existingKey: (pem: [UInt8], source: String)? = nil) throws(CertificateFileError) -> (keyPEM: [UInt8], csrPEM: String) {
+        if let existingKey {
+            let made: Result<(keyPEM: [UInt8], csrPEM: String), CertificateFileError>? = CertificateFiles.withPrivateKey(inPEM: existingKey.pem) { key in
+                do throws(CertificateFileError) { return .success((existingKey.pem, try request(terminalID: terminalID, organization: organization, key: key))) } catch { return .failure(error) }
+            }
+            guard let made else { throw .noKey(existingKey.source) }
+            return try made.get()
+        }
         guard let key = cossl_generate_p256() else { throw .noKey("a new P-256 key") }
         defer { EVP_PKEY_free(key) }
+        let keyPEM = memoryPEM { PEM_write_bio_PKCS8PrivateKey($0, key, nil, nil, 0, nil, nil) == 1 }
+        guard let keyPEM else { throw .noKey("the PEM of the new key") }
+        return (keyPEM, try request(terminalID: terminalID, organization: organization, key: key))
+    }
+
+    /// The PEM of a CSR for `terminalID` signed with `key`.
+    private static func request(terminalID: String, organization: String?, key: OpaquePointer) throws(CertificateFileError) -> String {
         guard let request = X509_REQ_new() else { throw .noKey("a new certificate request") }
         defer { X509_REQ_free(request) }
         let subject = X509_REQ_get_subject_name(request)
@@ -82,10 +103,8 @@ public enum ClientKeyMaker {
         ok = ok && X509_REQ_set_pubkey(request, key) == 1
         ok = ok && X509_REQ_sign(request, key, EVP_sha256()) > 0
         guard ok else { ERR_clear_error(); throw .noKey("the certificate request for \(terminalID)") }
-        let keyPEM = memoryPEM { PEM_write_bio_PKCS8PrivateKey($0, key, nil, nil, 0, nil, nil) == 1 }
-        let csr = memoryPEM { PEM_write_bio_X509_REQ($0, request) == 1 }
-        guard let keyPEM, let csr else { throw .noKey("the PEM of the new key") }
-        return (keyPEM, String(decoding: csr, as: UTF8.self))
+        guard let csr = memoryPEM({ PEM_write_bio_X509_REQ($0, request) == 1 }) else { throw .noKey("the PEM of the request") }
+        return String(decoding: csr, as: UTF8.self)
     }
 
     private static func memoryPEM(_ write: (OpaquePointer) -> Bool) -> [UInt8]? {

@@ -5,12 +5,17 @@ import TellerData
 /// with its line number, and exits non-zero when there is any.
 enum CheckConfigCommand {
     static func run(_ arguments: [String]) -> Int32 {
+        var arguments = arguments
+        // The client key from a pipe (deploy/provision: systemd-creds decrypt … | teller check-config --client-key-stdin).
+        let keyStdin = arguments.first == "--client-key-stdin"
+        if keyStdin { arguments.removeFirst() }
         guard arguments.count <= 1, arguments.first?.hasPrefix("-") != true else {
-            Log.error("usage: teller check-config [FILE]")
+            Log.error("usage: teller check-config [--client-key-stdin] [FILE]")
             return 2
         }
         let path = arguments.first ?? Configuration.defaultPath
-        let (configuration, problems) = Configuration.load(path: path, required: true)
+        var (configuration, problems) = Configuration.load(path: path, required: true)
+        if keyStdin { configuration.givenClientKey = IdentityCommand.keyFromStandardInput() }
         var all = problems + configuration.startProblems(file: path)
         if let secret = configuration.secretFile, configuration.hostURL != nil,
            ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] == nil, !FileManager.default.fileExists(atPath: secret) {

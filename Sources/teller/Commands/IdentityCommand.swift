@@ -26,8 +26,23 @@ enum IdentityCommand {
         }
     }
 
+    /// Removes `flag` from `arguments`; whether it was there.
+    private static func take(_ flag: String, from arguments: inout [String]) -> Bool {
+        guard let index = arguments.firstIndex(of: flag) else { return false }
+        arguments.remove(at: index)
+        return true
+    }
+
+    /// A PEM key piped in (from `systemd-creds decrypt`), never from a file.
+    static func keyFromStandardInput() -> [UInt8] {
+        var text = ""
+        while let line = readLine(strippingNewline: false) { text += line }
+        return Array(text.utf8)
+    }
+
     private static func csr(_ arguments: [String]) -> Int32 {
         var rest = arguments
+        let keyStdin = take("--key-stdin", from: &rest)
         guard let flag = rest.firstIndex(of: "--csr-out"), flag + 1 < rest.count else {
             Log.error("usage: teller identity csr --csr-out FILE [--config FILE] | systemd-creds encrypt --name=\(ClientIdentity.credentialName) - CRED")
             return 2
@@ -40,13 +55,19 @@ enum IdentityCommand {
             Log.error("teller identity csr: terminal_id is not set in \(options.configurationPath); the certificate names it")
             return 2
         }
-        guard isatty(STDOUT_FILENO) == 0 else {
+        guard keyStdin || isatty(STDOUT_FILENO) == 0 else {
             Log.error("teller identity csr: the new private key goes to standard output, and this is a terminal; pipe it into systemd-creds encrypt (see teller identity --help), never into a file")
             return 2
         }
         do {
-            let made = try ClientKeyMaker.make(terminalID: terminalID, organization: options.configuration.branch.isEmpty ? nil : options.configuration.branch)
+            let made = try ClientKeyMaker.make(terminalID: terminalID, organization: options.configuration.branch.isEmpty ? nil : options.configuration.branch,
+                                               existingKey: keyStdin ? (keyFromStandardInput(), "the key on standard input") : nil)
             try DurableFile.write(Data(made.csrPEM.utf8), to: csrPath, mode: 0o644)
+            // Renewing: the key stays sealed where it is; nothing to print.
+            if keyStdin {
+                Log.info("teller identity csr: wrote the renewal request for \(terminalID) to \(csrPath) (the same key)")
+                return 0
+            }
             do {
                 try FileDescriptor.standardOutput.writeAll(made.keyPEM)
             } catch {
@@ -62,9 +83,12 @@ enum IdentityCommand {
     }
 
     private static func show(_ arguments: [String]) -> Int32 {
-        let options = CommandLineOptions(arguments)
+        var rest = arguments
+        let keyStdin = take("--key-stdin", from: &rest)
+        let options = CommandLineOptions(rest)
         guard options.reportProblems(command: "identity show") else { return 2 }
-        let configuration = options.configuration
+        var configuration = options.configuration
+        if keyStdin { configuration.givenClientKey = keyFromStandardInput() }
         guard configuration.clientCertificate != nil else {
             print("client_cert: not set (the terminal sends no client certificate)")
             return 1

@@ -8,7 +8,8 @@ let usage = """
       journal verify            check the electronic journal's hash chain; name the first broken entry
       journal export --day DAY  print one day's journal entries (YYYY-MM-DD, local day) as JSON lines
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
-      check-config [FILE]       report every problem in the configuration, with line numbers
+      check-config [FILE]       report every problem in the configuration, with line numbers, and in the
+                                files it names (ca_file, client_cert, client_key)
       config get KEY            print one setting of teller.conf as the terminal reads it
       config set KEY VALUE...   change settings of teller.conf, checked, keeping comments
                                 (--technician-pin-stdin: the PIN's hash, --dry-run: write nothing)
@@ -69,9 +70,12 @@ let commandUsage: [String: String] = [
         once nothing is queued; otherwise it runs until SIGTERM.
         """,
     "check-config": """
-        usage: teller check-config [FILE]
+        usage: teller check-config [--client-key-stdin] [FILE]
         reads FILE (default /etc/teller/teller.conf) and reports every problem with its
-        line; exit 0 when there is none.
+        line; exit 0 when there is none. It also reads the files it names: ca_file,
+        client_cert and client_key must exist, be regular files, hold PEM, be valid now,
+        and the key must belong to the certificate. --client-key-stdin takes the key from
+        standard input (systemd-creds decrypt … | teller check-config --client-key-stdin).
         """,
     "config": """
         usage: teller config [--config FILE] get KEY
@@ -97,14 +101,16 @@ let commandUsage: [String: String] = [
         """,
     "identity": """
         usage: teller identity csr --csr-out FILE [--config FILE] | systemd-creds encrypt --name=teller-client-key --with-key=auto - CRED
-               teller identity show [--config FILE]
+               systemd-creds decrypt --name=teller-client-key CRED - | teller identity csr --key-stdin --csr-out FILE [--config FILE]
+               teller identity show [--key-stdin] [--config FILE]
         csr makes a new P-256 key and a certificate signing request whose commonName is
         terminal_id. The request goes to FILE; the key goes to standard output, only into a
-        pipe, to be sealed at once (deploy/provision --client-csr does both). The bank's CA
+        pipe, to be sealed at once (deploy/provision --client-csr does both); with --key-stdin
+        it renews: the request is for the key piped in, and nothing is printed. The bank's CA
         signs the request; install the certificate with deploy/provision --client-cert.
         show prints the installed certificate: subject, issuer, validity, days left and where
-        the key comes from; exit 1 when the pair does not load, names another terminal or is
-        not valid now.
+        the key comes from (--key-stdin: a piped key); exit 1 when the pair does not load, names
+        another terminal or is not valid now.
         """,
     "hash-pin": """
         usage: teller hash-pin < pin

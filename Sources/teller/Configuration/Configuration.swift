@@ -24,6 +24,10 @@ struct Configuration {
     var clientKey: String?
     /// Days before the client certificate expires that status, diagnostics and metrics warn.
     var clientCertificateWarnDays = 30
+    /// The client key itself, read from standard input by a command told
+    /// to (`--client-key-stdin`): deploy/provision pipes it from the sealed
+    /// credential. Not a key of teller.conf.
+    var givenClientKey: [UInt8]?
     var retryBase: TimeInterval = 1
     var retryCap: TimeInterval = 60
 
@@ -186,17 +190,22 @@ extension Configuration {
     /// (LiveData), beyond the keys' own rules: a host without a terminal id,
     /// and a URL or pin the connection refuses. check-config and
     /// `teller config set` report these with the file's own problems.
-    func startProblems(file path: String) -> [ConfigurationProblem] {
+    /// - Parameter readingFiles: also read ca_file, client_cert and
+    ///   client_key (check-config). `teller config set` does not: the files
+    ///   may come after the setting (deploy/provision installs them), and
+    ///   the sealed key is the service's alone.
+    func startProblems(file path: String, readingFiles: Bool = true) -> [ConfigurationProblem] {
         guard let url = hostURL else { return [] }
         var problems: [ConfigurationProblem] = []
         if terminalID == nil {
             problems.append(ConfigurationProblem(file: path, line: 0, message: "host_url is set but terminal_id is not"))
         }
         do {
-            _ = try hostConfiguration(url)
+            _ = try hostConfiguration(url, loadingIdentity: readingFiles)
         } catch {
             problems.append(ConfigurationProblem(file: path, line: 0, message: "\(error)"))
         }
+        guard readingFiles else { return problems }
         // The files the handshake reads, read now: libcurl would only say
         // "error setting certificate file" (curl 77) at the first attempt.
         if let caFile {
@@ -223,9 +232,18 @@ extension Configuration {
 extension Configuration {
     /// The host connection's settings from the configured keys.
     /// - Throws: ``HostError`` for a URL or pin the terminal refuses.
-    func hostConfiguration(_ url: URL) throws(HostError) -> HostConfiguration {
-        try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
-                              caFile: caFile, hostPinSHA256: hostPinSHA256, clientIdentity: clientIdentity())
+    /// - Parameter loadingIdentity: false checks only the rules of the
+    ///   client_cert and client_key keys, and reads neither file.
+    func hostConfiguration(_ url: URL, loadingIdentity: Bool = true) throws(HostError) -> HostConfiguration {
+        try checkClientIdentityKeys()
+        return try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
+                                     caFile: caFile, hostPinSHA256: hostPinSHA256, clientIdentity: loadingIdentity ? clientIdentity() : nil)
+    }
+
+    /// client_key needs client_cert, and a client certificate needs https.
+    private func checkClientIdentityKeys() throws(HostError) {
+        if clientCertificate == nil, clientKey != nil { throw .tls("client_key is set but client_cert is not") }
+        if clientCertificate != nil, hostURL?.scheme?.lowercased() != "https" { throw .tls("client_cert is set but host_url is not https") }
     }
 
     /// What `client_cert` holds, for status, metrics and diagnostics; nil
@@ -241,13 +259,11 @@ extension Configuration {
     /// - Throws: ``HostError/tls(_:)`` naming the key and the fault (a
     ///   missing file, no certificate, a key that does not belong to it).
     func clientIdentity(environment: [String: String] = ProcessInfo.processInfo.environment) throws(HostError) -> ClientIdentity? {
-        guard let clientCertificate else {
-            guard clientKey == nil else { throw .tls("client_key is set but client_cert is not") }
-            return nil
-        }
-        guard hostURL?.scheme?.lowercased() == "https" else { throw .tls("client_cert is set but host_url is not https") }
+        try checkClientIdentityKeys()
+        guard let clientCertificate else { return nil }
         do {
-            return try ClientIdentity.load(certificate: clientCertificate, keyFile: clientKey, environment: environment)
+            return try ClientIdentity.load(certificate: clientCertificate, keyFile: clientKey,
+                                           givenKey: givenClientKey.map { ($0, "the key on standard input") }, environment: environment)
         } catch {
             throw .tls("client_cert/client_key: \(error)")
         }

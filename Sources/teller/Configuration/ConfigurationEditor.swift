@@ -45,7 +45,7 @@ enum ConfigurationEditor {
         // The rules `teller run` applies at start, to the whole result: a
         // value it would refuse never reaches the file.
         let (configuration, problems) = Configuration.load(text: text, file: path)
-        let all = problems + configuration.startProblems(file: path)
+        let all = problems + configuration.startProblems(file: path, readingFiles: false)
         guard all.isEmpty else { throw .refused(all) }
         guard text != old else { return [] }
         let changed = changedKeys(changes.map(\.key), from: old, to: text, file: path)
