@@ -42,6 +42,8 @@ enum Scenario: String, CaseIterable, Sendable {
     case receiptVoided = "receipt-voided"
     case tillShort = "till-short"
     case tillClosed = "till-closed"
+    case diagnosticsCertificateDue = "diagnostics-certificate-due"
+    case diagnosticsCertificateRefused = "diagnostics-certificate-refused"
 
     /// The screens themselves, shot in both themes.
     static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics, .till, .approval]
@@ -54,7 +56,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
         case .receiptConfirmed, .receiptRejected, .receiptVoided: "receipt"
         case .queueRejected, .queueLong, .queueLongOldest: "queue"
-        case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated: "diagnostics"
+        case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated,
+             .diagnosticsCertificateDue, .diagnosticsCertificateRefused: "diagnostics"
         case .tillOpen, .tillShort, .tillClosed: "till"
         default: rawValue
         }
@@ -97,6 +100,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .diagnosticsTouchTest: "Touch test: a dot at every touch."
         case .diagnosticsCalibration: "Calibration: the cross of the second target."
         case .diagnosticsCalibrated: "After the third calibration tap: the saved matrix, and Done."
+        case .diagnosticsCertificateDue: "The report with the terminal's client certificate 9 days before it expires: renew it now."
+        case .diagnosticsCertificateRefused: "The report once the certificate has expired: the bank refuses it, and the sync problem names why."
         }
     }
 
@@ -219,15 +224,27 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.tap(AmountEntryScreen.review)
             await d.tap(AmountEntryScreen.supervisor)
             await d.key("2001", on: "approval.pin")
-        case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated:
+        case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated,
+             .diagnosticsCertificateDue, .diagnosticsCertificateRefused:
+            let now = h.clock.now()
+            let refused = self == .diagnosticsCertificateRefused
+            let certificate: ClientCertificateStatus? = self == .diagnosticsCertificateDue || refused
+                ? ClientCertificateStatus(subject: "T-0001", issuer: "Musterbank Terminal CA", notBefore: now - 356 * 86_400,
+                                          notAfter: now + (refused ? -86_400 : 9.5 * 86_400), warnDays: 30)
+                : nil
+            let problem = refused ? SyncProblem(kind: .certificateExpired, detail: "TLS: the host refused this terminal's client certificate: client_cert (T-0001, issued by Musterbank Terminal CA) expired", since: now - 3_600) : nil
+            if refused {
+                await h.sync.setProblem(problem)
+                await h.sync.send(.problem(problem))
+            }
             await h.diagnostics.setReport(DiagnosticsReport(
                 version: "1.4.0", host: URL(string: "https://host.bank.example/v1"),
                 databasePath: "/var/lib/teller/teller.db", databaseBytes: 1_258_291, quickCheck: "ok",
-                sync: SyncStatus(isOnline: true, lastSyncAt: h.clock.now()), systemClock: h.clock.now(),
+                sync: SyncStatus(isOnline: !refused, lastSyncAt: now, problem: problem), systemClock: now,
                 hardware: .init(display: "drm /dev/dri/card0 HDMI-A-1 800x480@60 rotation 0", rotationDegrees: 0, inputs: [
                     .init(name: "FT5406 memory based driver", kind: .multitouchScreen, path: "/dev/input/event0"),
                     .init(name: "Honeywell 1900", kind: .scanner, path: "/dev/input/event3"),
-                ])))
+                ]), clientCertificate: certificate))
             await d.tap(HomeScreen.diagnostics)
             if self == .diagnostics {
                 await d.key("98", on: DiagnosticsScreen.keypad, enter: false)

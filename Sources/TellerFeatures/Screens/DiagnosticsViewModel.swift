@@ -115,18 +115,8 @@ public final class DiagnosticsViewModel {
             Line(label: tr("Terminal"), value: [terminal.terminalID.map(Localization.leftToRight) ?? tr("not provisioned"), Localization.verbatim(terminal.branch)]
                 .filter { !$0.isEmpty }.joined(separator: " · ")),
             Line(label: tr("Host"), value: report.host.map { Localization.leftToRight($0.absoluteString) } ?? tr("none (offline only)")),
-            Line(label: tr("Database"), value: Localization.leftToRight(report.databasePath)),
         ]
-        if let sync = report.sync {
-            lines.append(Line(label: tr("Clock"), value: sync.clockVerified
-                ? tr("set")
-                : tr("not set: the system clock says {time}; rows are stamped from the last time the terminal knows (flagged clock_unverified)",
-                     ["time": time.timestamp(report.systemClock)])))
-            let problem = sync.problem.map {
-                tr("{kind} since {time}: {detail}", ["kind": Localization.leftToRight($0.kind.rawValue), "time": time.timestamp($0.since), "detail": Localization.verbatim($0.detail)])
-            }
-            lines.append(Line(label: tr("Sync problem"), value: problem ?? (sync.isOnline ? tr("none: the bank answers") : tr("none yet"))))
-        }
+        // Beside the host it is for: the bank refuses it once it is not valid.
         if let certificate = report.clientCertificate {
             let now = report.systemClock
             let subject = Localization.leftToRight(certificate.subject), date = time.timestamp(certificate.notAfter)
@@ -137,6 +127,17 @@ public final class DiagnosticsViewModel {
                     ? tr("{subject}: expires {date}, in {days} days: renew it now", ["subject": subject, "date": date, "days": days])
                     : tr("{subject}, valid until {date} ({days} days)", ["subject": subject, "date": date, "days": days])
             lines.append(Line(label: tr("Client certificate"), value: value))
+        }
+        lines.append(Line(label: tr("Database"), value: Localization.leftToRight(report.databasePath)))
+        if let sync = report.sync {
+            lines.append(Line(label: tr("Clock"), value: sync.clockVerified
+                ? tr("set")
+                : tr("not set: the system clock says {time}; rows are stamped from the last time the terminal knows (flagged clock_unverified)",
+                     ["time": time.timestamp(report.systemClock)])))
+            let problem = sync.problem.map {
+                tr("{kind} since {time}: {detail}", ["kind": Localization.leftToRight($0.kind.rawValue), "time": time.timestamp($0.since), "detail": Localization.verbatim($0.detail)])
+            }
+            lines.append(Line(label: tr("Sync problem"), value: problem ?? (sync.isOnline ? tr("none: the bank answers") : tr("none yet"))))
         }
         if !report.needsReview.isEmpty {
             lines.append(Line(label: tr("Needs review"), value: report.needsReview.map { Localization.verbatim("\($0.key.rawValue.prefix(8)): \($0.lastError ?? "")") }.joined(separator: "; ")))
