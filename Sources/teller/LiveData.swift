@@ -43,7 +43,8 @@ struct LiveData {
                                 believedOnline: { [reachability = connection.reachability] in reachability.isOnline })
         store.configurePrinting(receiptCopies: configuration.receiptsPerPayment)
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
-                                onWake: { reason in Log.info("sync: woke (\(reason))") },
+                                // A retry's timer is routine: not a line per retry at info.
+                                onWake: { reason in reason == "timer" ? Log.debug("sync: woke (timer)") : Log.info("sync: woke (\(reason))") },
                                 onProblem: DrainCommand.logProblem,
                                 onTillEventRejected: { key, reason in Log.warning("sync: the bank refused till event \(key): \(reason)") })
         self.host = host

@@ -4,6 +4,8 @@ enum Log {
     static func error(_ message: String) { write(3, message) }
     static func warning(_ message: String) { write(4, message) }
     static func info(_ message: String) { write(6, message) }
+    /// Routine detail (a retry's timer): journalctl shows it, `-p info` hides it.
+    static func debug(_ message: String) { write(7, message) }
 
     /// A log that cannot be written has nowhere to report that.
     private static func write(_ priority: Int, _ message: String) {

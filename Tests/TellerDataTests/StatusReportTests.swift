@@ -39,7 +39,9 @@ import TellerCore
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         #expect(Set(json.keys) == ["sync_problem", "needs_review", "database", "counts", "pending_count", "pending",
                                    "oldest_queued_age_seconds", "unacknowledged_rejections", "unacknowledged_reviews",
-                                   "till_events_queued", "version", "terminal_id", "clock_verified"])
+                                   "till_events_queued", "version", "terminal_id", "clock_verified", "client_certificate"])
+        // No client_cert configured: null, not a stale or made-up certificate.
+        #expect(json["client_certificate"] is NSNull)
         // What a fleet's facts read (deploy/ansible): the version as `teller --version` prints it, the clock's state.
         #expect((json["version"] as? String)?.isEmpty == false)
         #expect(json["clock_verified"] is Bool)

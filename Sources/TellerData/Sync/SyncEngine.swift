@@ -57,14 +57,31 @@ public actor SyncEngine: SyncStatusPort {
         self.onTillEventRejected = onTillEventRejected
     }
 
-    /// Starts draining in the background and wakes on every enqueue.
-    public func start() async {
-        guard loop == nil else { return }
+    private var watchingProblems = false
+
+    /// From now on, each change of problem is recorded for `teller status`
+    /// and told to `onProblem` (the log), once. ``start()`` does this; `teller
+    /// drain --until-empty`, which drives ``drainOnce()`` itself, calls it.
+    public func watchProblems() async {
+        guard !watchingProblems else { return }
+        watchingProblems = true
         reachability.observe { [weak self] problem in
             Task { await self?.problemChanged(problem) }
         }
         // A problem recorded by an earlier run is not this run's.
         try? await store.recordProblem(reachability.problem)
+    }
+
+    /// Records the problem as it stands now (nil: none), for a caller about
+    /// to exit before a change in flight is recorded.
+    public func recordCurrentProblem() async {
+        try? await store.recordProblem(reachability.problem)
+    }
+
+    /// Starts draining in the background and wakes on every enqueue.
+    public func start() async {
+        guard loop == nil else { return }
+        await watchProblems()
         await store.onEnqueue { [weak self] entry in
             Task { await self?.noteQueued(entry) }
         }

@@ -22,9 +22,12 @@ enum DrainCommand {
             }
             defer { logger.cancel() }
             if options.switches.contains("until-empty") {
+                // A refused handshake or an offline host is said once, and teller status shows it.
+                await engine.watchProblems()
                 while let wait = await engine.drainOnce() {
                     try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 1))
                 }
+                await engine.recordCurrentProblem()
                 let left = try await live.store.summary().pendingCount
                 Log.info("sync: queue empty (\(left) pending)")
                 return 0

@@ -100,6 +100,18 @@ extension HostIntegrationTests {
             #expect(lines.filter { $0.contains("sync: certificateMissing") }.count == 1, "\(refused.stderr)")
             #expect(lines.filter { $0.contains("sync: sending") }.isEmpty, "\(refused.stderr)")
             #expect(lines.contains { $0.contains("requires a client certificate") && $0.contains("client_cert") }, "\(refused.stderr)")
+            #expect(lines.filter { $0.hasPrefix("<6>sync: woke (timer)") }.isEmpty, "a retry's timer is not an info line: \(refused.stderr)")
+
+            // The documented drain before an update (--until-empty) says it once too, and teller status shows it.
+            let (untilEmpty, untilEmptyFiles) = try TellerDrainProcess.start(dataDirectory: directory.path, hostURL: bench.host.url,
+                                                                             options: common + ["--until-empty"])
+            defer { withExtendedLifetime(untilEmptyFiles) {} }
+            let said = await eventually(timeout: .seconds(10)) { untilEmpty.stderr.contains("sync: certificateMissing") }
+            try await Task.sleep(for: .milliseconds(500))
+            await untilEmpty.stop()
+            #expect(said, "\(untilEmpty.stderr)")
+            #expect(untilEmpty.stderr.components(separatedBy: "sync: certificateMissing").count == 2, "\(untilEmpty.stderr)")
+            #expect(try await store.recordedProblem()?.kind == .certificateMissing)
 
             let (good, goodFiles) = try TellerDrainProcess.start(dataDirectory: directory.path, hostURL: bench.host.url, options: common + [
                 "--client-cert", bench.file("T-0001.pem"), "--client-key", bench.file("T-0001.key"), "--until-empty"])
@@ -110,6 +122,7 @@ extension HostIntegrationTests {
             #expect(goodLines.filter { $0 == "<6>sync: sending \(entry.key)" }.count == 1, "\(good.stderr)")
             #expect(TellerDrainProcess.confirmedKeys(in: good.stderr) == [entry.key.rawValue])
             #expect(!good.stderr.contains("sync: certificate"), "\(good.stderr)")
+            #expect(try await store.recordedProblem() == nil, "a good drain leaves no stale problem for teller status")
         }
 
         /// A host that speaks only TLS 1.0 and 1.1 is named as such, not in OpenSSL's words alone.

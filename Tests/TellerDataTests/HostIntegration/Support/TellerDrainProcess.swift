@@ -38,7 +38,8 @@ enum TellerDrainProcess {
     /// The reasons of `<6>sync: woke (REASON)` lines, in log order.
     static func wakeReasons(in log: String) -> [String] {
         log.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("<6>sync: woke ("), line.hasSuffix(")") else { return nil }
+            // Info, or debug for a retry's timer.
+            guard line.hasPrefix("<6>sync: woke (") || line.hasPrefix("<7>sync: woke ("), line.hasSuffix(")") else { return nil }
             return String(line.dropFirst("<6>sync: woke (".count).dropLast())
         }
     }
