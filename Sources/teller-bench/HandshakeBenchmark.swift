@@ -30,7 +30,7 @@ let handshakeBenchmark = Benchmark(name: "handshake", summary: "a refused TLS ha
         default: throw BenchmarkError.unknownOption(flag)
         }
     }
-    let directory = try TemporaryDirectory("teller-bench-handshake")
+    let directory = TemporaryDirectory("teller-bench-handshake")
     let cert = directory.file("host.pem"), key = directory.file("host.key")
     let made = try await ChildProcess.run("/usr/bin/env", [
         "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",

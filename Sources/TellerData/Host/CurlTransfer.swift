@@ -97,19 +97,22 @@ final class CurlTransfer: @unchecked Sendable {
         ok = ok && ccurl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBody)) == CURLE_OK
         ok = ok && ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
         // The CA store is loaded once per process (TrustStore) and given to
-        // each handshake; libcurl itself loads no file.
-        let trust: OpaquePointer
-        do { trust = try TrustStore.store(caFile: limits.caFile) } catch {
-            release()
-            throw error
+        // each handshake; libcurl itself loads no file. Plain http (a
+        // loopback lab host) has no handshake and loads none.
+        if request.url.lowercased().hasPrefix("https:") {
+            let trust: OpaquePointer
+            do { trust = try TrustStore.store(caFile: limits.caFile) } catch {
+                release()
+                throw error
+            }
+            ok = ok && ccurl_setopt_pointer(easy, CURLOPT_CAINFO, nil) == CURLE_OK
+            ok = ok && ccurl_setopt_pointer(easy, CURLOPT_CAPATH, nil) == CURLE_OK
+            ok = ok && ccurl_setopt_ssl_context_callback(easy, { _, context, store in
+                SSL_CTX_set1_cert_store(OpaquePointer(context), OpaquePointer(store))
+                return CURLE_OK
+            }) == CURLE_OK
+            ok = ok && ccurl_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, UnsafeRawPointer(trust)) == CURLE_OK
         }
-        ok = ok && ccurl_setopt_pointer(easy, CURLOPT_CAINFO, nil) == CURLE_OK
-        ok = ok && ccurl_setopt_pointer(easy, CURLOPT_CAPATH, nil) == CURLE_OK
-        ok = ok && ccurl_setopt_ssl_context_callback(easy, { _, context, store in
-            SSL_CTX_set1_cert_store(OpaquePointer(context), OpaquePointer(store))
-            return CURLE_OK
-        }) == CURLE_OK
-        ok = ok && ccurl_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, UnsafeRawPointer(trust)) == CURLE_OK
         if let identity = limits.clientIdentity {
             // Blobs, copied by libcurl: the key is never a path, so it can
             // come from systemd's memory-backed credential directory.
