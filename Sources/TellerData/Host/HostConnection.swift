@@ -215,22 +215,32 @@ public final class HostConnection: Sendable {
                 : "is not valid until \(CertificateFiles.format(certificate.notBefore))"
             return .clientCertificateRefused(.expired, "client_cert (\(certificate.subject), issued by \(certificate.issuer)) \(state); install a new certificate (teller identity csr) \(raw)")
         }
-        if text.contains("certificate required") || (identity == nil && text.contains("handshake failure")) {
+        // TLS 1.3's "certificate required" is sent only to a client that sent none.
+        if text.contains("certificate required") {
             guard let mine else {
                 return .clientCertificateRefused(.missing, "the host requires a client certificate and none is configured; set client_cert and client_key (teller identity csr) \(raw)")
             }
             return .clientCertificateRefused(.untrusted, "the host asked for a client certificate and refused \(mine) \(raw)")
         }
+        // TLS 1.2 has no such alert: a host that wants a certificate (or
+        // refuses the one sent) and a host that shares no cipher both say
+        // "handshake failure"; say both, and do not guess which.
+        if text.contains("handshake failure") {
+            let certificate = mine.map { "or it refused \($0)" } ?? "or it requires a client certificate and none is configured (client_cert, client_key)"
+            return .tls("the host ended the handshake: it shares no cipher or version with the terminal, \(certificate) \(raw)")
+        }
+        // The alerts below judge a client certificate: only one the terminal sent.
+        guard let mine else { return nil }
         if text.contains("unknown ca") {
-            return .clientCertificateRefused(.untrusted, "the host does not trust \(mine ?? "the terminal's certificate"): not issued by a CA it accepts \(raw)")
+            return .clientCertificateRefused(.untrusted, "the host does not trust \(mine): not issued by a CA it accepts \(raw)")
         }
         if text.contains("certificate expired") {
             let when = identity.map { " (valid \(CertificateFiles.format($0.certificate.notBefore)) to \(CertificateFiles.format($0.certificate.notAfter)))" } ?? ""
-            return .clientCertificateRefused(.expired, "the host refused \(mine ?? "the terminal's certificate") as expired or not yet valid\(when) \(raw)")
+            return .clientCertificateRefused(.expired, "the host refused \(mine) as expired or not yet valid\(when) \(raw)")
         }
         if text.contains("bad certificate") || text.contains("certificate unknown") || text.contains("certificate revoked")
             || text.contains("unsupported certificate") || text.contains("access denied") {
-            return .clientCertificateRefused(.untrusted, "the host refused \(mine ?? "the terminal's certificate") \(raw)")
+            return .clientCertificateRefused(.untrusted, "the host refused \(mine) \(raw)")
         }
         return nil
     }

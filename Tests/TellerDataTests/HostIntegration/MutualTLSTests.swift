@@ -125,6 +125,38 @@ extension HostIntegrationTests {
             #expect(try await store.recordedProblem() == nil, "a good drain leaves no stale problem for teller status")
         }
 
+        /// TLS 1.2 has no "certificate required" alert: a host that requires
+        /// a certificate says "handshake failure", as one that shares no
+        /// cipher does. The terminal names both and claims neither.
+        @Test func aTLS12HostThatRequiresACertificateIsNamedWithoutAGuess() async throws {
+            let bench = try await Self.bench()
+            defer { Task { await bench.host.stop() } }
+            let server = try ChildProcess("/usr/bin/env", ["python3", "-c", """
+                import socket, ssl, sys
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.maximum_version = ssl.TLSVersion.TLSv1_2
+                context.load_cert_chain(sys.argv[1], sys.argv[2])
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(sys.argv[3])
+                listener = socket.create_server(("127.0.0.1", 0))
+                print(f"listening on https://127.0.0.1:{listener.getsockname()[1]}", flush=True)
+                while True:
+                    connection, _ = listener.accept()
+                    try:
+                        context.wrap_socket(connection, server_side=True).close()
+                    except (OSError, ssl.SSLError):
+                        connection.close()
+                """, bench.file("host.pem"), bench.file("host.key"), bench.file("ca.pem")])
+            let (_, port) = try await server.listeningAddress()
+            defer { server.killNow() }
+            let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!,
+                                                                                 caFile: bench.file("ca.pem")))
+            let thrown = await thrownError(HostError.self) { _ = try await connection.send("GET", "/v1/health") }
+            let refused = try #require(thrown, "the handshake was not refused")
+            #expect(refused.problemKind == .tls, "\(refused)")
+            #expect(refused.description.contains("shares no cipher") && refused.description.contains("requires a client certificate"), "\(refused)")
+        }
+
         /// A host that speaks only TLS 1.0 and 1.1 is named as such, not in OpenSSL's words alone.
         @Test func aHostOfferingOnlyOldTLSIsNamed() async throws {
             let files = TemporaryDirectory("teller-old-tls")
