@@ -14,11 +14,14 @@ actor LiveDiagnostics: DiagnosticsPort {
     private let sync: (any SyncStatusPort)?
     private let storageFailures: StorageFailureRecord
     private let printer: (any PrinterStatusPort)?
+    /// Read once at start, as the connection's certificate is.
+    private let clientCertificate: ClientCertificateStatus?
 
     init(configuration: Configuration, configurationPath: String, store: TellerStore, sync: (any SyncStatusPort)?,
          storageFailures: StorageFailureRecord, printer: (any PrinterStatusPort)? = nil,
          hardware: @escaping @Sendable () async -> DiagnosticsReport.Hardware?) {
         self.printer = printer
+        clientCertificate = configuration.clientCertificateStatus()
         self.sync = sync
         self.storageFailures = storageFailures
         self.configuration = configuration
@@ -39,7 +42,7 @@ actor LiveDiagnostics: DiagnosticsPort {
             databasePath: store.path, databaseBytes: bytes, quickCheck: try? await store.quickCheckReport(),
             sync: await sync?.status(), systemClock: Date(), needsReview: (try? await store.needsReviewEntries()) ?? [],
             lastStorageFailure: await storageFailures.last, hardware: await hardware(), printer: await printer?.printerReport(),
-            clientCertificate: configuration.clientCertificateStatus())
+            clientCertificate: clientCertificate)
     }
 
     func switchLanguage(to language: Language) async throws(TellerError) {

@@ -210,7 +210,7 @@ public final class HostConnection: Sendable {
         guard text.contains("alert") else { return nil }
         let identity = configuration.clientIdentity
         let mine = identity.map { "the certificate for \($0.certificate.subject) from client_cert, issued by \($0.certificate.issuer)" }
-        if let certificate = identity?.certificate, certificate.notAfter < Date() || certificate.notBefore > Date() {
+        if let certificate = identity?.certificate, !certificate.isValid(at: Date()) {
             let state = certificate.notAfter < Date() ? "expired on \(CertificateFiles.format(certificate.notAfter))"
                 : "is not valid until \(CertificateFiles.format(certificate.notBefore))"
             return .clientCertificateRefused(.expired, "client_cert (\(certificate.subject), issued by \(certificate.issuer)) \(state); install a new certificate (teller identity csr) \(raw)")

@@ -1,5 +1,6 @@
 import COpenSSL
 import FoundationEssentials
+import TellerCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,9 +15,12 @@ public struct CertificateSummary: Sendable, Equatable {
     public let notBefore: Date
     public let notAfter: Date
 
-    /// Whole days from `now` until the certificate expires (negative once expired).
-    public func daysLeft(at now: Date) -> Int {
-        Int((notAfter.timeIntervalSince(now) / 86_400).rounded(.down))
+    /// Valid at `now`: neither expired nor not yet valid.
+    public func isValid(at now: Date) -> Bool { notBefore <= now && now < notAfter }
+
+    /// As status, metrics and diagnostics report it, with `client_cert_warn_days`.
+    public func status(warnDays: Int) -> ClientCertificateStatus {
+        ClientCertificateStatus(subject: subject, issuer: issuer, notBefore: notBefore, notAfter: notAfter, warnDays: warnDays)
     }
 }
 
@@ -77,32 +81,9 @@ public enum CertificateFiles {
         return certificates
     }
 
-    /// Checks a client certificate and its key: the certificate as
-    /// ``checkBundle(_:now:)`` (its first certificate is the terminal's
-    /// own), and the key is a private key that belongs to it.
-    /// - Parameter keyPEM: the key's bytes (from a file or a systemd credential), named `keySource`.
-    public static func checkIdentity(certificate path: String, keyPEM: [UInt8], keySource: String, now: Date = Date()) throws(CertificateFileError) -> CertificateSummary {
-        let pem = try read(path)
-        let leaf = try certificates(inPEM: pem, source: path)[0]
-        try checkValidity(leaf, path: path, now: now)
-        let matches: Bool? = withCertificates(inPEM: pem) { certificates in
-            withPrivateKey(inPEM: keyPEM) { key in X509_check_private_key(certificates[0], key) == 1 }
-        }
-        switch matches {
-        case nil: throw .noKey(keySource)
-        case false?: throw .keyMismatch(certificate: path, key: keySource)
-        case true?: return leaf
-        }
-    }
-
     static func checkValidity(_ certificate: CertificateSummary, path: String, now: Date) throws(CertificateFileError) {
-        if certificate.notBefore > now { throw .notYetValid(path, certificate.notBefore) }
-        if certificate.notAfter < now { throw .expired(path, certificate.notAfter) }
-    }
-
-    /// Whether `pem` holds an unencrypted private key OpenSSL can read.
-    public static func holdsPrivateKey(_ pem: [UInt8]) -> Bool {
-        withPrivateKey(inPEM: pem) { _ in true } ?? false
+        guard !certificate.isValid(at: now) else { return }
+        throw certificate.notBefore > now ? .notYetValid(path, certificate.notBefore) : .expired(path, certificate.notAfter)
     }
 
     // MARK: OpenSSL

@@ -15,13 +15,14 @@ extension TerminalApp {
         let store = live.store
         let clock = live.clock
         let terminalID = configuration.terminalID
-        let configuration = configuration
+        // Read once: the certificate in use is the one loaded at start (provision restarts the terminal).
+        let certificate = configuration.clientCertificateStatus()
         let file = MetricsTextfile(path: path, render: {
             do {
                 let report = try await store.report()
                 let stamp = clock.stamp()
                 return TerminalMetrics(report, terminalID: terminalID, version: BuildInfo.version, clockVerified: stamp.isVerified, now: stamp.date,
-                                       clientCertificate: configuration.clientCertificateStatus())
+                                       clientCertificate: certificate)
                     .exposition
             } catch {
                 Log.warning("metrics: \(error); \(path) keeps its last content")

@@ -95,8 +95,9 @@ enum IdentityCommand {
         }
         do {
             guard let identity = try configuration.clientIdentity() else { return 1 }
-            let certificate = identity.certificate
-            let days = certificate.daysLeft(at: Date())
+            let certificate = identity.certificate.status(warnDays: configuration.clientCertificateWarnDays)
+            let now = Date()
+            let days = certificate.daysLeft(at: now)
             print("subject: \(certificate.subject)")
             print("issuer: \(certificate.issuer)")
             print("valid: \(CertificateFiles.format(certificate.notBefore)) to \(CertificateFiles.format(certificate.notAfter))")
@@ -106,11 +107,11 @@ enum IdentityCommand {
                 print("problem: the certificate is for \(certificate.subject), but terminal_id is \(terminalID)")
                 return 1
             }
-            if certificate.notBefore > Date() || days < 0 {
+            if certificate.isInvalid(at: now) {
                 print("problem: the certificate is not valid now")
                 return 1
             }
-            if days < configuration.clientCertificateWarnDays {
+            if certificate.needsRenewal(at: now) {
                 print("warning: expires in \(days) days (client_cert_warn_days = \(configuration.clientCertificateWarnDays))")
             }
             return 0

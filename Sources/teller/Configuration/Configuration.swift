@@ -251,8 +251,7 @@ extension Configuration {
     func clientCertificateStatus() -> ClientCertificateStatus? {
         guard let clientCertificate,
               let leaf = try? CertificateFiles.certificates(inPEM: CertificateFiles.read(clientCertificate), source: clientCertificate).first else { return nil }
-        return ClientCertificateStatus(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore, notAfter: leaf.notAfter,
-                                       warnDays: clientCertificateWarnDays)
+        return leaf.status(warnDays: clientCertificateWarnDays)
     }
 
     /// The terminal's certificate and key when `client_cert` is set.

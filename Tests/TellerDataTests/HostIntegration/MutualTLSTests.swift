@@ -48,6 +48,26 @@ extension HostIntegrationTests {
             return (connection.reachability.problem, try await store.summary().pendingCount)
         }
 
+        /// A TLS server that only handshakes and closes: `configure` (Python,
+        /// on `context`; `sys.argv[3...]` are `arguments`) makes it the kind
+        /// of host under test. It prints the reference host's listening line.
+        static func tlsServer(certificate: String, key: String, configure: String, arguments: [String] = []) throws -> ChildProcess {
+            try ChildProcess("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
+                import socket, ssl, sys
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(sys.argv[1], sys.argv[2])
+                \(configure)
+                listener = socket.create_server(("127.0.0.1", 0))
+                print(f"listening on https://127.0.0.1:{listener.getsockname()[1]}", flush=True)
+                while True:
+                    connection, _ = listener.accept()
+                    try:
+                        context.wrap_socket(connection, server_side=True).close()
+                    except (OSError, ssl.SSLError):
+                        connection.close()
+                """, certificate, key] + arguments)
+        }
+
         @Test func theTerminalsOwnCertificateDrains() async throws {
             let bench = try await Self.bench()
             defer { Task { await bench.host.stop() } }
@@ -131,22 +151,11 @@ extension HostIntegrationTests {
         @Test func aTLS12HostThatRequiresACertificateIsNamedWithoutAGuess() async throws {
             let bench = try await Self.bench()
             defer { Task { await bench.host.stop() } }
-            let server = try ChildProcess("/usr/bin/env", ["python3", "-c", """
-                import socket, ssl, sys
-                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            let server = try Self.tlsServer(certificate: bench.file("host.pem"), key: bench.file("host.key"), configure: """
                 context.maximum_version = ssl.TLSVersion.TLSv1_2
-                context.load_cert_chain(sys.argv[1], sys.argv[2])
                 context.verify_mode = ssl.CERT_REQUIRED
                 context.load_verify_locations(sys.argv[3])
-                listener = socket.create_server(("127.0.0.1", 0))
-                print(f"listening on https://127.0.0.1:{listener.getsockname()[1]}", flush=True)
-                while True:
-                    connection, _ = listener.accept()
-                    try:
-                        context.wrap_socket(connection, server_side=True).close()
-                    except (OSError, ssl.SSLError):
-                        connection.close()
-                """, bench.file("host.pem"), bench.file("host.key"), bench.file("ca.pem")])
+                """, arguments: [bench.file("ca.pem")])
             let (_, port) = try await server.listeningAddress()
             defer { server.killNow() }
             let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!,
@@ -161,22 +170,11 @@ extension HostIntegrationTests {
         @Test func aHostOfferingOnlyOldTLSIsNamed() async throws {
             let files = TemporaryDirectory("teller-old-tls")
             let (cert, key, _) = try await TLSTests.makeCertificate(in: files)
-            let server = try ChildProcess("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
-                import socket, ssl, sys
-                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            let server = try Self.tlsServer(certificate: cert, key: key, configure: """
                 context.set_ciphers("DEFAULT:@SECLEVEL=0")
                 context.minimum_version = ssl.TLSVersion.TLSv1
                 context.maximum_version = ssl.TLSVersion.TLSv1_1
-                context.load_cert_chain(sys.argv[1], sys.argv[2])
-                listener = socket.create_server(("127.0.0.1", 0))
-                print(f"listening on https://127.0.0.1:{listener.getsockname()[1]}", flush=True)
-                while True:
-                    connection, _ = listener.accept()
-                    try:
-                        context.wrap_socket(connection, server_side=True).close()
-                    except (OSError, ssl.SSLError):
-                        connection.close()
-                """, cert, key])
+                """)
             let (_, port) = try await server.listeningAddress()
             defer { server.killNow() }
             let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!, caFile: cert))
