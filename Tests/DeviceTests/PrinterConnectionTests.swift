@@ -46,7 +46,10 @@ struct PrinterConnectionTests {
         let status = try connection.status()
         #expect(status.isPaperOut && !status.isOnline)
         #expect(status.condition == .paperOut)
-        // The four requests went out in order, after the slip.
+        // The four requests went out in order, after the slip. The fake
+        // answers a request before it counts its bytes, so wait for both
+        // status calls' 24 bytes before reading them.
+        #expect(printer.waitForBytes(Self.slip.count + 24))
         #expect(Array(printer.received.suffix(12)) == [0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 3, 0x10, 4, 4])
     }
 
