@@ -111,3 +111,40 @@ import Testing
         #expect(try Migrator.currentVersion(of: db) == 0)
     }
 }
+
+/// POSIX record locks belong to the process, and closing any descriptor of
+/// a file drops all of them. A second connection opened (and closed) beside
+/// a live one must not drop the live one's lock: another process would then
+/// take itself for the last user, checkpoint, delete the -wal and -shm, and
+/// this process would go on reading (and writing) a log nobody else sees.
+/// Seen as a drain's confirmations that a test's fresh connection read as queued.
+@Suite struct DatabaseSharedLockTests {
+    let directory = TemporaryDirectory()
+
+    @Test(arguments: ["read-write", "read-only"]) func aSecondConnectionKeepsTheFirstOnesLock(_ second: String) async throws {
+        let path = directory.file("shared.db")
+        let live = try Database(path: path)
+        try live.execute("CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('ours')")
+        // WAL holds frames, so the read-only open goes through the -shm; checkpointed, it opens immutable.
+        for checkpointed in [false, true] {
+            if checkpointed { try live.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+            _ = second == "read-write" ? try Database(path: path) : try Database(readingOnly: path)
+        }
+        // Another process writes a row and closes; it is not the last user, so the log stays.
+        // A third writes and is killed without closing, as `teller drain` ends.
+        for (row, ending) in [("theirs", "c.close()"), ("killed", "os._exit(0)")] {
+            let other = try await ChildProcess.run("/usr/bin/env", ["python3", "-c", """
+                import os, sqlite3, sys
+                c = sqlite3.connect(sys.argv[1], isolation_level=None)
+                c.execute("INSERT INTO t VALUES (?)", (sys.argv[2],))
+                \(ending)
+                """, path, row])
+            #expect(other.status == 0, "\(other.stderr)")
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process took itself for the last user and removed the log")
+        }
+        let rows = try live.query("SELECT x FROM t ORDER BY rowid") { $0.text(0) }
+        #expect(rows == ["ours", "theirs", "killed"], "this process reads what the others wrote")
+        let fresh = try Database(path: path).query("SELECT x FROM t ORDER BY rowid") { $0.text(0) }
+        #expect(fresh == ["ours", "theirs", "killed"], "and so does a new connection in this process")
+    }
+}

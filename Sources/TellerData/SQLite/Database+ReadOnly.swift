@@ -68,6 +68,17 @@ extension Database {
         }
         let size = Int(info.st_size)
         guard size > 0 else { throw DatabaseRefusal(path: path, reason: .empty) }
+        // A file this process already has open was read when it was first
+        // opened; closing a second descriptor now would drop the live
+        // connection's locks (see OpenDatabaseFiles).
+        try OpenDatabaseFiles.unlessOpen(info) { () throws(DatabaseRefusal) in try checkHeader(path, info: info) }
+        return size
+    }
+
+    /// Reads the header through a descriptor of its own: the SQLite magic, a
+    /// possible page size, and a page count the file can hold.
+    private static func checkHeader(_ path: String, info: stat) throws(DatabaseRefusal) {
+        let size = Int(info.st_size)
         let fd: Int32
         do {
             fd = try Syscall.open(path, O_RDONLY)
@@ -99,7 +110,6 @@ extension Database {
         if bigEndian(24) == bigEndian(92), pages > 0, !Syscall.exists(path + "-wal"), size < pages * pageSize {
             throw DatabaseRefusal(path: path, reason: .damaged("it is cut short: its header counts \(pages) pages of \(pageSize) bytes, the file holds \(size) bytes"))
         }
-        return size
     }
 
     /// Whether a `-wal` holds frames that must be read through the `-shm`.

@@ -18,6 +18,8 @@ public final class Database {
     /// The database file.
     public let path: String
     private var statements: [String: Statement] = [:]
+    /// The file, as ``OpenDatabaseFiles`` counts it while the connection lives.
+    private let file: OpenDatabaseFiles.Identity?
 
     /// How long a writer waits for another connection's lock.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
@@ -25,6 +27,7 @@ public final class Database {
     init(handle: OpaquePointer, path: String) {
         self.handle = handle
         self.path = path
+        file = OpenDatabaseFiles.opened(path)
         sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
     }
 
@@ -91,6 +94,7 @@ public final class Database {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        if let file { OpenDatabaseFiles.closed(file) }
     }
 
     private func configureDurability() throws(SQLiteError) {

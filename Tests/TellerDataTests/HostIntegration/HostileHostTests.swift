@@ -78,7 +78,7 @@ extension HostIntegrationTests {
             let posted = try await host.journal(outcome: "posted").map(\.idempotencyKey)
             #expect(posted.sorted() == keys.sorted(), "each row posted once: \(posted)")
             let after = try OutboxRowSnapshot.all(inDataDirectory: directory.path)
-            // On a failure, what the drain said it did (it has failed once under heavy load, unexplained).
+            // On a failure, what the drain said it did (a fresh connection once read a stale log: DatabaseSharedLockTests).
             #expect(after.allSatisfy { $0.state == .confirmed }, "\(after.map(\.state)); drain: \(real.stderr)")
         }
     }
