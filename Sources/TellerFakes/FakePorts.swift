@@ -188,7 +188,17 @@ public actor FakeSync: SyncStatusPort {
 
     public init(online: Bool) { self.online = online }
 
+    /// A problem the engine publishes just before the next subscriber's
+    /// stream exists (a running engine does not wait for the screen).
+    public var problemBeforeNextSubscription: SyncProblem?
+    public func setProblemBeforeNextSubscription(_ value: SyncProblem?) { problemBeforeNextSubscription = value }
+
     public func events() async -> AsyncStream<SyncEvent> {
+        if let early = problemBeforeNextSubscription {
+            problemBeforeNextSubscription = nil
+            problem = early
+            send(.problem(early))
+        }
         let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
         continuations.append(continuation)
         return stream

@@ -32,6 +32,18 @@ import TellerFakes
         #expect(h.coordinator.statusBar.connectionText == "Online")
     }
 
+    /// The engine runs before the screen listens, and publishes a problem
+    /// once, not per retry: one that came before the subscription is read
+    /// from the status, or the bar would say Offline for good (seen in
+    /// HostileHostTerminalTests, captive-portal).
+    @Test func aProblemPublishedBeforeTheScreenListensIsShown() async throws {
+        let h = FeatureHarness(online: false)
+        await h.sync.setProblemBeforeNextSubscription(SyncProblem(kind: .notUnderstood, detail: "a captive portal's page", since: h.clock.now()))
+        await h.coordinator.start()
+        await h.coordinator.settle()
+        #expect(h.coordinator.statusBar.connectionText == "Host problem")
+    }
+
     @Test func aQueuedRowShowsWhyItWaitsNotHowOftenItWasTried() async throws {
         let h = FeatureHarness(online: false)
         await h.signIn()

@@ -43,12 +43,12 @@ public final class Coordinator: Navigator {
 
     public var signedInOperator: Operator? { phase.signedInOperator }
 
-    /// Starts listening to the sync engine.
+    /// Starts listening to the sync engine, then reads its status: an event
+    /// published in between is not lost (the engine may already be running,
+    /// and a problem is published once, not per retry).
     public func start() async {
-        let status = await dependencies.sync.status()
-        isOnline = status.isOnline
-        await refreshStatus()
         let events = await dependencies.sync.events()
+        await refreshStatus()
         eventTask = Task { [weak self] in
             for await event in events {
                 await self?.handle(event)
