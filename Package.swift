@@ -49,9 +49,16 @@ let package = Package(
             name: "CFriBidi", path: "CFriBidi", pkgConfig: "fribidi",
             providers: [.apt(["libfribidi-dev"])]),
 
+        // MARK: System calls
+        /// The one layer of system calls (swift-system's spirit): a typed
+        /// Errno and SystemCallError, the one EINTR loop, EAGAIN as
+        /// would-block, FileDescriptor, FileStatus, sockets (UnixSocket),
+        /// poll, ioctl, mmap, termios and the monotonic clock.
+        .target(name: "SystemCalls"),
+
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "CSQLite", "CSodium", "CNetlink", "CCurl", "COpenSSL"]),
+        .target(name: "TellerData", dependencies: ["TellerCore", "SystemCalls", "CSQLite", "CSodium", "CNetlink", "CCurl", "COpenSSL"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
@@ -69,7 +76,7 @@ let package = Package(
         .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets", "Graphics"]),
 
         // MARK: Device (displays, evdev input, uinput, evemu)
-        .target(name: "Device", dependencies: ["CDRM", "CEvdev", "Graphics"]),
+        .target(name: "Device", dependencies: ["SystemCalls", "CDRM", "CEvdev", "Graphics"]),
 
         // MARK: Runtime
         /// Kernel to screen: the display, the input devices and the main loop joined to the
@@ -80,17 +87,17 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device"]),
+            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device", "SystemCalls"]),
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI", "TellerRuntime",
-                           "TellerFakes", "ProcessTestSupport"]),
+                           "TellerFakes", "ProcessTestSupport", "SystemCalls"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",
-            dependencies: ["TellerCore", "TellerData"]),
+            dependencies: ["TellerCore", "TellerData", "SystemCalls"]),
         // Runs inside the VM proof (deploy/vm/device-proof) on a real kernel.
-        .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics"]),
+        .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics", "SystemCalls"]),
 
         // MARK: Tests
         /// Child processes, the reference host and temp dirs for tests that run
@@ -99,6 +106,7 @@ let package = Package(
         /// The virtual receipt printer: an ESC/POS decoder that turns printed
         /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
         .target(name: "PrinterTestSupport", dependencies: ["Graphics"], path: "Tests/PrinterSupport"),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
@@ -116,7 +124,7 @@ let package = Package(
                            "TellerData", "PrinterTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData"]),
         .testTarget(
-            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport"],
+            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "SystemCalls"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

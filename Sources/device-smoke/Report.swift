@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// PASS/FAIL lines on stdout (the serial console), and the overall verdict.
@@ -28,24 +29,26 @@ enum Report {
 
 /// Asks the harness (on the other end of a serial port) to take a screendump, and waits for it.
 struct HarnessLink {
-    let fd: Int32
+    let port: FileDescriptor
 
     init?(path: String) {
-        let fd = open(path, O_RDWR | O_NOCTTY)
-        guard fd >= 0 else { return nil }
-        self.fd = fd
+        guard let port = try? FileDescriptor.open(path, O_RDWR | O_NOCTTY) else { return nil }
+        self.port = port
     }
 
     func screendump(_ label: String) -> Bool {
-        let request = Array("SCREENDUMP \(label)\n".utf8)
-        guard write(fd, request, request.count) == request.count else { return false }
-        var reply: [UInt8] = []
-        var byte: UInt8 = 0
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while reply.last != UInt8(ascii: "\n") {
-            guard poll(&pfd, 1, 30_000) > 0, read(fd, &byte, 1) == 1 else { return false }
-            reply.append(byte)
+        do {
+            try port.writeAll(Array("SCREENDUMP \(label)\n".utf8))
+            var reply: [UInt8] = []
+            while reply.last != UInt8(ascii: "\n") {
+                guard try port.wait(for: Int32(POLLIN), milliseconds: 30_000) != 0 else { return false }
+                let byte = try port.read(upTo: 1)
+                guard !byte.isEmpty else { return false }
+                reply += byte
+            }
+            return String(decoding: reply, as: UTF8.self).hasPrefix("OK")
+        } catch {
+            return false
         }
-        return String(decoding: reply, as: UTF8.self).hasPrefix("OK")
     }
 }

@@ -4,6 +4,7 @@
 // "<id> <idempotency-key> <payload-hex>" for each row only after enqueue has
 // returned, i.e. after the commit reached the disk. The test SIGKILLs it at
 // random moments and checks that every printed row survived intact.
+import SystemCalls
 import Glibc
 import TellerCore
 import TellerData
@@ -13,14 +14,8 @@ import TellerData
 /// buffer when the kill comes. (C's `stdout` and `stderr` are globals Swift 6
 /// refuses to touch.)
 func writeAll(_ text: String, to fd: Int32) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        // The test has gone away: nobody will read what follows.
-        if written <= 0 { exit(1) }
-        bytes = bytes.dropFirst(written)
-    }
+    // The test has gone away: nobody will read what follows.
+    do { try Syscall.writeAll(fd, Array(text.utf8)) } catch { exit(1) }
 }
 
 guard CommandLine.arguments.count == 2 else {

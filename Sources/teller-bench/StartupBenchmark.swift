@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 import Glibc
 import ProcessTestSupport
@@ -117,9 +118,11 @@ private func shippedTeller() throws -> String {
 
 /// The size of the file `path` names, after symbolic links (.build/release is one).
 private func fileMegabytes(_ path: String) throws -> Double {
-    var info = stat()
-    guard stat(path, &info) == 0 else { throw BenchmarkError.failed("no size for \(path): \(String(cString: strerror(errno)))") }
-    return Double(info.st_size) / 1_048_576
+    do {
+        return Double(try Syscall.fileStatus(path).st_size) / 1_048_576
+    } catch {
+        throw BenchmarkError.failed("no size for \(path): \(error.reason)")
+    }
 }
 
 /// Packages `binary` with deploy/package-deb, so the .deb is the one a field update downloads.
@@ -165,18 +168,14 @@ private extension ChildProcess {
     /// so a reader that trusts the size stops early.
     private func procFile(_ name: String) throws -> String {
         let path = "/proc/\(pid)/\(name)"
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw BenchmarkError.failed("cannot read \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var contents: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw BenchmarkError.failed("cannot read \(path): \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            contents += buffer[..<count]
+        do {
+            let file = try FileDescriptor.open(path, O_RDONLY)
+            defer { file.close() }
+            var contents: [UInt8] = []
+            while case let chunk = try file.read(upTo: 65_536), !chunk.isEmpty { contents += chunk }
+            return String(decoding: contents, as: UTF8.self)
+        } catch {
+            throw BenchmarkError.failed("cannot read \(path): \(error.reason)")
         }
-        return String(decoding: contents, as: UTF8.self)
     }
 }

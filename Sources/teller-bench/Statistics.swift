@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import TellerCore
 
@@ -48,11 +49,5 @@ func report(_ key: String, _ value: Double) {
 /// Writes `message` to stderr unbuffered, as it comes: C's `stderr` is a
 /// global Swift 6 refuses to touch, so this writes to descriptor 2.
 func printError(_ message: String) {
-    var bytes = Array(message.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
-    }
+    try? FileDescriptor.standardError.writeAll(Array(message.utf8))
 }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Writes to stderr with the syslog priority prefixes (`<3>` error, `<4>`
 /// warning, `<6>` info) that journald turns into log levels.
 enum Log {

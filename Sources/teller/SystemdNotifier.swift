@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 
 /// Tells systemd (Type=notify) when the terminal is ready and that it is

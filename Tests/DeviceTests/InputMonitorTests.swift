@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import Testing
 @testable import Device

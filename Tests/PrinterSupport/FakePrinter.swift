@@ -76,7 +76,7 @@ public final class FakePrinter: @unchecked Sendable {
 
     /// A printer listening on 127.0.0.1 at a free port, serving one connection at a time.
     public static func network(answers: [UInt8: UInt8]) throws(FakePrinterError) -> FakePrinter {
-        // SOCK_STREAM by number, as Device's Syscall+Socket.swift explains.
+        // SOCK_STREAM by number, as SystemCalls' Syscall+Sockets.swift explains.
         let listener = socket(AF_INET, 1 | O_CLOEXEC, 0)
         guard listener >= 0 else { throw FakePrinterError(call: "socket") }
         var yes: Int32 = 1

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import TellerData
 
-/// TellerData's own system calls (Sources/TellerData/System/Syscall.swift),
+/// The system calls TellerData makes (through SystemCalls),
 /// seen through the types that make them.
 @Suite struct SyscallTests {
     /// Inodes of the netlink sockets that exist in this network namespace,

@@ -1,3 +1,4 @@
+import SystemCalls
 import CDRM
 import Glibc
 import Graphics
@@ -74,7 +75,7 @@ public final class DRMDisplay: Display {
 
     private init(path: String, configuration: Configuration) throws(DisplayError) {
         do { card = try DeviceFile(path: path, flags: O_RDWR | O_NONBLOCK) }
-        catch { throw DisplayError.opening(path, error) }
+        catch { throw DisplayError.opening(path, error.errno) }
 
         if drmIsMaster(card.fd) == 0 && drmSetMaster(card.fd) != 0 {
             throw DisplayError(kind: .cannotBecomeMaster, path: path, errno: Errno(rawValue: errno))

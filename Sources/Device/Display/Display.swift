@@ -1,3 +1,4 @@
+import SystemCalls
 import Graphics
 
 /// Somewhere Teller's frames appear: a DRM/KMS output, an fbdev
@@ -50,7 +51,7 @@ extension Display {
             guard let fd = readableDescriptor else { return }
             let ready: Bool
             do { ready = try Syscall.waitReadable(fd, timeoutMilliseconds: timeoutMilliseconds) }
-            catch { throw DisplayError(kind: .system("poll"), path: name, errno: error) }
+            catch { throw DisplayError(kind: .system("poll"), path: name, errno: error.errno) }
             guard ready else { throw DisplayError(kind: .flipTimedOut, path: name, errno: nil) }
             try handleReadable()
         }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why a display could not be opened or used, with the device path and errno.
 public struct DisplayError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {

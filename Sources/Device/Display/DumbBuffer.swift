@@ -1,3 +1,4 @@
+import SystemCalls
 import CDRM
 import Glibc
 import Graphics
@@ -23,7 +24,7 @@ final class DumbBuffer {
         create.height = UInt32(size.height)
         create.bpp = 32
         do { try Syscall.ioctl(card.fd, cdrm_ioctl_mode_create_dumb(), &create) }
-        catch { throw DisplayError(kind: .system("DRM_IOCTL_MODE_CREATE_DUMB \(size.width)x\(size.height)"), path: card.path, errno: error) }
+        catch { throw DisplayError(kind: .system("DRM_IOCTL_MODE_CREATE_DUMB \(size.width)x\(size.height)"), path: card.path, errno: error.errno) }
         handle = BufferHandle(rawValue: create.handle)
         strideBytes = Int(create.pitch)
         length = Int(create.size)
@@ -59,7 +60,7 @@ final class DumbBuffer {
         } catch {
             drmModeRmFB(card.fd, fb)
             DumbBuffer.destroy(card, create.handle)
-            throw DisplayError(kind: .system("mapping a dumb buffer"), path: card.path, errno: error)
+            throw DisplayError(kind: .system("mapping a dumb buffer"), path: card.path, errno: error.errno)
         }
     }
 

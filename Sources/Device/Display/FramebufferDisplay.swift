@@ -1,3 +1,4 @@
+import SystemCalls
 import CDRM
 import Glibc
 import Graphics
@@ -29,14 +30,14 @@ public final class FramebufferDisplay: Display {
     ///   `video` group) and pixel formats other than XRGB8888 and RGB565.
     public init(path: String = "/dev/fb0", rotation: Rotation = .degrees0) throws(DisplayError) {
         do { file = try DeviceFile(path: path, flags: O_RDWR) }
-        catch { throw DisplayError.opening(path, error) }
+        catch { throw DisplayError.opening(path, error.errno) }
         var v = fb_var_screeninfo()
         var f = fb_fix_screeninfo()
         do {
             try Syscall.ioctl(file.fd, UInt(FBIOGET_VSCREENINFO), &v)
             try Syscall.ioctl(file.fd, UInt(FBIOGET_FSCREENINFO), &f)
         } catch {
-            throw DisplayError(kind: error == .notATerminalOrDevice ? .noDevice : .system("FBIOGET_*SCREENINFO"), path: path, errno: error)
+            throw DisplayError(kind: error.errno == .notATerminalOrDevice ? .noDevice : .system("FBIOGET_*SCREENINFO"), path: path, errno: error.errno)
         }
         let format: ScanoutFormat
         switch (v.bits_per_pixel, v.red.offset, v.green.offset, v.blue.offset) {
@@ -50,7 +51,7 @@ public final class FramebufferDisplay: Display {
         let pageBytes = stride * physical.height
         length = Int(f.smem_len)
         do { memory = try Syscall.mapShared(file.fd, length: length, offset: 0) }
-        catch { throw DisplayError(kind: .system("mmap of \(length) bytes"), path: path, errno: error) }
+        catch { throw DisplayError(kind: .system("mmap of \(length) bytes"), path: path, errno: error.errno) }
 
         if Int(v.yres_virtual) < 2 * physical.height && length >= 2 * pageBytes {
             // The memory holds two screens but the driver shows one: ask for a taller virtual screen.
@@ -91,7 +92,7 @@ public final class FramebufferDisplay: Display {
             variable.yoffset = UInt32(index * pageHeight)
             variable.xoffset = 0
             do { try Syscall.ioctl(file.fd, UInt(FBIOPAN_DISPLAY), &variable) }
-            catch { throw DisplayError(kind: .system("FBIOPAN_DISPLAY"), path: file.path, errno: error) }
+            catch { throw DisplayError(kind: .system("FBIOPAN_DISPLAY"), path: file.path, errno: error.errno) }
         }
         chain.advance()
         // fbdev reports no completion: the frame counts as up when the pan (or the copy) returned.

@@ -1,3 +1,4 @@
+import SystemCalls
 import CEvdev
 import Glibc
 
@@ -33,7 +34,7 @@ public final class InputDevice {
         do {
             file = try DeviceFile(path: path, flags: O_RDONLY | O_NONBLOCK)
         } catch {
-            throw InputError.opening(path, error)
+            throw InputError.opening(path, error.errno)
         }
         // evdev stamps events with CLOCK_REALTIME unless asked: the monotonic
         // clock is the one DRM stamps page flips with, and it does not jump
@@ -42,12 +43,12 @@ public final class InputDevice {
         var clock = CLOCK_MONOTONIC
         do {
             try Syscall.ioctl(file.fd, cevdev_ioctl_set_clock_id(), &clock)
-        } catch .notATerminalOrDevice {
+        } catch where error.errno == .notATerminalOrDevice {
             throw InputError.notAnEventDevice(path: path, errno: .notATerminalOrDevice)
-        } catch .noDevice {
+        } catch where error.errno == .noDevice {
             throw InputError.unplugged(path: path)
         } catch {
-            throw InputError.system(path: path, operation: "EVIOCSCLOCKID", errno: error)
+            throw InputError.system(path: path, operation: "EVIOCSCLOCKID", errno: error.errno)
         }
         var handle: OpaquePointer?
         let rc = libevdev_new_from_fd(file.fd, &handle)
@@ -97,25 +98,26 @@ public final class InputDevice {
         var raw = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
-            let rc = libevdev_next_event(evdev, flags, &raw)
+            let rc: Int32
+            do {
+                rc = try Syscall.retryingNegativeErrno("libevdev_next_event") { libevdev_next_event(evdev, flags, &raw) }
+            } catch where error.errno == .wouldBlock {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return events
+            } catch where error.errno == .noDevice {
+                throw .unplugged(path: path)
+            } catch {
+                throw .system(path: path, operation: "read", errno: error.errno)
+            }
             if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
                 events.append(InputEvent(raw))
             } else if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
                 // First the SYN_DROPPED itself, then (in sync mode) the delta up to its SYN_REPORT.
                 events.append(InputEvent(raw))
                 flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-            } else if rc == -EAGAIN {
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-                    continue
-                }
-                return events
-            } else if rc == -ENODEV {
-                throw .unplugged(path: path)
-            } else if rc == -EINTR {
-                continue
-            } else {
-                throw .system(path: path, operation: "read", errno: Errno(rawValue: -rc))
             }
         }
     }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why an input device could not be opened or read, naming the device.
 public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The node is not readable by this user.

@@ -1,3 +1,4 @@
+import SystemCalls
 import CEvdev
 import Glibc
 
@@ -72,7 +73,7 @@ public final class InputMonitor {
         self.configuration = configuration
     }
 
-    deinit { if notifyFD >= 0 { Syscall.close(notifyFD) } }
+    deinit { if notifyFD >= 0 { try? Syscall.close(notifyFD) } }
 
     /// Paths and kinds of the open devices.
     public var attached: [(path: String, name: String, kind: InputDeviceKind)] {
@@ -100,7 +101,7 @@ public final class InputMonitor {
         do {
             notifyFD = try Syscall.inotifyInit()
         } catch {
-            throw .system(path: configuration.directory, operation: "inotify_init1", errno: error)
+            throw .system(path: configuration.directory, operation: "inotify_init1", errno: error.errno)
         }
         try addWatches()
         return scan()
@@ -246,15 +247,15 @@ public final class InputMonitor {
         do {
             _ = try Syscall.inotifyAddWatch(notifyFD, configuration.directory, mask)
             watchingParent = false
-        } catch .noSuchFile {
+        } catch where error.errno == .noSuchFile {
             do {
                 _ = try Syscall.inotifyAddWatch(notifyFD, parentDirectory, UInt32(IN_CREATE))
                 watchingParent = true
             } catch {
-                throw .system(path: parentDirectory, operation: "inotify_add_watch", errno: error)
+                throw .system(path: parentDirectory, operation: "inotify_add_watch", errno: error.errno)
             }
         } catch {
-            throw .system(path: configuration.directory, operation: "inotify_add_watch", errno: error)
+            throw .system(path: configuration.directory, operation: "inotify_add_watch", errno: error.errno)
         }
     }
 

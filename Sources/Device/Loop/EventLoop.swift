@@ -1,3 +1,4 @@
+import SystemCalls
 import Dispatch
 import Glibc
 import Graphics
@@ -171,8 +172,7 @@ public final class EventLoop {
     /// A display error the loop survives, on stderr with syslog's error
     /// priority so journald files it as an error.
     private static func reportError(_ error: any Error) {
-        let bytes = Array("<3>display: \(error)\n".utf8)
-        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        try? FileDescriptor.standardError.writeAll(Array("<3>display: \(error)\n".utf8))
     }
 
     /// Runs the main queue forever (until ``stop(status:)``).

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A moment on CLOCK_MONOTONIC, in nanoseconds since boot.
 ///
 /// The one clock that an input event's kernel timestamp (once the device

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A printer on the network, on the raw TCP port (9100 by convention:
@@ -38,19 +39,19 @@ public final class NetworkPrinterConnection: PrinterConnection {
     private static func connect(to candidate: SocketAddress, until deadline: ContinuousClock.Instant, address: String,
                                 timeout: Duration) throws(PrinterError) -> Int32 {
         let fd: Int32
-        do { fd = try Syscall.streamSocket(family: candidate.family) } catch {
-            throw PrinterError(kind: .system("socket"), address: address, errno: error)
+        do { fd = try Syscall.socket(candidate.family, .stream, nonBlocking: true) } catch {
+            throw PrinterError(kind: .system("socket"), address: address, errno: error.errno)
         }
         let connected: Bool
         do {
             connected = try finishConnecting(fd, to: candidate, until: deadline)
             if connected { try Syscall.sendImmediately(fd) }
         } catch {
-            Syscall.close(fd)
-            throw connecting(address, error, timeout: timeout)
+            try? Syscall.close(fd)
+            throw connecting(address, error.errno, timeout: timeout)
         }
         guard connected else {
-            Syscall.close(fd)
+            try? Syscall.close(fd)
             throw PrinterError(kind: .timedOut(operation: "connect", after: timeout), address: address)
         }
         return fd
@@ -58,14 +59,14 @@ public final class NetworkPrinterConnection: PrinterConnection {
 
     /// Connects the non-blocking socket; false when `deadline` passed first.
     private static func finishConnecting(_ fd: Int32, to candidate: SocketAddress,
-                                         until deadline: ContinuousClock.Instant) throws(Errno) -> Bool {
+                                         until deadline: ContinuousClock.Instant) throws(SystemCallError) -> Bool {
         if try Syscall.startConnecting(fd, to: candidate) { return true }
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
             let happened = try Syscall.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: PrinterChannel.milliseconds(left))
             guard happened != 0 else { continue }
-            if let error = try Syscall.pendingError(fd) { throw error }
+            if let error = try Syscall.pendingError(fd) { throw SystemCallError(call: "connect", errno: error) }
             return true
         }
     }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// The open descriptor behind every connection: writes that wait for room,
@@ -20,7 +21,7 @@ final class PrinterChannel {
         self.isSocket = isSocket
     }
 
-    deinit { Syscall.close(fd) }
+    deinit { try? Syscall.close(fd) }
 
     func write(_ bytes: [UInt8]) throws(PrinterError) {
         try write(bytes, stall: timeouts.writeStall)
@@ -32,23 +33,23 @@ final class PrinterChannel {
         var lastProgress = ContinuousClock.now
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { raw in
-                Result<Int, Errno> { () throws(Errno) -> Int in
+                Result { () throws(SystemCallError) -> IOResult<Int> in
                     let rest = UnsafeRawBufferPointer(rebasing: raw[sent...])
-                    return isSocket ? try Syscall.send(fd, rest) : try Syscall.write(fd, rest)
+                    return isSocket ? try Syscall.send(fd, rest) : try Syscall.writeAvailable(fd, rest)
                 }
             }
             switch result {
-            case .success(let count):
+            case .success(.processed(let count)):
                 sent += count
                 lastProgress = .now
-            case .failure(let error) where error == .wouldBlock:
+            case .success(.wouldBlock):
                 let waited = lastProgress.duration(to: .now)
                 guard waited < stall else {
                     throw PrinterError(kind: .timedOut(operation: "write", after: stall), address: address)
                 }
                 try wait(for: Int16(POLLOUT), "write", milliseconds: Self.milliseconds(stall - waited))
             case .failure(let error):
-                throw PrinterError.using(address, "write", error)
+                throw PrinterError.using(address, "write", error.errno)
             }
         }
     }
@@ -63,7 +64,7 @@ final class PrinterChannel {
         var lastProgress = ContinuousClock.now
         while true {
             var pending: Int32 = 0
-            do { try Syscall.ioctl(fd, UInt(TIOCOUTQ), &pending) } catch { throw PrinterError.using(address, "TIOCOUTQ", error) }
+            do { try Syscall.ioctl(fd, UInt(TIOCOUTQ), &pending) } catch { throw PrinterError.using(address, "TIOCOUTQ", error.errno) }
             if pending <= 0 { return }
             if pending < last {
                 last = pending
@@ -111,20 +112,20 @@ final class PrinterChannel {
     /// Reads what has arrived into `buffer`; nil when nothing has.
     private func read(into buffer: inout [UInt8]) throws(PrinterError) -> Int? {
         let result = buffer.withUnsafeMutableBytes { raw in
-            Result<Int, Errno> { () throws(Errno) -> Int in try Syscall.read(fd, into: raw) }
+            Result { () throws(SystemCallError) -> IOResult<Int> in try Syscall.readAvailable(fd, into: raw) }
         }
         switch result {
-        case .success(0):
+        case .success(.processed(0)):
             throw PrinterError(kind: .disconnected, address: address)
-        case .success(let count):
+        case .success(.processed(let count)):
             return count
-        case .failure(let error) where error == .wouldBlock:
+        case .success(.wouldBlock):
             return nil
-        case .failure(let error) where error == .invalidArgument:
+        case .failure(let error) where error.errno == .invalidArgument:
             // usblp refuses reads from a printer without an IN endpoint.
-            throw PrinterError(kind: .readsNothing, address: address, errno: error)
+            throw PrinterError(kind: .readsNothing, address: address, errno: error.errno)
         case .failure(let error):
-            throw PrinterError.using(address, "read", error)
+            throw PrinterError.using(address, "read", error.errno)
         }
     }
 
@@ -134,7 +135,7 @@ final class PrinterChannel {
     private func wait(for events: Int16, _ operation: String, milliseconds: Int32) throws(PrinterError) {
         let happened: Int16
         do { happened = try Syscall.poll(fd, events: events, timeoutMilliseconds: milliseconds) } catch {
-            throw PrinterError(kind: .system("poll before \(operation)"), address: address, errno: error)
+            throw PrinterError(kind: .system("poll before \(operation)"), address: address, errno: error.errno)
         }
         if happened & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && happened & events == 0 {
             throw PrinterError(kind: .disconnected, address: address)

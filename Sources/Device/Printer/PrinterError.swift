@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// Why a receipt printer could not be reached, written to or asked its

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A printer on a serial port (/dev/ttyS0, a USB adapter's /dev/ttyUSB0),
@@ -36,14 +37,14 @@ public final class SerialPrinterConnection: PrinterConnection {
         guard let speed = Self.baudRates[baud] else { throw PrinterError(kind: .unsupportedBaudRate(baud), address: path) }
         let fd: Int32
         do { fd = try Syscall.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY) } catch {
-            throw PrinterError.opening(path, error)
+            throw PrinterError.opening(path, error.errno)
         }
         // Owned from here, so a failure below closes it.
         channel = PrinterChannel(fd: fd, address: path, timeouts: timeouts, isSocket: false)
         var settings: termios
         do { settings = try Syscall.terminalAttributes(fd) } catch {
-            if error == .notATerminalOrDevice { throw PrinterError(kind: .notASerialPort, address: path, errno: error) }
-            throw PrinterError(kind: .system("tcgetattr"), address: path, errno: error)
+            if error.errno == .notATerminalOrDevice { throw PrinterError(kind: .notASerialPort, address: path, errno: error.errno) }
+            throw PrinterError(kind: .system("tcgetattr"), address: path, errno: error.errno)
         }
         cfmakeraw(&settings)
         settings.c_cflag &= ~tcflag_t(CSIZE | PARENB | CSTOPB)
@@ -62,12 +63,12 @@ public final class SerialPrinterConnection: PrinterConnection {
             try Syscall.setTerminalAttributes(fd, settings)
             try Syscall.flushTerminal(fd)
         } catch {
-            throw PrinterError(kind: .system("tcsetattr"), address: path, errno: error)
+            throw PrinterError(kind: .system("tcsetattr"), address: path, errno: error.errno)
         }
         // tcsetattr succeeds when any of the changes took; the rate is the one that matters.
         let applied: termios
         do { applied = try Syscall.terminalAttributes(fd) } catch {
-            throw PrinterError(kind: .system("tcgetattr"), address: path, errno: error)
+            throw PrinterError(kind: .system("tcgetattr"), address: path, errno: error.errno)
         }
         var check = applied
         guard cfgetospeed(&check) == speed else { throw PrinterError(kind: .unsupportedBaudRate(baud), address: path) }

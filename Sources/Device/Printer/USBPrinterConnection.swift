@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A printer on the USB printer class: the kernel's usblp driver gives it a
@@ -16,7 +17,7 @@ public final class USBPrinterConnection: PrinterConnection {
     public init(path: String, timeouts: PrinterTimeouts = PrinterTimeouts()) throws(PrinterError) {
         let fd: Int32
         do { fd = try Syscall.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY) } catch {
-            throw PrinterError.opening(path, error)
+            throw PrinterError.opening(path, error.errno)
         }
         channel = PrinterChannel(fd: fd, address: path, timeouts: timeouts, isSocket: false)
     }

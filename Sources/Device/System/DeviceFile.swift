@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// An open device node that closes itself when released.
@@ -7,10 +8,10 @@ final class DeviceFile {
     let path: String
     let fd: Int32
 
-    init(path: String, flags: Int32) throws(Errno) {
+    init(path: String, flags: Int32) throws(SystemCallError) {
         self.path = path
         fd = try Syscall.open(path, flags)
     }
 
-    deinit { Syscall.close(fd) }
+    deinit { try? Syscall.close(fd) }
 }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// Where synthetic input goes: a ``UInputDevice`` (through the kernel) or an
@@ -40,8 +41,7 @@ public final class InProcessInputDevice: InputEventSink {
     }
 
     public func emit(_ type: EventType, _ code: EventCode, _ value: Int32) throws(InputError) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        let now = Syscall.monotonicNow()
         let event = InputEvent(time: EventTime(seconds: Int64(now.tv_sec), microseconds: Int64(now.tv_nsec / 1000)), type: type, code: code, value: value)
         frame.append(event)
         if event.isReport {

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A synthetic device behind a pipe: each event is written as the kernel's
@@ -18,40 +19,46 @@ public final class PipeInputDevice: InputEventSink {
     private var partial: [UInt8] = []
 
     public init(capabilities: InputCapabilities) throws(InputError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw .system(path: "pipe:\(capabilities.name)", operation: "pipe", errno: Errno(rawValue: errno))
-        }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        path = "pipe:\(capabilities.name)"
+        let ends: (reader: Int32, writer: Int32)
+        do {
+            ends = try Syscall.pipe()
+            try Syscall.setNonBlocking(ends.reader)
+            try Syscall.setNonBlocking(ends.writer)
+        } catch {
+            throw .system(path: path, operation: error.call, errno: error.errno)
         }
         self.capabilities = capabilities
-        path = "pipe:\(capabilities.name)"
-        readDescriptor = ends[0]
-        writeDescriptor = ends[1]
+        readDescriptor = ends.reader
+        writeDescriptor = ends.writer
     }
 
     deinit {
-        close(readDescriptor)
-        close(writeDescriptor)
+        try? Syscall.close(readDescriptor)
+        try? Syscall.close(writeDescriptor)
     }
 
     public func emit(_ type: EventType, _ code: EventCode, _ value: Int32) throws(InputError) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        let now = Syscall.monotonicNow()
         let event = InputEvent(time: EventTime(seconds: Int64(now.tv_sec), microseconds: Int64(now.tv_nsec / 1000)), type: type, code: code, value: value)
         let bytes = event.kernelBytes
-        let written = bytes.withUnsafeBytes { write(writeDescriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw .system(path: path, operation: "write", errno: Errno(rawValue: written < 0 ? errno : EAGAIN)) }
+        let written: IOResult<Int>
+        do {
+            written = try Syscall.nonBlocking("write") { bytes.withUnsafeBytes { Glibc.write(writeDescriptor, $0.baseAddress, $0.count) } }
+        } catch {
+            throw .system(path: path, operation: "write", errno: error.errno)
+        }
+        // A whole record or none: a pipe takes up to PIPE_BUF bytes at once.
+        guard written.value == bytes.count else { throw .system(path: path, operation: "write", errno: .wouldBlock) }
     }
 
     /// Every whole record that has arrived, in order; never blocks.
     public func readAvailable() -> [InputEvent] {
         var buffer = [UInt8](repeating: 0, count: 64 * InputEvent.kernelSize)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(readDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 { partial += buffer[0..<count] } else if count < 0 && errno == EINTR { continue } else { break }
+        // Until the pipe is empty; an error on a pipe this object owns ends the batch like an empty one.
+        while let count = (try? Syscall.nonBlocking("read") { buffer.withUnsafeMutableBytes { Glibc.read(readDescriptor, $0.baseAddress, $0.count) } })?.value,
+              count > 0 {
+            partial += buffer[0..<count]
         }
         let whole = partial.count - partial.count % InputEvent.kernelSize
         let events = partial.withUnsafeBytes { InputEvent.decodeKernelEvents(UnsafeRawBufferPointer(rebasing: $0[0..<whole])) }

@@ -1,3 +1,4 @@
+import SystemCalls
 import CEvdev
 import Glibc
 
@@ -40,8 +41,8 @@ public final class UInputDevice {
             }
         }
         do { file = try DeviceFile(path: uinputPath, flags: O_RDWR) }
-        catch .noSuchFile { throw .system(path: uinputPath, operation: "open (is the uinput module loaded? modprobe uinput)", errno: .noSuchFile) }
-        catch { throw InputError.opening(uinputPath, error) }
+        catch where error.errno == .noSuchFile { throw .system(path: uinputPath, operation: "open (is the uinput module loaded? modprobe uinput)", errno: .noSuchFile) }
+        catch { throw InputError.opening(uinputPath, error.errno) }
         var handle: OpaquePointer?
         // libevdev uses the descriptor it is given and leaves closing it to us (`file`).
         let rc = libevdev_uinput_create_from_device(dev, file.fd, &handle)

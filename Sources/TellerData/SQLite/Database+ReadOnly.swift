@@ -1,3 +1,4 @@
+import SystemCalls
 import CSQLite
 import FoundationEssentials
 #if canImport(Glibc)
@@ -52,7 +53,7 @@ extension Database {
             info = try Syscall.fileStatus(path)
         } catch {
             let directory = path.parentDirectory
-            switch error.errno {
+            switch error.errno.rawValue {
             case ENOENT, ENOTDIR:
                 let directoryInfo = try? Syscall.fileStatus(directory)
                 let directoryExists = directoryInfo.map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
@@ -83,7 +84,7 @@ extension Database {
         do {
             fd = try Syscall.open(path, O_RDONLY)
         } catch {
-            guard error.errno == EACCES else { throw DatabaseRefusal(path: path, reason: .unreadable(error.reason)) }
+            guard error.errno == .permissionDenied else { throw DatabaseRefusal(path: path, reason: .unreadable(error.reason)) }
             throw DatabaseRefusal(path: path, reason: .unreadable(
                 "permission denied for uid \(Syscall.userID) (the file belongs to uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); run as the service user (teller) or root"))
         }

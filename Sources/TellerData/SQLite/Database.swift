@@ -1,3 +1,4 @@
+import SystemCalls
 import CSQLite
 import FoundationEssentials
 #if canImport(Glibc)

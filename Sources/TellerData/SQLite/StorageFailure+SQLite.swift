@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 import TellerCore
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ extension StorageFailure {
             try Syscall.fsync(descriptor)
             return nil
         } catch {
-            return kind(error.errno)
+            return kind(error.errno.rawValue)
         }
     }
 }

@@ -1,3 +1,4 @@
+import SystemCalls
 import COpenSSL
 import FoundationEssentials
 import TellerCore
@@ -55,9 +56,11 @@ public enum CertificateFileError: Error, Equatable, CustomStringConvertible {
 public enum CertificateFiles {
     /// Reads a regular file (symbolic links followed), naming what is wrong.
     public static func read(_ path: String) throws(CertificateFileError) -> [UInt8] {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw errno == ENOENT || errno == ENOTDIR ? .missing(path) : .unreadable(path)
+        let info: stat
+        do {
+            info = try Syscall.fileStatus(path)
+        } catch {
+            throw error.errno == .noSuchFile || error.errno == .notADirectory ? .missing(path) : .unreadable(path)
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path) }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }

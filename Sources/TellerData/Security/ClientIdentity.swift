@@ -1,3 +1,4 @@
+import SystemCalls
 import COpenSSL
 import FoundationEssentials
 #if canImport(Glibc)
@@ -60,8 +61,7 @@ public struct ClientIdentity: Sendable {
         }
         guard let keyFile else { throw .missing("client_key (or the systemd credential \(credentialName))") }
         let pem = try CertificateFiles.read(keyFile)
-        var info = stat()
-        if stat(keyFile, &info) == 0, info.st_mode & 0o077 != 0 { throw .tooOpen(keyFile, Int(info.st_mode & 0o7777)) }
+        if let info = try? Syscall.fileStatus(keyFile), info.st_mode & 0o077 != 0 { throw .tooOpen(keyFile, Int(info.st_mode & 0o7777)) }
         return (pem, keyFile)
     }
 }

@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -69,7 +70,7 @@ public enum DurableFile {
         do {
             return try body()
         } catch {
-            throw .system(operation, error.errno)
+            throw .system(operation, error.errno.rawValue)
         }
     }
 }

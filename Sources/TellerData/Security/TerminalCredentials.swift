@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import SystemCalls
 import CNetlink
 import FoundationEssentials
 import Synchronization
@@ -23,9 +24,9 @@ public final class LinkMonitor: Sendable {
     public init(onChange: @escaping @Sendable (String) -> Void) throws(LinkMonitorError) {
         let fd: Int32
         do {
-            fd = try Syscall.socket(AF_NETLINK, Int32(SOCK_RAW.rawValue), NETLINK_ROUTE)
+            fd = try Syscall.socket(AF_NETLINK, .raw, protocol: NETLINK_ROUTE)
         } catch {
-            throw .system("socket(AF_NETLINK)", error.errno)
+            throw .system("socket(AF_NETLINK)", error.errno.rawValue)
         }
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
@@ -34,14 +35,14 @@ public final class LinkMonitor: Sendable {
             try Syscall.bind(fd, to: address)
         } catch {
             try? Syscall.close(fd)
-            throw .system("bind(RTMGRP_LINK)", error.errno)
+            throw .system("bind(RTMGRP_LINK)", error.errno.rawValue)
         }
         let stop: (reader: Int32, writer: Int32)
         do {
             stop = try Syscall.pipe()
         } catch {
             try? Syscall.close(fd)
-            throw .system("pipe", error.errno)
+            throw .system("pipe", error.errno.rawValue)
         }
         stopWriter = stop.writer
         let callback = ChangeCallback(onChange)
@@ -66,7 +67,7 @@ public final class LinkMonitor: Sendable {
                 let count = try Syscall.receive(fd, into: &buffer)
                 if count == 0 { return }
                 if let reason = interestingChange(in: buffer[..<count]) { onChange(reason) }
-            } catch where error.errno == ENOBUFS {
+            } catch where error.errno.rawValue == ENOBUFS {
                 // The kernel dropped messages the socket had no room for; later ones still come.
                 continue
             } catch {

@@ -1,3 +1,4 @@
+import SystemCalls
 import Device
 import FoundationEssentials
 import Graphics

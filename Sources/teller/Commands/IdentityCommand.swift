@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 import Glibc
 import TellerData

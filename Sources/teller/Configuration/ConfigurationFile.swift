@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 import Glibc
 
@@ -103,10 +104,10 @@ extension ConfigurationFile {
             file = try .open(forReadingWithoutFollowing: path)
         } catch {
             switch error.errno {
-            case ENOENT: return required ? problem("no such file") : .success(nil)
-            case ELOOP: return problem("is a symbolic link; teller.conf is read by its own name, so put the file itself here")
-            case EACCES, EPERM: return problem("cannot read the file (permissions?)")
-            case ENXIO: return problem("is not a regular file: it is a socket; a configuration is a text file")
+            case .noSuchFile: return required ? problem("no such file") : .success(nil)
+            case .tooManySymbolicLinks: return problem("is a symbolic link; teller.conf is read by its own name, so put the file itself here")
+            case .permissionDenied, .notPermitted: return problem("cannot read the file (permissions?)")
+            case .noSuchDevice: return problem("is not a regular file: it is a socket; a configuration is a text file")
             default: return problem("cannot open the file: \(error)")
             }
         }

@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 
 /// What the running terminal does for each control command.

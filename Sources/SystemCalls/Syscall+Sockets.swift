@@ -1,37 +1,58 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// The socket calls of Device: a network receipt printer (TCP port 9100).
+/// Sockets: a network receipt printer (TCP port 9100), the link monitor's
+/// netlink socket, and ``UnixSocket``.
 extension Syscall {
-    /// Linux's stream socket type, by number (the same on x86_64 and arm64):
-    /// Swift 6.0 may not see <bits/socket_type.h> from this module (see
-    /// `UnixSocket.swift` in the executable). SOCK_CLOEXEC and SOCK_NONBLOCK
-    /// are O_CLOEXEC and O_NONBLOCK.
-    static let streamSocket: Int32 = 1
+    /// Linux's socket types, by number (the same on x86_64 and arm64).
+    /// Swift 6.0 may not see <bits/socket_type.h> from a module that imports
+    /// only Glibc: the C modules own that header. The kernel defines
+    /// SOCK_CLOEXEC and SOCK_NONBLOCK as O_CLOEXEC and O_NONBLOCK.
+    public enum SocketType: Int32, Sendable {
+        case stream = 1
+        case datagram = 2
+        case raw = 3
+    }
 
-    /// A non-blocking, close-on-exec stream socket of `family`.
-    static func streamSocket(family: Int32) throws(Errno) -> Int32 {
-        try retrying("socket") { Glibc.socket(family, streamSocket | O_CLOEXEC | O_NONBLOCK, 0) }
+    /// A close-on-exec socket of `domain`.
+    public static func socket(_ domain: Int32, _ type: SocketType, protocol protocolNumber: Int32 = 0, nonBlocking: Bool = false) throws(SystemCallError) -> Int32 {
+        try retrying("socket") { Glibc.socket(domain, type.rawValue | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0), protocolNumber) }
+    }
+
+    /// Binds `fd` to `address`, a `sockaddr_*` of the socket's family.
+    public static func bind<Address>(_ fd: Int32, to address: Address) throws(SystemCallError) {
+        _ = try retrying("bind") {
+            withUnsafePointer(to: address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+            }
+        }
+    }
+
+    /// Receives one message into `buffer`; returns its length, 0 when the socket has ended.
+    public static func receive(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -> Int {
+        try retrying("recv") { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
     }
 
     /// Starts connecting a non-blocking socket to `address`. Returns true
     /// when it connected at once; false when it is in progress (EINPROGRESS,
     /// or EALREADY after a signal interrupted it), to be waited for with
     /// ``poll(_:events:timeoutMilliseconds:)`` and ``pendingError(_:)``.
-    static func startConnecting(_ fd: Int32, to address: SocketAddress) throws(Errno) -> Bool {
+    public static func startConnecting(_ fd: Int32, to address: SocketAddress) throws(SystemCallError) -> Bool {
         do {
             _ = try retrying("connect") { address.withSockaddr { Glibc.connect(fd, $0, $1) } }
             return true
         } catch {
-            switch error.rawValue {
-            case EINPROGRESS, EALREADY: return false
-            case EISCONN: return true
+            switch error.errno {
+            case .inProgress, .alreadyInProgress: return false
+            case .alreadyConnected: return true
             default: throw error
             }
         }
     }
 
     /// The error a non-blocking connect ended with (SO_ERROR), or nil when it connected.
-    static func pendingError(_ fd: Int32) throws(Errno) -> Errno? {
+    public static func pendingError(_ fd: Int32) throws(SystemCallError) -> Errno? {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         _ = try retrying("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
@@ -40,7 +61,7 @@ extension Syscall {
 
     /// Sends small writes at once (TCP_NODELAY): a three-byte status request
     /// must not wait for the acknowledgement of the raster before it.
-    static func sendImmediately(_ fd: Int32) throws(Errno) {
+    public static func sendImmediately(_ fd: Int32) throws(SystemCallError) {
         var on: Int32 = 1
         _ = try retrying("setsockopt") {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -49,22 +70,21 @@ extension Syscall {
 
     /// Sends what fits without waiting. MSG_NOSIGNAL: a peer that hung up
     /// is an error (EPIPE) here, not a SIGPIPE that ends the terminal.
-    /// Throws `.wouldBlock` when the socket's buffer is full.
-    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
-        try retrying("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    public static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> IOResult<Int> {
+        try nonBlocking("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     /// The addresses `host` names for TCP `port`: a literal IPv4 or IPv6
     /// address, or a name the resolver knows (getaddrinfo).
-    static func resolve(host: String, port: UInt16) throws(ResolutionFailure) -> [SocketAddress] {
+    public static func resolve(host: String, port: UInt16) throws(ResolutionFailure) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = streamSocket
+        hints.ai_socktype = SocketType.stream.rawValue
         hints.ai_flags = AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let code = getaddrinfo(host, String(port), &hints, &list)
         guard code == 0 else {
-            if code == EAI_SYSTEM { throw ResolutionFailure(reason: Errno(rawValue: errno).description) }
+            if code == EAI_SYSTEM { throw ResolutionFailure(reason: Errno(rawValue: Glibc.errno).description) }
             throw ResolutionFailure(reason: String(cString: gai_strerror(code)))
         }
         defer { freeaddrinfo(list) }
@@ -82,12 +102,12 @@ extension Syscall {
 }
 
 /// Why a host name gave no address: the resolver's own text ("Name or service not known").
-struct ResolutionFailure: Error, Hashable {
-    let reason: String
+public struct ResolutionFailure: Error, Hashable, Sendable {
+    public let reason: String
 }
 
 /// One IPv4 or IPv6 socket address, as the resolver gave it.
-struct SocketAddress {
+public struct SocketAddress {
     private var storage = sockaddr_storage()
     private let length: socklen_t
 
@@ -97,9 +117,9 @@ struct SocketAddress {
         self.length = socklen_t(count)
     }
 
-    var family: Int32 { Int32(storage.ss_family) }
+    public var family: Int32 { Int32(storage.ss_family) }
 
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    public func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         withUnsafeBytes(of: storage) { raw in body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length) }
     }
 }

@@ -1,44 +1,44 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// What stat(2) says of a path or an open file: for the few places teller
+/// What stat(2) says of a path or an open file: for the few places Teller
 /// looks at a file before it reads, plays or rewrites it (teller.conf, a recording, the
 /// database's size on the technician screen).
-struct FileStatus {
-    enum Kind: Equatable {
+public struct FileStatus: Sendable {
+    public enum Kind: Equatable, Sendable {
         case regular, directory, characterDevice, blockDevice, socket, pipe, symbolicLink
     }
 
-    let kind: Kind
-    let size: Int
+    public let kind: Kind
+    public let size: Int
     /// The permission bits, e.g. 0o640.
-    let permissions: mode_t
-    let owner: uid_t
-    let group: gid_t
+    public let permissions: mode_t
+    public let owner: uid_t
+    public let group: gid_t
 
     /// The file at `path`, through symbolic links; nil when there is none
     /// (or it cannot be looked at).
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+    public init?(path: String) {
+        guard let info = try? Syscall.fileStatus(path) else { return nil }
         self.init(info)
     }
 
     /// The file at `path` itself, a symbolic link included.
-    init?(linkAt path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+    public init?(linkAt path: String) {
+        guard let info = try? Syscall.linkStatus(path) else { return nil }
         self.init(info)
     }
 
     /// The file an open descriptor refers to: what was opened, whatever
     /// has happened to its name since.
-    init?(descriptor: FileDescriptor) {
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
+    public init?(descriptor: FileDescriptor) {
+        guard let info = try? Syscall.fileStatus(descriptor.rawValue) else { return nil }
         self.init(info)
     }
 
-    private init?(_ info: stat) {
+    /// What a stat(2) call said; nil for a kind of file Teller never opens.
+    public init?(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory

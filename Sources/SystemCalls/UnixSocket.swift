@@ -2,40 +2,29 @@
 import Glibc
 #endif
 
-/// A unix-domain socket: the one place the teller executable makes socket
-/// and descriptor system calls, for the control socket (``ControlServer``),
-/// `teller ctl` (``ControlClient``) and systemd's notify socket
-/// (``SystemdNotifier``).
+/// A unix-domain socket: the control socket (`ControlServer`), `teller ctl`
+/// (`ControlClient`) and systemd's notify socket (`SystemdNotifier`).
 ///
-/// Each call retries EINTR here, and throws ``UnixSocketError`` for what the
-/// environment can cause (no socket at a path, a refused or vanished peer, a
-/// deadline). A bad descriptor can only be a bug in teller, so it stops the
-/// process with a precondition instead.
+/// Each call goes through ``Syscall`` (EINTR retried there), and throws
+/// ``UnixSocketError`` for what the environment can cause (no socket at a
+/// path, a refused or vanished peer, a deadline).
 ///
 /// Owns its descriptor and closes it in `deinit` or at ``close()``.
 /// Not thread-safe: one queue uses a socket at a time.
-final class UnixSocket {
+public final class UnixSocket {
     /// The descriptor, for dispatch sources; -1 once closed.
-    private(set) var descriptor: Int32
+    public private(set) var descriptor: Int32
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    /// Linux's socket types, by number (the same on x86_64 and arm64).
-    /// Swift 6.0 cannot see <bits/socket_type.h> from this module: the C
-    /// modules of the libraries below it own that header. The kernel defines
-    /// SOCK_CLOEXEC and SOCK_NONBLOCK as O_CLOEXEC and O_NONBLOCK.
-    private enum SocketType: Int32 {
-        case stream = 1
-        case datagram = 2
-    }
-
-    private convenience init(_ type: SocketType, nonBlocking: Bool) throws(UnixSocketError) {
-        let flags = type.rawValue | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
-        let fd = socket(AF_UNIX, flags, 0)
-        guard fd >= 0 else { throw .system(call: "socket(AF_UNIX)", errno: errno) }
-        self.init(descriptor: fd)
+    private convenience init(_ type: Syscall.SocketType, nonBlocking: Bool) throws(UnixSocketError) {
+        do {
+            self.init(descriptor: try Syscall.socket(AF_UNIX, type, nonBlocking: nonBlocking))
+        } catch {
+            throw .system(SystemCallError(call: "socket(AF_UNIX)", errno: error.errno))
+        }
     }
 
     deinit { close() }
@@ -43,11 +32,9 @@ final class UnixSocket {
     /// Closes the descriptor; later calls do nothing. A socket that a
     /// dispatch source watches is closed from the source's cancel handler,
     /// once dispatch has let go of the descriptor.
-    func close() {
+    public func close() {
         guard descriptor >= 0 else { return }
-        // Linux releases the descriptor even when close reports EINTR, so it is never retried.
-        let result = Glibc.close(descriptor)
-        precondition(result == 0 || errno != EBADF, "close: bad file descriptor (a bug in teller)")
+        try? Syscall.close(descriptor)
         descriptor = -1
     }
 
@@ -59,29 +46,27 @@ final class UnixSocket {
     ///
     /// The file is created private and then opened to `mode`, so there is no
     /// window in which others can connect.
-    static func listen(at path: String, mode: mode_t, backlog: Int32) throws(UnixSocketError) -> UnixSocket {
+    public static func listen(at path: String, mode: mode_t, backlog: Int32) throws(UnixSocketError) -> UnixSocket {
         let address = try UnixSocketAddress(path: path)
         removeFile(at: path)
         let socket = try UnixSocket(.stream, nonBlocking: true)
         let previous = umask(0o177)
-        let bound = address.withSocketAddress { bind(socket.descriptor, $0, $1) }
-        let code = errno
-        umask(previous)
-        guard bound == 0 else { throw .system(call: "bind \(path)", errno: code) }
-        guard chmod(path, mode) == 0 else { throw .system(call: "chmod \(path)", errno: errno) }
-        guard Glibc.listen(socket.descriptor, backlog) == 0 else { throw .system(call: "listen \(path)", errno: errno) }
+        defer { umask(previous) }
+        _ = try socket.call("bind \(path)") { fd in address.withSocketAddress { bind(fd, $0, $1) } }
+        _ = try socket.call("chmod \(path)") { _ in chmod(path, mode) }
+        _ = try socket.call("listen \(path)") { Glibc.listen($0, backlog) }
         return socket
     }
 
     /// Removes a socket's file (a missing one is fine): a stale socket
     /// would refuse connections that belong to the next terminal.
-    static func removeFile(at path: String) {
-        unlink(path)
+    public static func removeFile(at path: String) {
+        try? Syscall.unlink(path)
     }
 
     /// The next peer waiting on a listening socket; nil when none waits.
-    func accept() throws(UnixSocketError) -> UnixSocket? {
-        guard let fd = try retrying("accept", { Int(Glibc.accept($0, nil, nil)) }) else { return nil }
+    public func accept() throws(UnixSocketError) -> UnixSocket? {
+        guard let fd = try callWithoutWaiting("accept", { Glibc.accept($0, nil, nil) }) else { return nil }
         // Glibc does not export accept4, so close-on-exec follows; the teller
         // executable starts no child processes that could inherit it in between.
         _ = fcntl(Int32(fd), F_SETFD, FD_CLOEXEC)
@@ -91,7 +76,7 @@ final class UnixSocket {
     /// Whether the connected peer is root, this process's effective user or
     /// a member of its effective group (SO_PEERCRED); false when the kernel
     /// cannot say.
-    var peerIsRootOrOwnUserOrGroup: Bool {
+    public var peerIsRootOrOwnUserOrGroup: Bool {
         var credentials = PeerCredentials()
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return false }
@@ -102,12 +87,12 @@ final class UnixSocket {
 
     /// Appends to `bytes` what has arrived, at most `limit` bytes, without waiting.
     /// - Returns: false once the peer has closed its side.
-    func receiveAvailable(appendingTo bytes: inout [UInt8], limit: Int) throws(UnixSocketError) -> Bool {
+    public func receiveAvailable(appendingTo bytes: inout [UInt8], limit: Int) throws(UnixSocketError) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var room = limit
         while room > 0 {
             let wanted = min(room, buffer.count)
-            guard let count = try retrying("recv", { fd in
+            guard let count = try callWithoutWaiting("recv", { fd in
                 buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, wanted, Int32(MSG_DONTWAIT)) }
             }) else { return true }
             if count == 0 { return false }
@@ -122,8 +107,8 @@ final class UnixSocket {
     /// MSG_NOSIGNAL: a peer that hung up is an error here, not a SIGPIPE
     /// that ends the terminal.
     /// - Returns: how many bytes went; 0 when the socket's buffer is full.
-    func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(UnixSocketError) -> Int {
-        try retrying("send", { fd in
+    public func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(UnixSocketError) -> Int {
+        try callWithoutWaiting("send", { fd in
             bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         }) ?? 0
     }
@@ -132,16 +117,15 @@ final class UnixSocket {
 
     /// A stream socket connected to the socket at `path`. Its reads and
     /// writes never block: they wait in poll(2), up to a deadline.
-    static func connect(to path: String) throws(UnixSocketError) -> UnixSocket {
+    public static func connect(to path: String) throws(UnixSocketError) -> UnixSocket {
         let address = try UnixSocketAddress(path: path)
         let socket = try UnixSocket(.stream, nonBlocking: false)
-        let connected = address.withSocketAddress { Glibc.connect(socket.descriptor, $0, $1) }
-        guard connected == 0 else { throw .system(call: "connect \(path)", errno: errno) }
+        _ = try socket.call("connect \(path)") { fd in address.withSocketAddress { Glibc.connect(fd, $0, $1) } }
         return socket
     }
 
     /// Writes all of `bytes`, waiting for room until `deadline`.
-    func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) {
+    public func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) {
         var unsent = bytes[...]
         while !unsent.isEmpty {
             let sent = try sendAvailable(unsent)
@@ -155,7 +139,7 @@ final class UnixSocket {
     /// the peer has closed its side with no line feed left (what it sent
     /// without one stays in `buffer`). A peer that answers a line and stays
     /// connected (the virtual device's qemu socket) is read like one that closes.
-    func readLine(buffer: inout [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> [UInt8]? {
+    public func readLine(buffer: inout [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> [UInt8]? {
         var open = true
         while true {
             if let newline = buffer.firstIndex(of: 10) {
@@ -178,66 +162,70 @@ final class UnixSocket {
             guard seconds > 0 || attoseconds > 0 else { return false }
             // Rounded up, so a wait never ends just short of the deadline and spins.
             let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            var entry = pollfd(fd: descriptor, events: Int16(events), revents: 0)
-            guard let ready = try retrying("poll", { _ in Int(poll(&entry, 1, milliseconds)) }) else { continue }
-            if ready > 0 { return true }
+            precondition(descriptor >= 0, "poll on a closed socket (a bug in Teller)")
+            let ready: Int16
+            do { ready = try Syscall.poll(descriptor, events: Int16(events), timeoutMilliseconds: milliseconds) } catch { throw .system(error) }
+            if ready != 0 { return true }
         }
     }
 
     // MARK: Datagrams (systemd's notify socket)
 
     /// Sends one datagram to the socket at `path`, from a socket of its own.
-    static func sendDatagram(_ bytes: [UInt8], to path: String) throws(UnixSocketError) {
+    public static func sendDatagram(_ bytes: [UInt8], to path: String) throws(UnixSocketError) {
         let address = try UnixSocketAddress(path: path)
         let socket = try UnixSocket(.datagram, nonBlocking: false)
-        _ = try socket.retrying("sendto \(path)") { fd in
+        _ = try socket.call("sendto \(path)") { fd in
             address.withSocketAddress { target, length in
                 bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
             }
         }
     }
 
-    /// Runs `call` on the descriptor until it does not fail with EINTR.
-    /// - Returns: its result, or nil when a non-blocking socket would have to wait.
-    @inline(__always)
-    private func retrying(_ name: @autoclosure () -> String, _ call: (Int32) -> Int) throws(UnixSocketError) -> Int? {
-        precondition(descriptor >= 0, "\(name()) on a closed socket (a bug in teller)")
-        while true {
-            let result = call(descriptor)
-            if result >= 0 { return result }
-            let code = errno
-            switch code {
-            case EINTR: continue
-            case EAGAIN: return nil
-            case EBADF: preconditionFailure("\(name()): bad file descriptor (a bug in teller)")
-            default: throw .system(call: name(), errno: code)
-            }
+    /// Runs `body` on the descriptor through ``Syscall/retrying(_:_:)``.
+    private func call<T: BinaryInteger>(_ name: @autoclosure () -> String, _ body: (Int32) -> T) throws(UnixSocketError) -> T {
+        precondition(descriptor >= 0, "\(name()) on a closed socket (a bug in Teller)")
+        do {
+            return try Syscall.retrying(name(), { body(descriptor) })
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    /// ``call(_:_:)`` on a non-blocking socket: nil when it would have to wait.
+    private func callWithoutWaiting<T: BinaryInteger>(_ name: @autoclosure () -> String, _ body: (Int32) -> T) throws(UnixSocketError) -> Int? {
+        precondition(descriptor >= 0, "\(name()) on a closed socket (a bug in Teller)")
+        do {
+            return try Syscall.nonBlocking(name(), { body(descriptor) }).value.map { Int($0) }
+        } catch {
+            throw .system(error)
         }
     }
 }
 
 /// Why a unix socket could not be set up or used.
-enum UnixSocketError: Error, Equatable, CustomStringConvertible {
+public enum UnixSocketError: Error, Equatable, CustomStringConvertible {
     /// A path that does not fit `sun_path` (108 bytes on Linux), or none.
     case unusablePath(String, capacity: Int)
     /// A system call failed for a reason the environment can cause.
-    case system(call: String, errno: Int32)
+    case system(SystemCallError)
     /// The peer did not read or write before the deadline.
     case timedOut(String)
 
     /// The C library's words for a failed call, e.g. "Connection refused".
-    var reason: String {
+    public var reason: String {
         switch self {
         case .unusablePath(_, let capacity): "the path is empty or longer than \(capacity - 1) bytes"
-        case .system(_, let code): String(cString: strerror(code))
+        case .system(let error): error.reason
         case .timedOut: "no progress before the deadline"
         }
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .unusablePath(let path, _): "socket path '\(path)': \(reason)"
-        case .system(let call, _), .timedOut(let call): "\(call): \(reason)"
+        case .system(let error): error.description
+        case .timedOut(let call): "\(call): \(reason)"
         }
     }
 }

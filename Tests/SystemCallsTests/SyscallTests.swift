@@ -1,0 +1,83 @@
+import Glibc
+import Testing
+import SystemCalls
+
+/// The one system-call layer: EINTR retried in one loop, EAGAIN returned as
+/// would-block, every other failure thrown with its typed errno and the
+/// call it came from.
+@Suite struct SystemCallLayerTests {
+    /// A call interrupted by a signal is made again, not reported.
+    @Test func anInterruptedCallIsMadeAgain() throws {
+        var calls = 0
+        let result = try Syscall.retrying("test") { () -> Int32 in
+            calls += 1
+            guard calls > 2 else { errno = EINTR; return -1 }
+            return 7
+        }
+        #expect(result == 7)
+        #expect(calls == 3)
+    }
+
+    /// A library call that returns a negative errno (libevdev, libdrm) goes
+    /// through the same loop: -EINTR is made again, anything else is thrown.
+    @Test func aNegativeErrnoIsRetriedOrThrownTyped() throws {
+        var answers: [Int32] = [-EINTR, -EINTR, 1]
+        #expect(try Syscall.retryingNegativeErrno("next") { answers.removeFirst() } == 1)
+        answers = [-EINTR, -ENODEV]
+        let error = try #require(thrownError { () throws(SystemCallError) in _ = try Syscall.retryingNegativeErrno("next") { answers.removeFirst() } })
+        #expect(error == SystemCallError(call: "next", errno: .noDevice))
+    }
+
+    /// An empty non-blocking pipe says it would block; a closed one says it has ended.
+    @Test func anEmptyNonBlockingPipeWouldBlockAndAClosedOneHasEnded() throws {
+        let (reader, writer) = try Syscall.pipe()
+        defer { try? Syscall.close(reader) }
+        try Syscall.setNonBlocking(reader)
+        let read = FileDescriptor(rawValue: reader)
+        #expect(try read.readAvailable(upTo: 16) == nil, "nothing yet is not an error and not the end")
+        try Syscall.writeAll(writer, Array("ab".utf8))
+        #expect(try read.readAvailable(upTo: 16) == Array("ab".utf8))
+        try Syscall.close(writer)
+        #expect(try read.readAvailable(upTo: 16) == [], "the writer closed: the end, not would-block")
+    }
+
+    /// A failure names the call, what it was called on, and the errno.
+    @Test func aFailureNamesTheCallThePathAndTheErrno() throws {
+        let error = try #require(thrownError { () throws(SystemCallError) in _ = try FileDescriptor.open("/nonexistent/teller.conf", O_RDONLY) })
+        #expect(error.errno == .noSuchFile)
+        #expect(error.description == "open /nonexistent/teller.conf: No such file or directory")
+    }
+
+    /// A descriptor the layer opens does not leak into a child process.
+    @Test func everyDescriptorIsCloseOnExec() throws {
+        let file = try FileDescriptor.open("/dev/null", O_RDONLY)
+        defer { file.close() }
+        #expect(fcntl(file.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        let (reader, writer) = try Syscall.pipe()
+        defer { try? Syscall.close(reader); try? Syscall.close(writer) }
+        #expect(fcntl(reader, F_GETFD) & FD_CLOEXEC != 0 && fcntl(writer, F_GETFD) & FD_CLOEXEC != 0)
+    }
+
+    /// A line through a unix socket, as `teller ctl` and the control socket use it.
+    @Test func aUnixSocketCarriesALineBothWays() throws {
+        let path = "/tmp/teller-syscalls-\(getpid()).sock"
+        let listener = try UnixSocket.listen(at: path, mode: 0o600, backlog: 4)
+        defer { UnixSocket.removeFile(at: path) }
+        #expect(try listener.accept() == nil, "no peer yet: would block, not an error")
+        let client = try UnixSocket.connect(to: path)
+        let server = try #require(try listener.accept())
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        try client.writeAll(Array("status\n".utf8), until: deadline)
+        var buffer: [UInt8] = []
+        #expect(try server.readLine(buffer: &buffer, until: deadline) == Array("status".utf8))
+        #expect(server.peerIsRootOrOwnUserOrGroup)
+        let refused = try #require(thrownError { () throws(UnixSocketError) in _ = try UnixSocket.connect(to: path + ".missing") })
+        #expect(refused == .system(SystemCallError(call: "connect \(path).missing", errno: .noSuchFile)))
+    }
+}
+
+/// The error `body` throws, typed; nil when it throws none.
+func thrownError<E: Error>(_ body: () throws(E) -> Void) -> E? {
+    do { try body() } catch { return error }
+    return nil
+}
