@@ -92,7 +92,3 @@ extension AccountScreen {
         return true
     }
 }
-
-extension AccountViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { AccountScreen(model: self) }
-}

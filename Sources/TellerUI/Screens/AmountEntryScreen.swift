@@ -136,7 +136,3 @@ extension AmountEntryScreen {
         }
     }
 }
-
-extension AmountEntryViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { AmountEntryScreen(model: self) }
-}

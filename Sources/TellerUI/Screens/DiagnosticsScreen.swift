@@ -150,7 +150,3 @@ extension DiagnosticsScreen {
         }
     }
 }
-
-extension DiagnosticsViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { DiagnosticsScreen(model: self) }
-}

@@ -67,7 +67,3 @@ extension FindAccountScreen {
         }
     }
 }
-
-extension FindAccountViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { FindAccountScreen(model: self) }
-}

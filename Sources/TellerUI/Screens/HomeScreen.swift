@@ -52,7 +52,3 @@ extension HomeScreen {
         return true
     }
 }
-
-extension HomeViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { HomeScreen(model: self) }
-}

@@ -63,7 +63,3 @@ extension LockedScreen {
         digits(actions).key(key)
     }
 }
-
-extension LockedViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { LockedScreen(model: self) }
-}

@@ -131,7 +131,3 @@ extension QueueScreen {
         return true
     }
 }
-
-extension QueueViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { QueueScreen(model: self) }
-}

@@ -87,7 +87,3 @@ extension ReceiptScreen {
         return true
     }
 }
-
-extension ReceiptViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { ReceiptScreen(model: self) }
-}

@@ -48,7 +48,3 @@ extension ReviewScreen {
         return true
     }
 }
-
-extension ReviewViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { ReviewScreen(model: self) }
-}

@@ -72,7 +72,3 @@ extension SignInScreen {
         digits(actions).key(key)
     }
 }
-
-extension SignInViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { SignInScreen(model: self) }
-}

@@ -131,7 +131,3 @@ extension TillScreen {
         DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: model.next).key(key)
     }
 }
-
-extension TillViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { TillScreen(model: self) }
-}

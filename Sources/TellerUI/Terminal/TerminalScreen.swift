@@ -3,8 +3,8 @@ import Widgets
 
 /// One screen of the terminal: what it draws and what its taps, keys and
 /// raw touches mean. `TerminalView` asks the screen on top and nothing
-/// else, so a new screen is its view model, a type conforming to this, and
-/// one route case; no central switch learns about it.
+/// else; `ScreenFactory.swift` builds it from its view model's
+/// `ScreenKind`, in a switch the compiler holds exhaustive.
 ///
 /// A screen is a value built from its view model on every frame; it keeps
 /// no state of its own.
@@ -31,13 +31,6 @@ extension TerminalScreen {
     public var isFullScreen: Bool { false }
     public func key(_ key: TerminalKey, _ actions: ScreenActions) {}
     public func touch(_ touch: RawTouch, _ actions: ScreenActions) {}
-}
-
-/// A view model that has a screen. Each screen's file declares it for its
-/// view model, next to the screen itself.
-@MainActor
-public protocol PresentedByTerminalScreen: ScreenViewModel {
-    var terminalScreen: any TerminalScreen { get }
 }
 
 /// What a screen may do besides calling its view model: run the view
