@@ -98,7 +98,7 @@ public final class TerminalView {
     @discardableResult
     public func handleTap(identifier: String) -> Bool {
         coordinator.noteActivity()
-        return screen.tap(identifier, actions)
+        return screen.tap(identifier: identifier, actions)
     }
 
     /// Text from a hardware keyboard or scanner: characters go to the
