@@ -56,10 +56,10 @@ public struct AccountScreen: TerminalScreen {
         let left: any Widget
         if lines.isEmpty {
             top.append(Label(model.noActivityText, style: .body, color: .secondaryText, maxLines: 3, identifier: "account.no-activity"))
-            left = ScrollArea(identifier: Control.activityList, label: model.activityTitle, VStack(spacing: 8, top))
+            left = ScrollArea(identifier: Control.activityList, label: model.activityTitle, VStack(spacing: Theme.Spacing.small, top))
         } else {
             left = List(identifier: Control.activityList, label: model.activityTitle,
-                        header: VStack(spacing: 8, padding: Insets(bottom: 8), top),
+                        header: VStack(spacing: Theme.Spacing.small, padding: Insets(bottom: Theme.Spacing.small), top),
                         rows: lines.enumerated().map { index, line in
                 ListRow(identifier: Control.activity(index).rawValue, title: line.title, subtitle: line.detail, trailing: line.amount,
                         badge: line.badge.map { Badge($0, tone: .warning) })
@@ -67,31 +67,31 @@ public struct AccountScreen: TerminalScreen {
         }
         let back = ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue)
         let transactions: [any Widget] = [
-            Frame(height: 72, button(model.depositTitle, .deposit)),
-            Frame(height: 72, button(model.withdrawTitle, .withdraw)),
-            Frame(height: 72, button(model.transferTitle, .transfer)),
+            Frame(height: Theme.Size.tallButtonHeight, button(model.depositTitle, .deposit)),
+            Frame(height: Theme.Size.tallButtonHeight, button(model.withdrawTitle, .withdraw)),
+            Frame(height: Theme.Size.tallButtonHeight, button(model.transferTitle, .transfer)),
         ]
         // Landscape: the actions in a column on the right, wide enough for "Withdraw" at the largest
         // text. Portrait: Back on top, the actions in a row under the thumb.
         return FirstThatFits([
-            HStack(spacing: 16, padding: .all(12), [
+            HStack(spacing: Theme.Spacing.large, padding: .all(Theme.Spacing.medium), [
                 Flexible(3, left),
-                Frame(width: 220, VStack(spacing: 12, [back, Spacer()] + transactions)),
+                Frame(width: Theme.Size.actionColumnWidth, VStack(spacing: Theme.Spacing.medium, [back, Spacer()] + transactions)),
             ]),
-            VStack(spacing: 12, padding: .all(12), [
-                HStack(spacing: 12, [back, Spacer()]),
+            VStack(spacing: Theme.Spacing.medium, padding: .all(Theme.Spacing.medium), [
+                HStack(spacing: Theme.Spacing.medium, [back, Spacer()]),
                 Flexible(1, left),
                 FirstThatFits([
-                    HStack(spacing: 12, transactions.map { Flexible(1, $0) }),
-                    VStack(spacing: 12, transactions),
+                    HStack(spacing: Theme.Spacing.medium, transactions.map { Flexible(1, $0) }),
+                    VStack(spacing: Theme.Spacing.medium, transactions),
                 ]),
             ]),
         ])
     }
 
     private func header() -> any Widget {
-        VStack(spacing: 2, padding: .symmetric(horizontal: 14, vertical: 10),
-               background: .header, cornerRadius: 8,
+        VStack(spacing: Theme.Spacing.hairline, padding: .symmetric(horizontal: Theme.Spacing.mediumLarge, vertical: Theme.Spacing.compact),
+               background: .header, cornerRadius: Theme.Size.cornerRadius,
                identifier: "account.header", [
             // The holder and the IBAN wrap (the IBAN in its groups of four) rather than lose a letter.
             Label(model.title, style: .title, color: .onHeader, maxLines: 3, canTruncate: false, identifier: "account.holder"),

@@ -82,17 +82,17 @@ public struct AmountEntryScreen: TerminalScreen {
         }
         let limits = model.limitLines
         if !limits.isEmpty {
-            form.append(VStack(spacing: 2, identifier: "amount.limits",
+            form.append(VStack(spacing: Theme.Spacing.hairline, identifier: "amount.limits",
                                [Label(model.limitsTitle, style: .caption, color: .secondaryText)]
                                    + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 6, canTruncate: false) }))
         }
         form.append(Spacer())
         // The form gets a little more than half: limit lines are long, keys stay over 100 dp wide.
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
+        return VStack(spacing: Theme.Spacing.small, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small), [
             topRow,
-            Flexible(1, HStack(spacing: 16, [
+            Flexible(1, HStack(spacing: Theme.Spacing.large, [
                 // At the largest text the form scrolls rather than cut the IBAN, a limit or the refusal.
-                Flexible(6, ScrollArea(identifier: "amount.form", label: model.title, VStack(spacing: 8, form))),
+                Flexible(6, ScrollArea(identifier: "amount.form", label: model.title, VStack(spacing: Theme.Spacing.small, form))),
                 Flexible(5, Keypad(identifier: Control.keys, model.amountKeypad, primaryAction: Control.review.rawValue)),
             ])),
         ])
@@ -105,23 +105,23 @@ public struct AmountEntryScreen: TerminalScreen {
         let keyboard = Keypad(identifier: Control.keys, layout: .alphanumeric, model.recipientKeyboard, primaryAction: Control.review.rawValue)
         // Side by side while both values fit whole; otherwise the amount above the recipient.
         let fields = FirstThatFits([
-            HStack(spacing: 12, [
+            HStack(spacing: Theme.Spacing.medium, [
                 Flexible(1, ScreenParts.captioned(model.amountLabel, amountField)),
                 Flexible(2, ScreenParts.captioned(model.recipientLabel, recipientField)),
             ]),
-            VStack(spacing: 8, [
+            VStack(spacing: Theme.Spacing.small, [
                 ScreenParts.captioned(model.amountLabel, amountField),
                 ScreenParts.captioned(model.recipientLabel, recipientField),
             ]),
         ])
         // At the largest text the title and the captions give their rows to the keys, which keep their touch size.
-        let compact = HStack(spacing: 12, alignment: .center, [
+        let compact = HStack(spacing: Theme.Spacing.medium, alignment: .center, [
             ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), Flexible(1, amountField), Flexible(2, recipientField),
         ])
-        let padding = Insets.symmetric(horizontal: 12, vertical: 8)
+        let padding = Insets.symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small)
         return FirstThatFits(.vertical, [
-            VStack(spacing: 8, padding: padding, [topRow, fields, message, keyboard]),
-            VStack(spacing: 8, padding: padding, [compact, message, keyboard]),
+            VStack(spacing: Theme.Spacing.small, padding: padding, [topRow, fields, message, keyboard]),
+            VStack(spacing: Theme.Spacing.small, padding: padding, [compact, message, keyboard]),
         ])
     }
 }

@@ -86,8 +86,8 @@ public struct DiagnosticsScreen: TerminalScreen {
             form.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
         }
         form.append(Spacer())
-        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
-            Flexible(1, VStack(spacing: 10, form)),
+        return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
+            Flexible(1, VStack(spacing: Theme.Spacing.compact, form)),
             // Open is the keypad's enter key: one primary action, under the thumb.
             Flexible(1, Keypad(identifier: Control.keypad, model.keypad, primaryAction: Control.open.rawValue)),
         ])
@@ -96,7 +96,7 @@ public struct DiagnosticsScreen: TerminalScreen {
     private func reportLayout() -> any Widget {
         let calibrated = model.mode == .calibrated
         var children: [any Widget] = [
-            HStack(spacing: 12, alignment: .center, [
+            HStack(spacing: Theme.Spacing.medium, alignment: .center, [
                 calibrated ? ScreenParts.backButton(model.doneTitle, identifier: Control.done.rawValue)
                            : ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue),
                 Label(model.title, style: .title),
@@ -115,7 +115,7 @@ public struct DiagnosticsScreen: TerminalScreen {
         children.append(List(identifier: Control.report, label: model.title, rows: model.lines.enumerated().map { index, line in
             ListRow(identifier: Control.reportLine(index).rawValue, title: line.value, subtitle: line.label)
         }))
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+        return VStack(spacing: Theme.Spacing.small, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small), children)
     }
 
     /// The language switch: each language in its own name, the current one
@@ -126,11 +126,11 @@ public struct DiagnosticsScreen: TerminalScreen {
         }
         let title = Label(model.languageTitle, style: .body, color: .secondaryText)
         return FirstThatFits([
-            HStack(spacing: 8, alignment: .center, [title] + buttons + [Spacer()]),
-            VStack(spacing: 6, [
+            HStack(spacing: Theme.Spacing.small, alignment: .center, [title] + buttons + [Spacer()]),
+            VStack(spacing: Theme.Spacing.xSmall, [
                 title,
-                HStack(spacing: 8, Array(buttons.prefix(3))),
-                HStack(spacing: 8, Array(buttons.dropFirst(3))),
+                HStack(spacing: Theme.Spacing.small, Array(buttons.prefix(3))),
+                HStack(spacing: Theme.Spacing.small, Array(buttons.dropFirst(3))),
             ]),
         ])
     }
@@ -140,12 +140,12 @@ public struct DiagnosticsScreen: TerminalScreen {
                                label: model.mode == .touchTest ? model.touchAreaLabel : model.calibrationAreaLabel,
                                dots: model.mode == .touchTest ? model.touches : [],
                                crosses: model.currentTarget.map { [$0] } ?? [])
-        let controls = VStack(spacing: 12, padding: .all(16), [
+        let controls = VStack(spacing: Theme.Spacing.medium, padding: .all(Theme.Spacing.large), [
             Spacer(),
             Label(model.instruction ?? "", style: .headline, alignment: .center, maxLines: 2, identifier: "diagnostics.instruction"),
             Label(model.message ?? "", style: .body, color: .danger, alignment: .center, maxLines: 2, identifier: "diagnostics.message"),
             Spacer(),
-            HStack(spacing: 12, [Spacer(), button(model.doneTitle, .done, style: .secondary)]),
+            HStack(spacing: Theme.Spacing.medium, [Spacer(), button(model.doneTitle, .done, style: .secondary)]),
         ])
         return Overlay(marks, controls)
     }

@@ -52,10 +52,10 @@ public struct FindAccountScreen: TerminalScreen {
         ]
         // At the largest text the title gives its row to the field, so the keys keep their touch size.
         return FirstThatFits(.vertical, [
-            VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4),
+            VStack(spacing: Theme.Spacing.xSmall, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.xxSmall),
                    [ScreenParts.topRow(back: back, title: model.title), field] + rest),
-            VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4),
-                   [HStack(spacing: 12, alignment: .center, [back, Flexible(1, field)])] + rest),
+            VStack(spacing: Theme.Spacing.xSmall, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.xxSmall),
+                   [HStack(spacing: Theme.Spacing.medium, alignment: .center, [back, Flexible(1, field)])] + rest),
         ])
     }
 }

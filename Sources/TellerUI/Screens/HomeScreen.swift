@@ -22,21 +22,21 @@ public struct HomeScreen: TerminalScreen {
 
     public func body() -> any Widget {
         var bottom: [any Widget] = [
-            Flexible(1, Frame(height: 64, button(model.lockTitle, .lock, style: .secondary))),
-            Flexible(1, Frame(height: 64, button(model.signOutTitle, .signOut, style: .destructive))),
+            Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.lockTitle, .lock, style: .secondary))),
+            Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.signOutTitle, .signOut, style: .destructive))),
         ]
         if isEnabled(.diagnostics) {
-            bottom.insert(Flexible(1, Frame(height: 64, button(model.diagnosticsTitle, .diagnostics, style: .secondary))),
+            bottom.insert(Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.diagnosticsTitle, .diagnostics, style: .secondary))),
                           at: 0)
         }
-        return VStack(spacing: 16, padding: .symmetric(horizontal: 24, vertical: 16), [
+        return VStack(spacing: Theme.Spacing.large, padding: .symmetric(horizontal: Theme.Spacing.xxLarge, vertical: Theme.Spacing.large), [
             Label(model.title, style: .title),
-            Frame(height: 120, button(model.findAccountTitle, .findAccount)),
-            Frame(height: 72,
-                  HStack(spacing: 16, [Flexible(2, button(model.queueTitle, .queue, style: .secondary))]
+            Frame(height: Theme.Size.heroButtonHeight, button(model.findAccountTitle, .findAccount)),
+            Frame(height: Theme.Size.tallButtonHeight,
+                  HStack(spacing: Theme.Spacing.large, [Flexible(2, button(model.queueTitle, .queue, style: .secondary))]
                          + (isEnabled(.till) ? [Flexible(1, button(model.tillTitle, .till, style: .secondary))] : []))),
             Spacer(),
-            HStack(spacing: 16, bottom),
+            HStack(spacing: Theme.Spacing.large, bottom),
         ])
     }
 }

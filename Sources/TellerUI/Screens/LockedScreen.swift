@@ -52,11 +52,11 @@ public struct LockedScreen: TerminalScreen {
         form.append(Spacer())
         // Unlock is the keypad's enter key, under the thumb; Sign out stays apart, on the other side.
         // At the largest text the operator's name and the message scroll rather than lose letters.
-        let left = VStack(spacing: 10, [
-            Flexible(1, ScrollArea(identifier: "locked.form", label: model.title, VStack(spacing: 10, form))),
+        let left = VStack(spacing: Theme.Spacing.compact, [
+            Flexible(1, ScrollArea(identifier: "locked.form", label: model.title, VStack(spacing: Theme.Spacing.compact, form))),
             button(model.signOutTitle, .signOut, style: .destructive),
         ])
-        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+        return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
             Flexible(1, left),
             Flexible(1, Keypad(identifier: Control.keypad, model.keypad, isEnabled: model.state != .verifying,
                                       primaryAction: Control.unlock.rawValue)),

@@ -89,13 +89,13 @@ public struct QueueScreen: TerminalScreen {
             let source = QueueRows(rows: rows, acknowledgeTitle: model.acknowledgeTitle, acknowledgeLabels: acknowledgeLabels,
                                    reprintTitle: model.reprintTitle, reprintLabels: reprintLabels)
             children.append(List(identifier: Control.list, label: model.title, rows: ListRows(count: rows.count, from: source) { $0.row($1) },
-                                 overflowControls: HStack(spacing: 12, [
+                                 overflowControls: HStack(spacing: Theme.Spacing.medium, [
                 Spacer(),
                 button(model.toTopTitle, .top, accessibilityLabel: model.toTopAccessibilityLabel, style: .secondary),
                 button(model.toBottomTitle, .bottom, accessibilityLabel: model.toBottomAccessibilityLabel, style: .secondary),
             ])))
         }
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+        return VStack(spacing: Theme.Spacing.small, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small), children)
     }
 
     nonisolated static func tone(_ tone: Tone) -> BadgeTone {

@@ -66,7 +66,7 @@ public struct ReceiptScreen: TerminalScreen {
         }
         if model.choosingVoidReason {
             content.append(Label(model.voidPrompt, style: .bodyBold, identifier: "receipt.void-prompt"))
-            content.append(VStack(spacing: 8, VoidReason.allCases.map { reason in
+            content.append(VStack(spacing: Theme.Spacing.small, VoidReason.allCases.map { reason in
                 Frame(height: LayoutContext.minimumTouchTarget,
                       button(ReceiptViewModel.reasonTitle(reason), .voidReason(reason), style: .destructive)) as any Widget
             } + [Frame(height: LayoutContext.minimumTouchTarget, button(model.cancelTitle, .keep, style: .secondary))]))
@@ -88,9 +88,9 @@ public struct ReceiptScreen: TerminalScreen {
                                               style: .secondary)))
         }
         actions.append(Flexible(2, button(model.doneTitle, .done)))
-        return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
-            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: 10, content))),
-            Frame(height: 64, HStack(spacing: 12, actions)),
+        return VStack(spacing: Theme.Spacing.compact, padding: .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.medium), [
+            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: Theme.Spacing.compact, content))),
+            Frame(height: Theme.Size.buttonRowHeight, HStack(spacing: Theme.Spacing.medium, actions)),
         ])
     }
 }

@@ -26,14 +26,14 @@ public struct ReviewScreen: TerminalScreen {
             details.append(ScreenParts.message(refusal, isError: true, identifier: "review.refusal"))
         }
         details.append(Spacer())
-        return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
+        return VStack(spacing: Theme.Spacing.compact, padding: .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.medium), [
             ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title),
-            Flexible(1, HStack(spacing: 16, [
+            Flexible(1, HStack(spacing: Theme.Spacing.large, [
                 // At the largest text the details scroll rather than cut the IBAN or the amount.
-                Flexible(3, ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: 10, details))),
+                Flexible(3, ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: Theme.Spacing.compact, details))),
                 VStack(spacing: 0, [
                     Spacer(),
-                    Frame(width: 240, height: 120, button(model.confirmTitle, .confirm)),
+                    Frame(width: Theme.Size.heroButtonWidth, height: Theme.Size.heroButtonHeight, button(model.confirmTitle, .confirm)),
                 ]),
             ])),
         ])

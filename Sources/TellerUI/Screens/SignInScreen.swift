@@ -91,9 +91,9 @@ public struct SignInScreen: TerminalScreen {
             form.append(Label(note, style: .caption, color: .secondaryText, maxLines: 3, identifier: id("offline-note")))
         }
         form.append(Spacer())
-        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+        return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
             // A longer language at large text scrolls the form rather than squeeze its fields.
-            Flexible(1, ScrollArea(identifier: id("form"), label: model.title, VStack(spacing: 10, form))),
+            Flexible(1, ScrollArea(identifier: id("form"), label: model.title, VStack(spacing: Theme.Spacing.compact, form))),
             Flexible(1, Keypad(identifier: id("pin"), model.keypad, isEnabled: model.state != .verifying)),
         ])
     }

@@ -52,33 +52,33 @@ public struct TillScreen: TerminalScreen {
     public var title: String { model.title }
 
     public func body() -> any Widget {
-        let padding = Insets.symmetric(horizontal: 12, vertical: 8)
+        let padding = Insets.symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small)
         switch model.phase {
         case .opening, .closing:
             // The step the count leads to is the screen's main action, in the top row; the keys keep the height beside the tiles.
-            return VStack(spacing: 8, padding: padding, [topRow(action: countAction), Flexible(1, counting())])
+            return VStack(spacing: Theme.Spacing.small, padding: padding, [topRow(action: countAction), Flexible(1, counting())])
         case .open:
             // At the largest text the figures scroll above the button rather than squeeze Back.
-            return VStack(spacing: 12, padding: padding, [
+            return VStack(spacing: Theme.Spacing.medium, padding: padding, [
                 topRow(action: nil),
-                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: 12, [
+                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: Theme.Spacing.medium, [
                     ScreenParts.card(model.summary, identifier: "till.position"), messages(),
                 ]))),
-                Frame(height: 64, button(model.startCloseTitle, .startClose)),
+                Frame(height: Theme.Size.buttonRowHeight, button(model.startCloseTitle, .startClose)),
             ])
         case .closed:
-            return VStack(spacing: 12, padding: padding, [
+            return VStack(spacing: Theme.Spacing.medium, padding: padding, [
                 topRow(action: nil),
-                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: 12, [
+                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: Theme.Spacing.medium, [
                     ScreenParts.card(model.summary, identifier: "till.result"),
                     model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "till.print-message") } ?? Spacer(),
                 ]))),
-                HStack(spacing: 16,
-                       (model.canPrint ? [Flexible(1, Frame(height: 64, button(model.printTitle, .print, style: .secondary)))] : [])
-                    + [Flexible(2, Frame(height: 64, button(model.doneTitle, .done)))]),
+                HStack(spacing: Theme.Spacing.large,
+                       (model.canPrint ? [Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.printTitle, .print, style: .secondary)))] : [])
+                    + [Flexible(2, Frame(height: Theme.Size.buttonRowHeight, button(model.doneTitle, .done)))]),
             ])
         case .loading, .failed:
-            return VStack(spacing: 12, padding: padding, [topRow(action: nil), messages(), Spacer()])
+            return VStack(spacing: Theme.Spacing.medium, padding: padding, [topRow(action: nil), messages(), Spacer()])
         }
     }
 
@@ -90,7 +90,7 @@ public struct TillScreen: TerminalScreen {
         var lines: [any Widget] = []
         if let failure = model.failureText { lines.append(ScreenParts.message(failure, isError: true, identifier: "till.message", maxLines: 12)) }
         if let refusal = model.refusal { lines.append(ScreenParts.message(refusal, isError: true, identifier: "till.refusal", maxLines: 12)) }
-        return VStack(spacing: 4, lines)
+        return VStack(spacing: Theme.Spacing.xxSmall, lines)
     }
 
     private func counting() -> any Widget {
@@ -103,9 +103,9 @@ public struct TillScreen: TerminalScreen {
                                          style: line.denomination == model.selected ? .primary : .secondary)))
         }
         func grid(_ columns: Int) -> any Widget {
-            VStack(spacing: 6, stride(from: 0, to: tiles.count, by: columns).map { start in
+            VStack(spacing: Theme.Spacing.xSmall, stride(from: 0, to: tiles.count, by: columns).map { start in
                 let row = tiles[start..<min(start + columns, tiles.count)].map { Flexible(1, $0) as any Widget }
-                return HStack(spacing: 6, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: columns - row.count))
+                return HStack(spacing: Theme.Spacing.xSmall, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: columns - row.count))
             })
         }
         // The refusal under the total it is about, above the tiles.
@@ -116,8 +116,8 @@ public struct TillScreen: TerminalScreen {
                 messages(),
                 grid(columns),
             ]
-            return HStack(spacing: 16, [
-                Flexible(3, ScrollArea(identifier: Control.list, label: model.title, VStack(spacing: 6, form))),
+            return HStack(spacing: Theme.Spacing.large, [
+                Flexible(3, ScrollArea(identifier: Control.list, label: model.title, VStack(spacing: Theme.Spacing.xSmall, form))),
                 Flexible(2, Keypad(identifier: Control.keypad, model.keypad)),
             ])
         }
