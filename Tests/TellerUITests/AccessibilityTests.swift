@@ -55,23 +55,23 @@ import Widgets
 
     @Test func aPINNeverAppearsInTheAccessibilityDump() async throws {
         let d = await TerminalDriver()
-        await d.key("1001", on: SignInScreen.keypad)
-        await d.key("1234", on: SignInScreen.keypad, enter: false)
+        await d.key("1001", on: SignInScreen.Control.keypad)
+        await d.key("1234", on: SignInScreen.Control.keypad, enter: false)
         let pinStep = try d.layout().accessibilityJSON()
         #expect(!pinStep.contains("1234"))
-        #expect(d.layout().node(withIdentifier: SignInScreen.pinField)?.value == "••••")
+        #expect(d.layout().node(withIdentifier: SignInScreen.Control.signIn(.pinField).rawValue)?.value == "••••")
         // A hardware keyboard's PIN is hidden as well, and so is the locked screen's.
         await d.type("\u{8}\u{8}\u{8}\u{8}1234\n")
         #expect(d.coordinator.current.screenName == "home")
-        await d.tap(HomeScreen.lock)
-        await d.key("1234", on: LockedScreen.keypad, enter: false)
+        await d.tap(HomeScreen.Control.lock)
+        await d.key("1234", on: LockedScreen.Control.keypad, enter: false)
         let locked = try d.layout().accessibilityJSON()
         #expect(!locked.contains("1234"))
-        #expect(d.layout().node(withIdentifier: LockedScreen.pinField)?.value == "••••")
+        #expect(d.layout().node(withIdentifier: LockedScreen.Control.pinField.rawValue)?.value == "••••")
         // The technician PIN too.
-        await d.tap(LockedScreen.unlock)
-        await d.tap(HomeScreen.diagnostics)
-        await d.key("987654", on: DiagnosticsScreen.keypad, enter: false)
+        await d.tap(LockedScreen.Control.unlock)
+        await d.tap(HomeScreen.Control.diagnostics)
+        await d.key("987654", on: DiagnosticsScreen.Control.keypad, enter: false)
         #expect(try !d.layout().accessibilityJSON().contains("987654"))
         #expect(d.layout().allText.allSatisfy { !$0.contains("987654") && !$0.contains("1234") })
     }

@@ -29,15 +29,17 @@ import Widgets
     }
 
     @Test func backButtonsGoBack() async throws {
-        for (scenario, back, to) in [(Scenario.amount, AmountEntryScreen.back, "account"), (.findAccount, FindAccountScreen.back, "home"),
-                                     (.review, ReviewScreen.back, "amount"), (.queue, QueueScreen.back, "home"),
-                                     (.account, AccountScreen.back, "find-account"), (.diagnosticsReport, DiagnosticsScreen.back, "home")] {
+        for (scenario, back, to) in [(Scenario.amount, AmountEntryScreen.Control.back.rawValue, "account"),
+                                     (.findAccount, FindAccountScreen.Control.back.rawValue, "home"),
+                                     (.review, ReviewScreen.Control.back.rawValue, "amount"), (.queue, QueueScreen.Control.back.rawValue, "home"),
+                                     (.account, AccountScreen.Control.back.rawValue, "find-account"),
+                                     (.diagnosticsReport, DiagnosticsScreen.Control.back.rawValue, "home")] {
             let d = try await scenario.make()
             await d.tap(back)
             #expect(d.coordinator.current.screenName == to, "\(back)")
         }
         let d = try await Scenario.home.make()
-        await d.tap(HomeScreen.signOut)
+        await d.tap(HomeScreen.Control.signOut)
         #expect(d.coordinator.current.screenName == "sign-in")
     }
 }

@@ -14,7 +14,7 @@ import Widgets
         let d = await TerminalDriver()
         await d.signIn()
         try await d.harness.fillQueue(rows: rows)
-        await d.tap(HomeScreen.queue)
+        await d.tap(HomeScreen.Control.queue)
         return d
     }
 
@@ -28,21 +28,21 @@ import Widgets
         // The oldest entry is the first deposit, 10.00 EUR; the rows to act on come before it, so it is the last row.
         let oldest = try #require(model.rows.lastIndex { $0.amount == MoneyFormatting.text(FeatureHarness.eur(1_000)) })
         #expect(oldest == 199)
-        #expect(!isVisible(QueueScreen.row(oldest), in: d.layout()))
-        await d.tap(QueueScreen.bottom)
+        #expect(!isVisible(QueueScreen.Control.row(oldest).rawValue, in: d.layout()))
+        await d.tap(QueueScreen.Control.bottom)
         let bottom = d.layout()
-        #expect(isVisible(QueueScreen.row(oldest), in: bottom))
-        #expect(!isVisible(QueueScreen.row(0), in: bottom))
-        await d.tap(QueueScreen.top)
+        #expect(isVisible(QueueScreen.Control.row(oldest).rawValue, in: bottom))
+        #expect(!isVisible(QueueScreen.Control.row(0).rawValue, in: bottom))
+        await d.tap(QueueScreen.Control.top)
         let top = d.layout()
-        #expect(isVisible(QueueScreen.row(0), in: top))
-        #expect(!isVisible(QueueScreen.row(oldest), in: top))
+        #expect(isVisible(QueueScreen.Control.row(0).rawValue, in: top))
+        #expect(!isVisible(QueueScreen.Control.row(oldest).rawValue, in: top))
     }
 
     @Test func jumpControlsAreFullTouchTargetsAndOnlyThereWhenTheListScrolls() async throws {
         for display in Display.all {
             let tree = try await queue(rows: 200).layout(display)
-            for id in [QueueScreen.top, QueueScreen.bottom] {
+            for id in [QueueScreen.Control.top.rawValue, QueueScreen.Control.bottom.rawValue] {
                 let node = try #require(tree.node(withIdentifier: id), "\(display): no \(id)")
                 let minimum = Scale(display.scale).pixels(LayoutContext.minimumTouchTarget)
                 #expect(node.frame.width >= minimum && node.frame.height >= minimum, "\(display): \(id) is \(node.frame)")
@@ -50,16 +50,16 @@ import Widgets
             }
         }
         let short = try await queue(rows: 3).layout()
-        #expect(short.node(withIdentifier: QueueScreen.top) == nil)
-        #expect(short.node(withIdentifier: QueueScreen.bottom) == nil)
+        #expect(short.node(withIdentifier: QueueScreen.Control.top.rawValue) == nil)
+        #expect(short.node(withIdentifier: QueueScreen.Control.bottom.rawValue) == nil)
     }
 
     @Test func aThousandRowsDrawOnlyTheRowsInView() async throws {
         let d = try await queue(rows: 1_000)
-        for jump in [QueueScreen.top, QueueScreen.bottom] {
+        for jump in [QueueScreen.Control.top.rawValue, QueueScreen.Control.bottom.rawValue] {
             await d.tap(jump)
             let tree = d.layout()
-            let list = try #require(tree.node(withIdentifier: QueueScreen.list))
+            let list = try #require(tree.node(withIdentifier: QueueScreen.Control.list))
             #expect(list.value == "1000")
             var rows = 0
             var drawn: [LayoutNode] = []

@@ -27,7 +27,7 @@ import Widgets
             _ = runtime.renderFrame(into: surface, stale: .zero)
             #expect(runtime.renderFrame(into: surface, stale: .zero) == .zero, "an unchanged screen draws nothing")
             #expect(runtime.layout.direction == .leftToRight)
-            return try #require(runtime.tree?.node(withIdentifier: AmountEntryScreen.back)).frame
+            return try #require(runtime.tree?.node(withIdentifier: AmountEntryScreen.Control.back.rawValue)).frame
         }
         let layouts = runtime.layoutCount
 
@@ -36,7 +36,7 @@ import Widgets
             #expect(runtime.layoutCount == layouts + 1, "the switch did not lay the screen out again")
             #expect(changed == surface.bounds, "a language switch redraws the whole screen, not \(changed)")
             #expect(runtime.layout.direction == .rightToLeft)
-            let back = try #require(runtime.tree?.node(withIdentifier: AmountEntryScreen.back)).frame
+            let back = try #require(runtime.tree?.node(withIdentifier: AmountEntryScreen.Control.back.rawValue)).frame
             #expect(back == Rect(x: surface.bounds.maxX - ltrBack.maxX, y: ltrBack.minY, width: ltrBack.width, height: ltrBack.height),
                     "Back \(back) is not mirrored from \(ltrBack)")
             // What is on the panel is what a full rendering of the mirrored screen shows.

@@ -24,12 +24,12 @@ import Widgets
     func backIsOnTheRightWithTheTitleToItsLeft(display: Display) async throws {
         let d = try await Scenario.amount.make()
         let tree = layout(d, .rightToLeft, display)
-        let back = try #require(tree.node(withIdentifier: AmountEntryScreen.back)).frame
+        let back = try #require(tree.node(withIdentifier: AmountEntryScreen.Control.back.rawValue)).frame
         let title = try #require(titleNode(tree, d.view.screen.title)).frame
         #expect(back.minX >= display.size.width / 2, "Back \(back) is not on the right half of \(display)")
         #expect(title.maxX <= back.minX, "the title \(title) is not left of Back \(back)")
         let ltr = layout(d, .leftToRight, display)
-        let ltrBack = try #require(ltr.node(withIdentifier: AmountEntryScreen.back)).frame
+        let ltrBack = try #require(ltr.node(withIdentifier: AmountEntryScreen.Control.back.rawValue)).frame
         #expect(back == Rect(x: display.size.width - ltrBack.maxX, y: ltrBack.minY, width: ltrBack.width, height: ltrBack.height),
                 "Back mirrors its left-to-right place")
     }
@@ -37,11 +37,11 @@ import Widgets
     @Test func aTapWhereBackIsMirroredGoesBack() async throws {
         let d = try await Scenario.amount.make()
         let tree = layout(d, .rightToLeft)
-        let back = try #require(tree.node(withIdentifier: AmountEntryScreen.back)).frame
-        let ltrBack = try #require(layout(d, .leftToRight).node(withIdentifier: AmountEntryScreen.back)).frame
-        #expect(tree.identifier(at: ltrBack.center) != AmountEntryScreen.back, "Back is still where it is left to right")
+        let back = try #require(tree.node(withIdentifier: AmountEntryScreen.Control.back.rawValue)).frame
+        let ltrBack = try #require(layout(d, .leftToRight).node(withIdentifier: AmountEntryScreen.Control.back.rawValue)).frame
+        #expect(tree.identifier(at: ltrBack.center) != AmountEntryScreen.Control.back.rawValue, "Back is still where it is left to right")
         let tapped = try #require(tree.identifier(at: back.center))
-        #expect(tapped == AmountEntryScreen.back)
+        #expect(tapped == AmountEntryScreen.Control.back.rawValue)
         #expect(d.view.handleTap(identifier: tapped))
         await d.coordinator.settle()
         #expect(d.coordinator.current.screenName == "account")
@@ -52,8 +52,8 @@ import Widgets
     @Test func theAmountScreenMirrorsButItsKeypadDoesNot() async throws {
         let d = try await Scenario.amount.make()
         let tree = layout(d, .rightToLeft)
-        let keys = try #require(tree.node(withIdentifier: AmountEntryScreen.keys)).frame
-        let field = try #require(tree.node(withIdentifier: AmountEntryScreen.amountField)).frame
+        let keys = try #require(tree.node(withIdentifier: AmountEntryScreen.Control.keys)).frame
+        let field = try #require(tree.node(withIdentifier: AmountEntryScreen.Control.amountField.rawValue)).frame
         #expect(keys.maxX <= field.minX, "the keypad \(keys) is left of the form \(field)")
         let one = try #require(tree.node(withIdentifier: "amount.keys.1")).frame
         let three = try #require(tree.node(withIdentifier: "amount.keys.3")).frame

@@ -55,8 +55,8 @@ import Widgets
     @Test func aDragLaysOutOnlyTheListAndEveryFrameIsWhole() async throws {
         let d = try await Scenario.queueLong.make()
         let (runtime, display, touch) = try d.startedRuntime(on: .large)
-        try await until { display.presentedFrames > 0 && runtime.tree?.node(withIdentifier: QueueScreen.list) != nil }
-        let list = try #require(runtime.tree?.visibleFrame(ofIdentifier: QueueScreen.list, within: display.bounds))
+        try await until { display.presentedFrames > 0 && runtime.tree?.node(withIdentifier: QueueScreen.Control.list) != nil }
+        let list = try #require(runtime.tree?.visibleFrame(ofIdentifier: QueueScreen.Control.list, within: display.bounds))
         _ = try touch.down(Point(x: list.midX, y: list.maxY - 10))
         try await until { runtime.layout.state.pressed != nil }
         try await quiet(display)
@@ -65,7 +65,7 @@ import Widgets
         for step in 1...12 {
             y -= 25
             try touch.move(Point(x: list.midX, y: y))
-            try await until { runtime.layout.state.scrollOffsets[QueueScreen.list] ?? 0 > 0 && runtime.scrollLayoutCount >= step }
+            try await until { runtime.layout.state.scrollOffsets[QueueScreen.Control.list] ?? 0 > 0 && runtime.scrollLayoutCount >= step }
             try await quiet(display)
             try expectTreeIsTheLayout(runtime)
             if step % 4 == 0 { try expectScanoutIsWhole(display, runtime) }

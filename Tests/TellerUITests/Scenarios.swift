@@ -113,12 +113,12 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signIn, .signInOffline:
             return
         case .signInPIN:
-            await d.key("1001", on: SignInScreen.keypad)
-            await d.key("12", on: SignInScreen.keypad, enter: false)
+            await d.key("1001", on: SignInScreen.Control.keypad)
+            await d.key("12", on: SignInScreen.Control.keypad, enter: false)
             return
         case .signInLockout:
-            await d.key("1001", on: SignInScreen.keypad)
-            for _ in 0..<3 { await d.key("9999", on: SignInScreen.keypad) }
+            await d.key("1001", on: SignInScreen.Control.keypad)
+            for _ in 0..<3 { await d.key("9999", on: SignInScreen.Control.keypad) }
             return
         default:
             break
@@ -130,7 +130,7 @@ enum Scenario: String, CaseIterable, Sendable {
             _ = try await h.outbox.enqueue(request(.deposit, 25_000))
             await h.coordinator.refreshStatus()
         case .findAccount:
-            await d.tap(HomeScreen.findAccount)
+            await d.tap(HomeScreen.Control.findAccount)
             await d.tap("DE54500105".map { "find-account.keys.\($0)" })
         case .account, .accountOfflineCached:
             _ = try await h.outbox.enqueue(request(.deposit, 25_000))
@@ -138,26 +138,26 @@ enum Scenario: String, CaseIterable, Sendable {
             await d.openAccount()
         case .amount:
             await d.openAccount()
-            await d.tap(AccountScreen.deposit)
-            await d.key("25000", on: AmountEntryScreen.keys, enter: false)
+            await d.tap(AccountScreen.Control.deposit)
+            await d.key("25000", on: AmountEntryScreen.Control.keys, enter: false)
         case .amountTransfer, .amountTransferRecipient:
             await d.openAccount()
-            await d.tap(AccountScreen.transfer)
-            await d.key("12050", on: AmountEntryScreen.keys, enter: false)
+            await d.tap(AccountScreen.Control.transfer)
+            await d.key("12050", on: AmountEntryScreen.Control.keys, enter: false)
             if self == .amountTransferRecipient {
-                await d.tap(AmountEntryScreen.recipientField)
+                await d.tap(AmountEntryScreen.Control.recipientField)
                 await d.tap("ES912100".map { "amount.keys.\($0)" })
             }
         case .amountRefused:
             await d.openAccount()
-            await d.tap(AccountScreen.withdraw)
-            await d.key("250000", on: AmountEntryScreen.keys, enter: false)
-            await d.tap(AmountEntryScreen.review)
+            await d.tap(AccountScreen.Control.withdraw)
+            await d.key("250000", on: AmountEntryScreen.Control.keys, enter: false)
+            await d.tap(AmountEntryScreen.Control.review)
         case .review:
             await d.openAccount()
-            await d.tap(AccountScreen.deposit)
-            await d.key("25000", on: AmountEntryScreen.keys, enter: false)
-            await d.tap(AmountEntryScreen.review)
+            await d.tap(AccountScreen.Control.deposit)
+            await d.key("25000", on: AmountEntryScreen.Control.keys, enter: false)
+            await d.tap(AmountEntryScreen.Control.review)
         case .receipt, .receiptConfirmed, .receiptRejected:
             await d.openAccount()
             await d.deposit("25000")
@@ -186,43 +186,43 @@ enum Scenario: String, CaseIterable, Sendable {
             do { await h.outbox.setState(first.key, .confirmed(reference: "H20261129-0000042")) }
             if self == .queueRejected { await h.outbox.setState(second.key, .rejected(reason: "insufficient_funds", acknowledged: false)) }
             await h.coordinator.refreshStatus()
-            await d.tap(HomeScreen.queue)
+            await d.tap(HomeScreen.Control.queue)
         case .queueLong, .queueLongOldest:
             try await h.fillQueue(rows: 200)
-            await d.tap(HomeScreen.queue)
-            if self == .queueLongOldest { await d.tap(QueueScreen.bottom) }
+            await d.tap(HomeScreen.Control.queue)
+            if self == .queueLongOldest { await d.tap(QueueScreen.Control.bottom) }
         case .locked:
-            await d.tap(HomeScreen.lock)
+            await d.tap(HomeScreen.Control.lock)
         case .receiptVoided:
             await d.openAccount()
             await d.deposit("25000")
-            await d.tap(ReceiptScreen.void)
-            await d.tap(ReceiptScreen.voidReason(.wrongAmount))
+            await d.tap(ReceiptScreen.Control.void)
+            await d.tap(ReceiptScreen.Control.voidReason(.wrongAmount))
         case .till, .tillOpen, .tillShort, .tillClosed:
-            await d.tap(HomeScreen.till)
+            await d.tap(HomeScreen.Control.till)
             await count(d, [(5000, "2"), (1000, "5"), (200, "10")])
             if self == .till { return }
-            await d.tap(TillScreen.open)
+            await d.tap(TillScreen.Control.open)
             let open = try #require(await h.till.openTill(of: OperatorID("1001")!), "the till did not open")
             await h.till.recordCash(FeatureHarness.eur(25_000), for: open.operatorID, deposit: true)
             await h.till.recordCash(FeatureHarness.eur(12_000), for: open.operatorID, deposit: false)
             // Leave the till and come back: the position is read again.
-            await d.tap(TillScreen.back)
-            await d.tap(HomeScreen.till)
+            await d.tap(TillScreen.Control.back)
+            await d.tap(HomeScreen.Control.till)
             if self == .tillOpen { return }
-            await d.tap(TillScreen.startClose)
+            await d.tap(TillScreen.Control.startClose)
             await count(d, [(5000, "4"), (2000, "1"), (1000, "5"), (200, "10")])
-            await d.tap(TillScreen.close)
+            await d.tap(TillScreen.Control.close)
             if self == .tillShort { return }
-            await d.tap(TillScreen.supervisor)
+            await d.tap(TillScreen.Control.supervisor)
             await d.key("2001", on: "approval.pin")
             await d.key("2468", on: "approval.pin")
         case .approval:
             await d.openAccount()
-            await d.tap(AccountScreen.deposit)
-            await d.key("1500000", on: AmountEntryScreen.keys, enter: false)
-            await d.tap(AmountEntryScreen.review)
-            await d.tap(AmountEntryScreen.supervisor)
+            await d.tap(AccountScreen.Control.deposit)
+            await d.key("1500000", on: AmountEntryScreen.Control.keys, enter: false)
+            await d.tap(AmountEntryScreen.Control.review)
+            await d.tap(AmountEntryScreen.Control.supervisor)
             await d.key("2001", on: "approval.pin")
         case .diagnostics, .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated,
              .diagnosticsCertificateDue, .diagnosticsCertificateRefused:
@@ -245,21 +245,21 @@ enum Scenario: String, CaseIterable, Sendable {
                     .init(name: "FT5406 memory based driver", kind: .multitouchScreen, path: "/dev/input/event0"),
                     .init(name: "Honeywell 1900", kind: .scanner, path: "/dev/input/event3"),
                 ]), clientCertificate: certificate))
-            await d.tap(HomeScreen.diagnostics)
+            await d.tap(HomeScreen.Control.diagnostics)
             if self == .diagnostics {
-                await d.key("98", on: DiagnosticsScreen.keypad, enter: false)
+                await d.key("98", on: DiagnosticsScreen.Control.keypad, enter: false)
                 return
             }
-            await d.key("987654", on: DiagnosticsScreen.keypad, enter: false)
-            await d.tap(DiagnosticsScreen.open)
+            await d.key("987654", on: DiagnosticsScreen.Control.keypad, enter: false)
+            await d.tap(DiagnosticsScreen.Control.open)
             if self == .diagnosticsTouchTest {
-                await d.tap(DiagnosticsScreen.touchTest)
+                await d.tap(DiagnosticsScreen.Control.touchTest)
                 for (x, y) in [(120, 90), (400, 240), (610, 380), (700, 60), (250, 420)] {
                     d.view.handleTouch(x: x, y: y, rawX: Double(x) / 800, rawY: Double(y) / 480)
                 }
             }
             if self == .diagnosticsCalibration || self == .diagnosticsCalibrated {
-                await d.tap(DiagnosticsScreen.calibrate)
+                await d.tap(DiagnosticsScreen.Control.calibrate)
                 d.view.handleTouch(x: 82, y: 50, rawX: 0.102, rawY: 0.104)
                 await d.coordinator.settle()
             }
@@ -278,8 +278,8 @@ enum Scenario: String, CaseIterable, Sendable {
     @MainActor
     private func count(_ d: TerminalDriver, _ pieces: [(denomination: Int64, digits: String)]) async {
         for (denomination, digits) in pieces {
-            await d.tap(TillScreen.row(denomination))
-            await d.key(digits, on: TillScreen.keypad, enter: false)
+            await d.tap(TillScreen.Control.count(denomination))
+            await d.key(digits, on: TillScreen.Control.keypad, enter: false)
         }
     }
 

@@ -66,10 +66,6 @@ import Widgets
             return d.render(.small, theme: shot.theme, textScale: shot.textScale)
         }
         #expect(tree.identifier == scenario.screenName)
-        // Every view model on the stack has a TerminalScreen (TerminalView shows a stand-in otherwise).
-        var standIns = 0
-        tree.forEach { node in if node.identifier == "missing-screen" { standIns += 1 } }
-        #expect(standIns == 0, "\(scenario.screenName) has no TerminalScreen")
         // The PNG round-trips: what QA gets from `teller ctl screenshot` is the frame.
         let png = try PNG.encode(surface)
         let decoded = try PNG.decode(png)

@@ -72,6 +72,12 @@ final class TerminalDriver {
         await coordinator.settle()
     }
 
+    /// Taps a screen's control by its identifier, as QA and a finger do.
+    func tap<Control: RawRepresentable>(_ control: Control, sourceLocation: SourceLocation = #_sourceLocation) async
+    where Control.RawValue == String {
+        await tap(control.rawValue, sourceLocation: sourceLocation)
+    }
+
     func tap(_ identifiers: [String], sourceLocation: SourceLocation = #_sourceLocation) async {
         for id in identifiers { await tap(id, sourceLocation: sourceLocation) }
     }
@@ -114,17 +120,17 @@ final class TerminalDriver {
 
     /// Home → Find account → the stocked account, by typing its IBAN.
     func openAccount() async {
-        await tap(HomeScreen.findAccount)
+        await tap(HomeScreen.Control.findAccount)
         await tap(FeatureHarness.account.electronic.map { "find-account.keys.\($0)" })
-        await tap(FindAccountScreen.open)
+        await tap(FindAccountScreen.Control.open)
     }
 
     /// From the account screen: a deposit of `cents` to its receipt.
     func deposit(_ cents: String) async {
-        await tap(AccountScreen.deposit)
-        await key(cents, on: AmountEntryScreen.keys, enter: false)
-        await tap(AmountEntryScreen.review)
-        await tap(ReviewScreen.confirm)
+        await tap(AccountScreen.Control.deposit)
+        await key(cents, on: AmountEntryScreen.Control.keys, enter: false)
+        await tap(AmountEntryScreen.Control.review)
+        await tap(ReviewScreen.Control.confirm)
     }
 
     var receipt: ReceiptViewModel? { coordinator.current.receipt }

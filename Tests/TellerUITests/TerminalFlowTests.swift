@@ -13,22 +13,22 @@ import Widgets
     @Test func depositFlowByTapsEndsQueuedThenConfirmed() async throws {
         let d = await TerminalDriver()
         await d.stockAccount()
-        await d.key("1001", on: SignInScreen.keypad)
+        await d.key("1001", on: SignInScreen.Control.keypad)
         #expect(d.layout().node(withIdentifier: "sign-in.pin.enter")?.label == "Sign in")
-        await d.key("1234", on: SignInScreen.keypad)
+        await d.key("1234", on: SignInScreen.Control.keypad)
         #expect(d.coordinator.current.screenName == "home")
-        await d.tap(HomeScreen.findAccount)
+        await d.tap(HomeScreen.Control.findAccount)
         await d.tap(FeatureHarness.account.electronic.map { "find-account.keys.\($0)" })
         #expect(d.layout().node(withIdentifier: "find-account.validation")?.label == "Valid IBAN")
-        await d.tap(FindAccountScreen.open)
+        await d.tap(FindAccountScreen.Control.open)
         #expect(d.coordinator.current.screenName == "account")
         #expect(d.layout().node(withIdentifier: "account.balance")?.label == "12,480.25 EUR")
-        await d.tap(AccountScreen.deposit)
-        await d.key("5000", on: AmountEntryScreen.keys, enter: false)
-        #expect(d.layout().node(withIdentifier: AmountEntryScreen.amountField)?.value == "50.00 EUR")
-        await d.tap(AmountEntryScreen.review)
+        await d.tap(AccountScreen.Control.deposit)
+        await d.key("5000", on: AmountEntryScreen.Control.keys, enter: false)
+        #expect(d.layout().node(withIdentifier: AmountEntryScreen.Control.amountField.rawValue)?.value == "50.00 EUR")
+        await d.tap(AmountEntryScreen.Control.review)
         #expect(d.coordinator.current.screenName == "review")
-        await d.tap(ReviewScreen.confirm)
+        await d.tap(ReviewScreen.Control.confirm)
         let receipt = try #require(d.receipt)
         #expect(d.layout().node(withIdentifier: "receipt.status")?.label == "Queued")
         // The sync engine announces every enqueue; the status bar follows.
@@ -37,7 +37,7 @@ import Widgets
         await d.harness.sync.send(.confirmed(receipt.entry.key, reference: "H20261129-0000042"))
         await d.waitUntil { d.layout().node(withIdentifier: "receipt.status")?.label == "Confirmed" }
         #expect(d.layout().allText.contains { $0.contains("H20261129-0000042") })
-        await d.tap(ReceiptScreen.done)
+        await d.tap(ReceiptScreen.Control.done)
         #expect(d.coordinator.current.screenName == "home")
         #expect(d.coordinator.routes == [.home])
     }
@@ -46,7 +46,7 @@ import Widgets
         let d = await TerminalDriver()
         await d.stockAccount()
         await d.signIn()
-        await d.tap(HomeScreen.findAccount)
+        await d.tap(HomeScreen.Control.findAccount)
         await d.type("DE54 5001 0517 0426 3971 58\n")
         #expect(d.coordinator.current.screenName == "account")
         let model = try #require(d.coordinator.current.account, "the account screen is not on top: \(d.coordinator.current.screenName)")
@@ -58,8 +58,8 @@ import Widgets
         await d.stockAccount()
         await d.signIn()
         await d.openAccount()
-        await d.tap(AccountScreen.transfer)
-        await d.key("1000", on: AmountEntryScreen.keys, enter: false)
+        await d.tap(AccountScreen.Control.transfer)
+        await d.key("1000", on: AmountEntryScreen.Control.keys, enter: false)
         await d.type("ES9121000418450200051332\n")
         let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.amountText == "10.00 EUR")
@@ -75,16 +75,16 @@ import Widgets
         await d.stockAccount()
         await d.signIn()
         await d.openAccount()
-        await d.tap(AccountScreen.transfer)
+        await d.tap(AccountScreen.Control.transfer)
         #expect(d.layout().node(withIdentifier: "amount.keys.A") == nil)
-        await d.tap(AmountEntryScreen.recipientField)
+        await d.tap(AmountEntryScreen.Control.recipientField)
         let tree = d.layout()
         #expect(tree.node(withIdentifier: "amount.keys.A") != nil)
         #expect(tree.node(withIdentifier: "amount.keys.00") == nil)
         await d.tap("ES91".map { "amount.keys.\($0)" })
         let model = try #require(d.coordinator.current.amount, "the amount screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.recipientText == "ES91")
-        await d.tap(AmountEntryScreen.amountField)
+        await d.tap(AmountEntryScreen.Control.amountField)
         #expect(d.layout().node(withIdentifier: "amount.keys.00") != nil)
     }
 
@@ -103,18 +103,18 @@ import Widgets
         await d.tap(ack.identifier!)
         #expect(await d.harness.outbox.acknowledged.count == 1)
         #expect(d.layout().interactiveNodes.allSatisfy { $0.identifier?.hasSuffix(".acknowledge") != true })
-        await d.tap(QueueScreen.syncNow)
+        await d.tap(QueueScreen.Control.syncNow)
         #expect(await d.harness.sync.syncNowCount == 1)
     }
 
     @Test func lockedScreenUnlocksWithThePIN() async throws {
         let d = try await Scenario.locked.make()
-        await d.key("1111", on: LockedScreen.keypad, enter: false)
-        await d.tap(LockedScreen.unlock)
+        await d.key("1111", on: LockedScreen.Control.keypad, enter: false)
+        await d.tap(LockedScreen.Control.unlock)
         #expect(d.coordinator.current.screenName == "locked")
         #expect(d.layout().node(withIdentifier: "locked.message") != nil)
-        await d.key("1234", on: LockedScreen.keypad, enter: false)
-        await d.tap(LockedScreen.unlock)
+        await d.key("1234", on: LockedScreen.Control.keypad, enter: false)
+        await d.tap(LockedScreen.Control.unlock)
         #expect(d.coordinator.current.screenName == "home")
     }
 
@@ -139,7 +139,7 @@ import Widgets
         let d = await TerminalDriver()
         await d.signIn()
         d.harness.clock.advance(100)
-        await d.tap(HomeScreen.findAccount)
+        await d.tap(HomeScreen.Control.findAccount)
         d.harness.clock.advance(100)
         d.coordinator.tick()
         #expect(d.coordinator.current.screenName == "find-account", "a tap 100 s ago is activity")
@@ -150,7 +150,7 @@ import Widgets
 
     @Test func staleTapsAreIgnored() async throws {
         let d = await TerminalDriver()
-        #expect(!d.view.handleTap(identifier: HomeScreen.findAccount))
+        #expect(!d.view.handleTap(identifier: HomeScreen.Control.findAccount.rawValue))
         #expect(!d.view.handleTap(identifier: "queue.row.0.acknowledge"))
         #expect(d.coordinator.current.screenName == "sign-in")
     }
@@ -160,7 +160,7 @@ import Widgets
         let model = try #require(d.coordinator.current.diagnostics, "the diagnostics screen is not on top: \(d.coordinator.current.screenName)")
         #expect(model.touches.count == 5)
         let (tree, surface) = d.render()
-        #expect(tree.node(withIdentifier: DiagnosticsScreen.touchArea)?.value == "5")
+        #expect(tree.node(withIdentifier: DiagnosticsScreen.Control.touchArea)?.value == "5")
         // The dot's centre is painted in the focus colour, exactly where the finger was.
         #expect(surface.row(240)[400] & 0xFF_FFFF == Theme.standard.focus.argb & 0xFF_FFFF)
     }
@@ -179,7 +179,7 @@ import Widgets
         let saved = try #require(await d.harness.diagnostics.saved.first)
         #expect(await d.harness.diagnostics.saved.count == 1)
         #expect(d.harness.touchCalibration.calls == [.begin, .apply(saved)])
-        await d.tap(DiagnosticsScreen.done)
+        await d.tap(DiagnosticsScreen.Control.done)
         #expect(model.mode == .report)
     }
 }

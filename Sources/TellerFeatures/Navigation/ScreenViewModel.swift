@@ -7,6 +7,9 @@ import TellerCore
 public protocol ScreenViewModel: AnyObject {
     /// A stable name for logs, `teller ctl status` and tests ("amount").
     var screenName: String { get }
+    /// The screen that shows this view model; TellerUI builds it from this.
+    /// No default: a view model without a screen does not compile.
+    var screenKind: ScreenKind { get }
     /// The screen came on top, first or again after the one above it was
     /// popped: screens that show live data (re)load here.
     func appeared() async

@@ -120,6 +120,7 @@ public final class AccountViewModel {
 
 extension AccountViewModel: ScreenViewModel {
     public var screenName: String { "account" }
+    public var screenKind: ScreenKind { .account(self) }
     public func appeared() async { await load() }
     public func handle(_ event: SyncEvent) async { await refreshPending() }
 }

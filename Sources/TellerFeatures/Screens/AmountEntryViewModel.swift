@@ -236,5 +236,6 @@ extension FindAccountViewModel {
 
 extension AmountEntryViewModel: ScreenViewModel {
     public var screenName: String { "amount" }
+    public var screenKind: ScreenKind { .amountEntry(self) }
     public func appeared() async { await load() }
 }

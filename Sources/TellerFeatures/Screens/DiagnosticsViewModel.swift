@@ -259,4 +259,5 @@ public final class DiagnosticsViewModel {
 
 extension DiagnosticsViewModel: ScreenViewModel {
     public var screenName: String { "diagnostics" }
+    public var screenKind: ScreenKind { .diagnostics(self) }
 }

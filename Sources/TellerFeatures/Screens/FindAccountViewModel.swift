@@ -78,4 +78,5 @@ public final class FindAccountViewModel {
 
 extension FindAccountViewModel: ScreenViewModel {
     public var screenName: String { "find-account" }
+    public var screenKind: ScreenKind { .findAccount(self) }
 }

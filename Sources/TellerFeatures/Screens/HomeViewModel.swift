@@ -42,4 +42,5 @@ public final class HomeViewModel {
 
 extension HomeViewModel: ScreenViewModel {
     public var screenName: String { "home" }
+    public var screenKind: ScreenKind { .home(self) }
 }

@@ -63,4 +63,5 @@ public final class LockedViewModel {
 
 extension LockedViewModel: ScreenViewModel {
     public var screenName: String { "locked" }
+    public var screenKind: ScreenKind { .locked(self) }
 }

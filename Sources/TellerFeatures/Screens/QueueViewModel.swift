@@ -196,5 +196,6 @@ public final class QueueViewModel {
 
 extension QueueViewModel: ScreenViewModel {
     public var screenName: String { "queue" }
+    public var screenKind: ScreenKind { .queue(self) }
     public func appeared() async { await load() }
 }

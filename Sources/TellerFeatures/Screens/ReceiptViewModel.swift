@@ -201,4 +201,5 @@ public final class ReceiptViewModel {
 
 extension ReceiptViewModel: ScreenViewModel {
     public var screenName: String { "receipt" }
+    public var screenKind: ScreenKind { .receipt(self) }
 }

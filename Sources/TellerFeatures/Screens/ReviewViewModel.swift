@@ -75,4 +75,5 @@ public final class ReviewViewModel {
 
 extension ReviewViewModel: ScreenViewModel {
     public var screenName: String { "review" }
+    public var screenKind: ScreenKind { .review(self) }
 }

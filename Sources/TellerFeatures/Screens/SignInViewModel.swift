@@ -182,4 +182,5 @@ public final class SignInViewModel {
 
 extension SignInViewModel: ScreenViewModel {
     public var screenName: String { approving == nil ? "sign-in" : "approval" }
+    public var screenKind: ScreenKind { .signIn(self) }
 }

@@ -270,5 +270,6 @@ public final class TillViewModel {
 
 extension TillViewModel: ScreenViewModel {
     public var screenName: String { "till" }
+    public var screenKind: ScreenKind { .till(self) }
     public func appeared() async { await load() }
 }

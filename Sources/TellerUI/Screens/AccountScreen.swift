@@ -6,11 +6,34 @@ import Widgets
 /// this terminal's queued rows, and the three transactions.
 @MainActor
 public struct AccountScreen: TerminalScreen {
-    public static let deposit = "account.deposit"
-    public static let withdraw = "account.withdraw"
-    public static let transfer = "account.transfer"
-    public static let back = "account.back"
-    public static let activity = "account.activity"
+    public enum Control: RawRepresentable, Hashable {
+        case deposit, withdraw, transfer, back
+        /// A row of the activity list (`account.activity.0`): it takes the tap and does nothing.
+        case activity(Int)
+
+        /// The activity list itself.
+        public static let activityList = "account.activity"
+
+        public var rawValue: String {
+            switch self {
+            case .deposit: "account.deposit"
+            case .withdraw: "account.withdraw"
+            case .transfer: "account.transfer"
+            case .back: "account.back"
+            case .activity(let row): "\(Self.activityList).\(row)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.deposit, .withdraw, .transfer, .back].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let row = rawValue.member(of: Self.activityList).flatMap({ Int($0) }) {
+                self = .activity(row)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: AccountViewModel
 
@@ -33,41 +56,42 @@ public struct AccountScreen: TerminalScreen {
         let left: any Widget
         if lines.isEmpty {
             top.append(Label(model.noActivityText, style: .body, color: .secondaryText, maxLines: 3, identifier: "account.no-activity"))
-            left = ScrollArea(identifier: Self.activity, label: model.activityTitle, VStack(spacing: 8, top))
+            left = ScrollArea(identifier: Control.activityList, label: model.activityTitle, VStack(spacing: Theme.Spacing.small, top))
         } else {
-            left = List(identifier: Self.activity, label: model.activityTitle,
-                        header: VStack(spacing: 8, padding: Insets(bottom: 8), top),
+            left = List(identifier: Control.activityList, label: model.activityTitle,
+                        header: VStack(spacing: Theme.Spacing.small, padding: Insets(bottom: Theme.Spacing.small), top),
                         rows: lines.enumerated().map { index, line in
-                ListRow(identifier: "\(Self.activity).\(index)", title: line.title, subtitle: line.detail, trailing: line.amount,
+                ListRow(identifier: Control.activity(index).rawValue, title: line.title, subtitle: line.detail, trailing: line.amount,
                         badge: line.badge.map { Badge($0, tone: .warning) })
             })
         }
-        let back = ScreenParts.backButton(model.backTitle, identifier: Self.back)
+        let back = ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue)
         let transactions: [any Widget] = [
-            Frame(height: 72, Button(model.depositTitle, identifier: Self.deposit, isEnabled: model.canTransact)),
-            Frame(height: 72, Button(model.withdrawTitle, identifier: Self.withdraw, isEnabled: model.canTransact)),
-            Frame(height: 72, Button(model.transferTitle, identifier: Self.transfer, isEnabled: model.canTransact)),
+            Frame(height: Theme.Size.tallButtonHeight, button(model.depositTitle, .deposit)),
+            Frame(height: Theme.Size.tallButtonHeight, button(model.withdrawTitle, .withdraw)),
+            Frame(height: Theme.Size.tallButtonHeight, button(model.transferTitle, .transfer)),
         ]
         // Landscape: the actions in a column on the right, wide enough for "Withdraw" at the largest
         // text. Portrait: Back on top, the actions in a row under the thumb.
         return FirstThatFits([
-            HStack(spacing: 16, padding: .all(12), [
+            HStack(spacing: Theme.Spacing.large, padding: .all(Theme.Spacing.medium), [
                 Flexible(3, left),
-                Frame(width: 220, VStack(spacing: 12, [back, Spacer()] + transactions)),
+                Frame(width: Theme.Size.actionColumnWidth, VStack(spacing: Theme.Spacing.medium, [back, Spacer()] + transactions)),
             ]),
-            VStack(spacing: 12, padding: .all(12), [
-                HStack(spacing: 12, [back, Spacer()]),
+            VStack(spacing: Theme.Spacing.medium, padding: .all(Theme.Spacing.medium), [
+                HStack(spacing: Theme.Spacing.medium, [back, Spacer()]),
                 Flexible(1, left),
                 FirstThatFits([
-                    HStack(spacing: 12, transactions.map { Flexible(1, $0) }),
-                    VStack(spacing: 12, transactions),
+                    HStack(spacing: Theme.Spacing.medium, transactions.map { Flexible(1, $0) }),
+                    VStack(spacing: Theme.Spacing.medium, transactions),
                 ]),
             ]),
         ])
     }
 
     private func header() -> any Widget {
-        VStack(spacing: 2, padding: .symmetric(horizontal: 14, vertical: 10), background: .header, cornerRadius: 8,
+        VStack(spacing: Theme.Spacing.hairline, padding: .symmetric(horizontal: Theme.Spacing.mediumLarge, vertical: Theme.Spacing.compact),
+               background: .header, cornerRadius: Theme.Size.cornerRadius,
                identifier: "account.header", [
             // The holder and the IBAN wrap (the IBAN in its groups of four) rather than lose a letter.
             Label(model.title, style: .title, color: .onHeader, maxLines: 3, canTruncate: false, identifier: "account.holder"),
@@ -81,18 +105,21 @@ public struct AccountScreen: TerminalScreen {
 }
 
 extension AccountScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        switch identifier {
-        case Self.deposit where model.canTransact: model.deposit()
-        case Self.withdraw where model.canTransact: model.withdraw()
-        case Self.transfer where model.canTransact: model.transfer()
-        case Self.back: model.back()
-        default: return identifier.hasPrefix(Self.activity + ".")
+    /// The three transactions wait for an account that can take them.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .deposit, .withdraw, .transfer: model.canTransact
+        case .back, .activity: true
         }
-        return true
     }
-}
 
-extension AccountViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { AccountScreen(model: self) }
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .deposit: model.deposit()
+        case .withdraw: model.withdraw()
+        case .transfer: model.transfer()
+        case .back: model.back()
+        case .activity: break
+        }
+    }
 }

@@ -8,19 +8,43 @@ import Widgets
 /// keyboard and the form folds to the two fields and one message line.
 @MainActor
 public struct AmountEntryScreen: TerminalScreen {
-    public static let keys = "amount.keys"
-    public static let amountField = "amount.amount"
-    public static let recipientField = "amount.recipient"
-    public static let review = "amount.review"
-    public static let back = "amount.back"
-    /// Shown after Review refused a limit a supervisor may lift.
-    public static let supervisor = "amount.supervisor"
+    public enum Control: RawRepresentable {
+        case review, back, amountField, recipientField
+        /// Shown after Review refused a limit a supervisor may lift.
+        case supervisor
+        /// A key of the keypad, or of the keyboard while the recipient has focus (`amount.keys.5`).
+        case key(KeypadKey)
+
+        /// The keypad (and keyboard) itself.
+        public static let keys = "amount.keys"
+
+        public var rawValue: String {
+            switch self {
+            case .review: "amount.review"
+            case .back: "amount.back"
+            case .amountField: "amount.amount"
+            case .recipientField: "amount.recipient"
+            case .supervisor: "amount.supervisor"
+            case .key(let key): "\(Self.keys).\(key.identifierSuffix)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.review, .back, .amountField, .recipientField, .supervisor].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let key = KeypadKey(tapIdentifier: rawValue, keypadIdentifier: Self.keys) {
+                self = .key(key)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: AmountEntryViewModel
 
     public init(model: AmountEntryViewModel) { self.model = model }
 
-    public var focusedField: String? { model.focus == .recipient ? Self.recipientField : Self.amountField }
+    public var focusedField: String? { (model.focus == .recipient ? Control.recipientField : .amountField).rawValue }
 
     public var title: String { model.title }
 
@@ -29,16 +53,16 @@ public struct AmountEntryScreen: TerminalScreen {
     }
 
     private var topRow: any Widget {
-        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
-                           action: model.approvable == nil ? nil : Button(model.supervisorTitle, identifier: Self.supervisor, style: .secondary))
+        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title,
+                           action: model.approvable == nil ? nil : button(model.supervisorTitle, .supervisor, style: .secondary))
     }
 
     private var amountField: any Widget {
-        TextField(identifier: Self.amountField, label: model.amountLabel, value: model.amountText)
+        TextField(identifier: Control.amountField.rawValue, label: model.amountLabel, value: model.amountText)
     }
 
     private var recipientField: any Widget {
-        TextField(identifier: Self.recipientField, label: model.recipientLabel, value: model.recipientFieldText,
+        TextField(identifier: Control.recipientField.rawValue, label: model.recipientLabel, value: model.recipientFieldText,
                   placeholder: model.recipientLabel)
     }
 
@@ -58,18 +82,18 @@ public struct AmountEntryScreen: TerminalScreen {
         }
         let limits = model.limitLines
         if !limits.isEmpty {
-            form.append(VStack(spacing: 2, identifier: "amount.limits",
+            form.append(VStack(spacing: Theme.Spacing.hairline, identifier: "amount.limits",
                                [Label(model.limitsTitle, style: .caption, color: .secondaryText)]
                                    + limits.map { Label($0, style: .caption, color: .primaryText, maxLines: 6, canTruncate: false) }))
         }
         form.append(Spacer())
         // The form gets a little more than half: limit lines are long, keys stay over 100 dp wide.
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), [
+        return VStack(spacing: Theme.Spacing.small, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small), [
             topRow,
-            Flexible(1, HStack(spacing: 16, [
+            Flexible(1, HStack(spacing: Theme.Spacing.large, [
                 // At the largest text the form scrolls rather than cut the IBAN, a limit or the refusal.
-                Flexible(6, ScrollArea(identifier: "amount.form", label: model.title, VStack(spacing: 8, form))),
-                Flexible(5, Keypad(identifier: Self.keys, model.amountKeypad, primaryAction: Self.review)),
+                Flexible(6, ScrollArea(identifier: "amount.form", label: model.title, VStack(spacing: Theme.Spacing.small, form))),
+                Flexible(5, Keypad(identifier: Control.keys, model.amountKeypad, primaryAction: Control.review.rawValue)),
             ])),
         ])
     }
@@ -78,52 +102,44 @@ public struct AmountEntryScreen: TerminalScreen {
         let line = model.refusal ?? model.recipientValidationText ?? ""
         let message = Label(line, style: .body, color: model.refusal == nil ? .secondaryText : .danger, maxLines: 2,
                             identifier: model.refusal == nil ? "amount.recipient-validation" : "amount.refusal")
-        let keyboard = Keypad(identifier: Self.keys, layout: .alphanumeric, model.recipientKeyboard, primaryAction: Self.review)
+        let keyboard = Keypad(identifier: Control.keys, layout: .alphanumeric, model.recipientKeyboard, primaryAction: Control.review.rawValue)
         // Side by side while both values fit whole; otherwise the amount above the recipient.
         let fields = FirstThatFits([
-            HStack(spacing: 12, [
+            HStack(spacing: Theme.Spacing.medium, [
                 Flexible(1, ScreenParts.captioned(model.amountLabel, amountField)),
                 Flexible(2, ScreenParts.captioned(model.recipientLabel, recipientField)),
             ]),
-            VStack(spacing: 8, [
+            VStack(spacing: Theme.Spacing.small, [
                 ScreenParts.captioned(model.amountLabel, amountField),
                 ScreenParts.captioned(model.recipientLabel, recipientField),
             ]),
         ])
         // At the largest text the title and the captions give their rows to the keys, which keep their touch size.
-        let compact = HStack(spacing: 12, alignment: .center, [
-            ScreenParts.backButton(model.backTitle, identifier: Self.back), Flexible(1, amountField), Flexible(2, recipientField),
+        let compact = HStack(spacing: Theme.Spacing.medium, alignment: .center, [
+            ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), Flexible(1, amountField), Flexible(2, recipientField),
         ])
-        let padding = Insets.symmetric(horizontal: 12, vertical: 8)
+        let padding = Insets.symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small)
         return FirstThatFits(.vertical, [
-            VStack(spacing: 8, padding: padding, [topRow, fields, message, keyboard]),
-            VStack(spacing: 8, padding: padding, [compact, message, keyboard]),
+            VStack(spacing: Theme.Spacing.small, padding: padding, [topRow, fields, message, keyboard]),
+            VStack(spacing: Theme.Spacing.small, padding: padding, [compact, message, keyboard]),
         ])
     }
 }
 
 extension AmountEntryScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        let review = { actions.perform { await model.reviewTransaction() } }
-        if let key = KeypadKey(tapIdentifier: identifier, keypadIdentifier: Self.keys) {
-            switch key {
-            case .digit(let n): model.press(digit: Character(String(n)))
-            case .doubleZero: model.pressDoubleZero()
-            case .letter(let c): model.type(c)
-            case .backspace: model.backspace()
-            case .space, .enter: break
-            }
-            return true
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .key(.digit(let n)): model.press(digit: Character(String(n)))
+        case .key(.doubleZero): model.pressDoubleZero()
+        case .key(.letter(let c)): model.type(c)
+        case .key(.backspace): model.backspace()
+        case .key(.space), .key(.enter): break
+        case .review: actions.perform { await model.reviewTransaction() }
+        case .supervisor: model.callSupervisor()
+        case .back: model.back()
+        case .amountField: model.focus(.amount)
+        case .recipientField: model.focus(.recipient)
         }
-        switch identifier {
-        case Self.review: review()
-        case Self.supervisor: model.callSupervisor()
-        case Self.back: model.back()
-        case Self.amountField: model.focus(.amount)
-        case Self.recipientField: model.focus(.recipient)
-        default: return false
-        }
-        return true
     }
 
     /// Keys go to the view model, which also spots a scanned IBAN.
@@ -135,8 +151,4 @@ extension AmountEntryScreen {
         case .enter: if model.keyboardEnter() == .review { actions.perform { await model.reviewTransaction() } }
         }
     }
-}
-
-extension AmountEntryViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { AmountEntryScreen(model: self) }
 }

@@ -8,23 +8,55 @@ import Widgets
 /// (``isFullScreen``) so that marks sit exactly where the finger was.
 @MainActor
 public struct DiagnosticsScreen: TerminalScreen {
-    public static let keypad = "diagnostics.pin"
-    public static let pinField = "diagnostics.pin-field"
-    public static let open = "diagnostics.open"
-    public static let back = "diagnostics.back"
-    public static let done = "diagnostics.done"
-    public static let touchTest = "diagnostics.touch-test"
-    public static let calibrate = "diagnostics.calibrate"
-    public static let report = "diagnostics.report"
-    public static let touchArea = "diagnostics.touch-area"
-    /// A language button: "diagnostics.language.de".
-    public static func language(_ code: String) -> String { "diagnostics.language.\(code)" }
+    public enum Control: RawRepresentable {
+        case open, back, done, touchTest, calibrate, pinField
+        /// A key of the technician PIN's keypad (`diagnostics.pin.5`).
+        case key(KeypadKey)
+        /// A line of the report (`diagnostics.report.0`): it takes the tap and does nothing.
+        case reportLine(Int)
+        /// A language button: `diagnostics.language.de`.
+        case language(Language)
+
+        public static let keypad = "diagnostics.pin"
+        public static let report = "diagnostics.report"
+        public static let languages = "diagnostics.language"
+        /// Where the touch test and calibration take raw touches.
+        public static let touchArea = "diagnostics.touch-area"
+
+        public var rawValue: String {
+            switch self {
+            case .open: "diagnostics.open"
+            case .back: "diagnostics.back"
+            case .done: "diagnostics.done"
+            case .touchTest: "diagnostics.touch-test"
+            case .calibrate: "diagnostics.calibrate"
+            case .pinField: "diagnostics.pin-field"
+            case .key(let key): "\(Self.keypad).\(key.identifierSuffix)"
+            case .reportLine(let line): "\(Self.report).\(line)"
+            case .language(let language): "\(Self.languages).\(language.code)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.open, .back, .done, .touchTest, .calibrate, .pinField].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let key = KeypadKey(tapIdentifier: rawValue, keypadIdentifier: Self.keypad) {
+                self = .key(key)
+            } else if let line = rawValue.member(of: Self.report).flatMap({ Int($0) }) {
+                self = .reportLine(line)
+            } else if let language = rawValue.member(of: Self.languages).flatMap({ Language(code: String($0)) }) {
+                self = .language(language)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: DiagnosticsViewModel
 
     public init(model: DiagnosticsViewModel) { self.model = model }
 
-    public var focusedField: String? { model.mode == .locked ? Self.pinField : nil }
+    public var focusedField: String? { model.mode == .locked ? Control.pinField.rawValue : nil }
 
     /// The touch test and calibration cover the status bar too.
     public var isFullScreen: Bool {
@@ -46,31 +78,31 @@ public struct DiagnosticsScreen: TerminalScreen {
 
     private func pinLayout() -> any Widget {
         var form: [any Widget] = [
-            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title),
             ScreenParts.captioned(model.pinPrompt,
-                                  TextField(identifier: Self.pinField, label: model.pinPrompt, value: model.pinFieldText, isSecure: true)),
+                                  TextField(identifier: Control.pinField.rawValue, label: model.pinPrompt, value: model.pinFieldText, isSecure: true)),
         ]
         if let message = model.message {
             form.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
         }
         form.append(Spacer())
-        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
-            Flexible(1, VStack(spacing: 10, form)),
+        return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
+            Flexible(1, VStack(spacing: Theme.Spacing.compact, form)),
             // Open is the keypad's enter key: one primary action, under the thumb.
-            Flexible(1, Keypad(identifier: Self.keypad, model.keypad, primaryAction: Self.open)),
+            Flexible(1, Keypad(identifier: Control.keypad, model.keypad, primaryAction: Control.open.rawValue)),
         ])
     }
 
     private func reportLayout() -> any Widget {
         let calibrated = model.mode == .calibrated
         var children: [any Widget] = [
-            HStack(spacing: 12, alignment: .center, [
-                calibrated ? ScreenParts.backButton(model.doneTitle, identifier: Self.done)
-                           : ScreenParts.backButton(model.backTitle, identifier: Self.back),
+            HStack(spacing: Theme.Spacing.medium, alignment: .center, [
+                calibrated ? ScreenParts.backButton(model.doneTitle, identifier: Control.done.rawValue)
+                           : ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue),
                 Label(model.title, style: .title),
                 Spacer(),
-                Button(model.touchTestTitle, identifier: Self.touchTest, style: .secondary),
-                Button(model.calibrateTitle, identifier: Self.calibrate, style: .secondary),
+                button(model.touchTestTitle, .touchTest, style: .secondary),
+                button(model.calibrateTitle, .calibrate, style: .secondary),
             ]),
         ]
         children.append(languageRow())
@@ -80,36 +112,40 @@ public struct DiagnosticsScreen: TerminalScreen {
         if let message = model.message {
             children.append(ScreenParts.message(message, isError: true, identifier: "diagnostics.message"))
         }
-        children.append(List(identifier: Self.report, label: model.title, rows: model.lines.enumerated().map { index, line in
-            ListRow(identifier: "\(Self.report).\(index)", title: line.value, subtitle: line.label)
+        children.append(List(identifier: Control.report, label: model.title, rows: model.lines.enumerated().map { index, line in
+            ListRow(identifier: Control.reportLine(index).rawValue, title: line.value, subtitle: line.label)
         }))
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+        return VStack(spacing: Theme.Spacing.small, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small), children)
     }
 
     /// The language switch: each language in its own name, the current one
     /// highlighted. One row when it fits, two when large text needs them.
     private func languageRow() -> any Widget {
         let buttons: [any Widget] = model.languages.map { choice in
-            Button(choice.title, identifier: Self.language(choice.language.code), style: choice.isCurrent ? .primary : .secondary)
+            button(choice.title, .language(choice.language), style: choice.isCurrent ? .primary : .secondary)
         }
         let title = Label(model.languageTitle, style: .body, color: .secondaryText)
         return FirstThatFits([
-            HStack(spacing: 8, alignment: .center, [title] + buttons + [Spacer()]),
-            VStack(spacing: 6, [title, HStack(spacing: 8, Array(buttons.prefix(3))), HStack(spacing: 8, Array(buttons.dropFirst(3)))]),
+            HStack(spacing: Theme.Spacing.small, alignment: .center, [title] + buttons + [Spacer()]),
+            VStack(spacing: Theme.Spacing.xSmall, [
+                title,
+                HStack(spacing: Theme.Spacing.small, Array(buttons.prefix(3))),
+                HStack(spacing: Theme.Spacing.small, Array(buttons.dropFirst(3))),
+            ]),
         ])
     }
 
     private func markLayout() -> any Widget {
-        let marks = TouchMarks(identifier: Self.touchArea,
+        let marks = TouchMarks(identifier: Control.touchArea,
                                label: model.mode == .touchTest ? model.touchAreaLabel : model.calibrationAreaLabel,
                                dots: model.mode == .touchTest ? model.touches : [],
                                crosses: model.currentTarget.map { [$0] } ?? [])
-        let controls = VStack(spacing: 12, padding: .all(16), [
+        let controls = VStack(spacing: Theme.Spacing.medium, padding: .all(Theme.Spacing.large), [
             Spacer(),
             Label(model.instruction ?? "", style: .headline, alignment: .center, maxLines: 2, identifier: "diagnostics.instruction"),
             Label(model.message ?? "", style: .body, color: .danger, alignment: .center, maxLines: 2, identifier: "diagnostics.message"),
             Spacer(),
-            HStack(spacing: 12, [Spacer(), Button(model.doneTitle, identifier: Self.done, style: .secondary)]),
+            HStack(spacing: Theme.Spacing.medium, [Spacer(), button(model.doneTitle, .done, style: .secondary)]),
         ])
         return Overlay(marks, controls)
     }
@@ -120,21 +156,25 @@ extension DiagnosticsScreen {
         DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: { actions.perform { await model.unlock() } })
     }
 
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        let digits = digits(actions)
-        if model.mode == .locked, digits.tap(identifier, keypad: Self.keypad) { return true }
-        switch identifier {
-        case Self.open where model.mode == .locked: digits.enter()
-        case Self.back, Self.done: model.done()
-        case Self.touchTest where model.mode != .locked: model.startTouchTest()
-        case Self.calibrate where model.mode != .locked: model.startCalibration()
-        case Self.pinField: break
-        case _ where identifier.hasPrefix("diagnostics.language.") && model.mode != .locked:
-            guard let language = Language(code: String(identifier.dropFirst("diagnostics.language.".count))) else { return false }
-            actions.perform { await model.switchLanguage(to: language) }
-        default: return identifier.hasPrefix(Self.report + ".")
+    /// The PIN's keys and Open only while locked; the report's buttons only once unlocked.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .key, .open: model.mode == .locked
+        case .touchTest, .calibrate, .language: model.mode != .locked
+        case .back, .done, .pinField, .reportLine: true
         }
-        return true
+    }
+
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .key(let key): digits(actions).tap(key)
+        case .open: digits(actions).enter()
+        case .back, .done: model.done()
+        case .touchTest: model.startTouchTest()
+        case .calibrate: model.startCalibration()
+        case .pinField, .reportLine: break
+        case .language(let language): actions.perform { await model.switchLanguage(to: language) }
+        }
     }
 
     /// Only the technician PIN takes keys.
@@ -149,8 +189,4 @@ extension DiagnosticsScreen {
         default: break
         }
     }
-}
-
-extension DiagnosticsViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { DiagnosticsScreen(model: self) }
 }

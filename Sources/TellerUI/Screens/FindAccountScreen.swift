@@ -5,56 +5,79 @@ import Widgets
 /// every key with the reason shown under the field.
 @MainActor
 public struct FindAccountScreen: TerminalScreen {
-    public static let keyboard = "find-account.keys"
-    public static let field = "find-account.iban"
-    public static let open = "find-account.open"
-    public static let back = "find-account.back"
+    public enum Control: RawRepresentable {
+        case open, back, field
+        /// A key of the keyboard (`find-account.keys.D`).
+        case key(KeypadKey)
+
+        public static let keyboard = "find-account.keys"
+
+        public var rawValue: String {
+            switch self {
+            case .open: "find-account.open"
+            case .back: "find-account.back"
+            case .field: "find-account.iban"
+            case .key(let key): "\(Self.keyboard).\(key.identifierSuffix)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.open, .back, .field].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let key = KeypadKey(tapIdentifier: rawValue, keypadIdentifier: Self.keyboard) {
+                self = .key(key)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: FindAccountViewModel
 
     public init(model: FindAccountViewModel) { self.model = model }
 
-    public var focusedField: String? { Self.field }
+    public var focusedField: String? { Control.field.rawValue }
 
     public var title: String { model.title }
 
     public func body() -> any Widget {
-        let back = ScreenParts.backButton(model.backTitle, identifier: Self.back)
-        let field = TextField(identifier: Self.field, label: model.prompt, value: model.fieldText, placeholder: model.prompt)
+        let back = ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue)
+        let field = TextField(identifier: Control.field.rawValue, label: model.prompt, value: model.fieldText, placeholder: model.prompt)
         let rest: [any Widget] = [
             Label(model.validationText, style: .body, color: model.isValid ? .success : .secondaryText, maxLines: 2,
                   identifier: "find-account.validation"),
             // Open is the keyboard's enter key, under the thumb; it greys out until the IBAN is valid.
-            Keypad(identifier: Self.keyboard, layout: .alphanumeric, model.keyboard,
-                   primaryAction: Self.open, isActionEnabled: model.isValid),
+            Keypad(identifier: Control.keyboard, layout: .alphanumeric, model.keyboard,
+                   primaryAction: Control.open.rawValue, isActionEnabled: isEnabled(.open)),
         ]
         // At the largest text the title gives its row to the field, so the keys keep their touch size.
         return FirstThatFits(.vertical, [
-            VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4),
+            VStack(spacing: Theme.Spacing.xSmall, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.xxSmall),
                    [ScreenParts.topRow(back: back, title: model.title), field] + rest),
-            VStack(spacing: 6, padding: .symmetric(horizontal: 12, vertical: 4),
-                   [HStack(spacing: 12, alignment: .center, [back, Flexible(1, field)])] + rest),
+            VStack(spacing: Theme.Spacing.xSmall, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.xxSmall),
+                   [HStack(spacing: Theme.Spacing.medium, alignment: .center, [back, Flexible(1, field)])] + rest),
         ])
     }
 }
 
 extension FindAccountScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        if let key = KeypadKey(tapIdentifier: identifier, keypadIdentifier: Self.keyboard) {
-            switch key {
-            case .backspace: model.backspace()
-            case .space, .enter: break
-            default: for character in key.text ?? "" { model.type(character) }
-            }
-            return true
+    /// Open waits for a valid IBAN.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .open: model.isValid
+        case .back, .field, .key: true
         }
-        switch identifier {
-        case Self.open: model.open()
-        case Self.back: model.back()
-        case Self.field: break
-        default: return false
+    }
+
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .key(.backspace): model.backspace()
+        case .key(.space), .key(.enter): break
+        case .key(let key): for character in key.text ?? "" { model.type(character) }
+        case .open: model.open()
+        case .back: model.back()
+        case .field: break
         }
-        return true
     }
 
     /// A scanner types the whole IBAN and then Enter, which opens the account.
@@ -66,8 +89,4 @@ extension FindAccountScreen {
         case .tab: break
         }
     }
-}
-
-extension FindAccountViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { FindAccountScreen(model: self) }
 }

@@ -5,12 +5,14 @@ import Widgets
 /// sign out, and the technician's diagnostics when the terminal has them.
 @MainActor
 public struct HomeScreen: TerminalScreen {
-    public static let findAccount = "home.find-account"
-    public static let queue = "home.queue"
-    public static let lock = "home.lock"
-    public static let signOut = "home.sign-out"
-    public static let diagnostics = "home.diagnostics"
-    public static let till = "home.till"
+    public enum Control: String {
+        case findAccount = "home.find-account"
+        case queue = "home.queue"
+        case lock = "home.lock"
+        case signOut = "home.sign-out"
+        case diagnostics = "home.diagnostics"
+        case till = "home.till"
+    }
 
     public let model: HomeViewModel
 
@@ -20,39 +22,43 @@ public struct HomeScreen: TerminalScreen {
 
     public func body() -> any Widget {
         var bottom: [any Widget] = [
-            Flexible(1, Frame(height: 64, Button(model.lockTitle, identifier: Self.lock, style: .secondary))),
-            Flexible(1, Frame(height: 64, Button(model.signOutTitle, identifier: Self.signOut, style: .destructive))),
+            Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.lockTitle, .lock, style: .secondary))),
+            Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.signOutTitle, .signOut, style: .destructive))),
         ]
-        if model.hasDiagnostics {
-            bottom.insert(Flexible(1, Frame(height: 64, Button(model.diagnosticsTitle, identifier: Self.diagnostics, style: .secondary))),
+        if isEnabled(.diagnostics) {
+            bottom.insert(Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.diagnosticsTitle, .diagnostics, style: .secondary))),
                           at: 0)
         }
-        return VStack(spacing: 16, padding: .symmetric(horizontal: 24, vertical: 16), [
+        return VStack(spacing: Theme.Spacing.large, padding: .symmetric(horizontal: Theme.Spacing.xxLarge, vertical: Theme.Spacing.large), [
             Label(model.title, style: .title),
-            Frame(height: 120, Button(model.findAccountTitle, identifier: Self.findAccount)),
-            Frame(height: 72, HStack(spacing: 16, [Flexible(2, Button(model.queueTitle, identifier: Self.queue, style: .secondary))]
-                                        + (model.hasTill ? [Flexible(1, Button(model.tillTitle, identifier: Self.till, style: .secondary))] : []))),
+            Frame(height: Theme.Size.heroButtonHeight, button(model.findAccountTitle, .findAccount)),
+            Frame(height: Theme.Size.tallButtonHeight,
+                  HStack(spacing: Theme.Spacing.large, [Flexible(2, button(model.queueTitle, .queue, style: .secondary))]
+                         + (isEnabled(.till) ? [Flexible(1, button(model.tillTitle, .till, style: .secondary))] : []))),
             Spacer(),
-            HStack(spacing: 16, bottom),
+            HStack(spacing: Theme.Spacing.large, bottom),
         ])
     }
 }
 
 extension HomeScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        switch identifier {
-        case Self.findAccount: model.findAccount()
-        case Self.queue: model.openQueue()
-        case Self.till where model.hasTill: model.openTill()
-        case Self.lock: model.lock()
-        case Self.signOut: model.signOut()
-        case Self.diagnostics where model.hasDiagnostics: model.openDiagnostics()
-        default: return false
+    /// The till and the diagnostics are there only when the terminal has them.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .till: model.hasTill
+        case .diagnostics: model.hasDiagnostics
+        case .findAccount, .queue, .lock, .signOut: true
         }
-        return true
     }
-}
 
-extension HomeViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { HomeScreen(model: self) }
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .findAccount: model.findAccount()
+        case .queue: model.openQueue()
+        case .till: model.openTill()
+        case .lock: model.lock()
+        case .signOut: model.signOut()
+        case .diagnostics: model.openDiagnostics()
+        }
+    }
 }

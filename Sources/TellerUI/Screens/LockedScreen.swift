@@ -4,16 +4,38 @@ import Widgets
 /// The lock screen: the operator's PIN on a keypad whose enter key unlocks, and Sign out.
 @MainActor
 public struct LockedScreen: TerminalScreen {
-    public static let keypad = "locked.pin"
-    public static let pinField = "locked.pin-field"
-    public static let unlock = "locked.unlock"
-    public static let signOut = "locked.sign-out"
+    public enum Control: RawRepresentable {
+        case unlock, signOut, pinField
+        /// A key of the PIN's keypad (`locked.pin.5`).
+        case key(KeypadKey)
+
+        public static let keypad = "locked.pin"
+
+        public var rawValue: String {
+            switch self {
+            case .unlock: "locked.unlock"
+            case .signOut: "locked.sign-out"
+            case .pinField: "locked.pin-field"
+            case .key(let key): "\(Self.keypad).\(key.identifierSuffix)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.unlock, .signOut, .pinField].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let key = KeypadKey(tapIdentifier: rawValue, keypadIdentifier: Self.keypad) {
+                self = .key(key)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: LockedViewModel
 
     public init(model: LockedViewModel) { self.model = model }
 
-    public var focusedField: String? { Self.pinField }
+    public var focusedField: String? { Control.pinField.rawValue }
 
     public var title: String { model.title }
 
@@ -22,7 +44,7 @@ public struct LockedScreen: TerminalScreen {
             Label(model.title, style: .title),
             Label(model.subtitle, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false, identifier: "locked.operator"),
             ScreenParts.captioned(model.pinLabel,
-                                  TextField(identifier: Self.pinField, label: model.pinLabel, value: model.fieldText, isSecure: true)),
+                                  TextField(identifier: Control.pinField.rawValue, label: model.pinLabel, value: model.fieldText, isSecure: true)),
         ]
         if let message = model.message {
             form.append(ScreenParts.message(message, isError: model.state != .verifying, identifier: "locked.message"))
@@ -30,14 +52,14 @@ public struct LockedScreen: TerminalScreen {
         form.append(Spacer())
         // Unlock is the keypad's enter key, under the thumb; Sign out stays apart, on the other side.
         // At the largest text the operator's name and the message scroll rather than lose letters.
-        let left = VStack(spacing: 10, [
-            Flexible(1, ScrollArea(identifier: "locked.form", label: model.title, VStack(spacing: 10, form))),
-            Button(model.signOutTitle, identifier: Self.signOut, style: .destructive),
+        let left = VStack(spacing: Theme.Spacing.compact, [
+            Flexible(1, ScrollArea(identifier: "locked.form", label: model.title, VStack(spacing: Theme.Spacing.compact, form))),
+            button(model.signOutTitle, .signOut, style: .destructive),
         ])
-        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+        return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
             Flexible(1, left),
-            Flexible(1, Keypad(identifier: Self.keypad, model.keypad, isEnabled: model.state != .verifying,
-                                      primaryAction: Self.unlock)),
+            Flexible(1, Keypad(identifier: Control.keypad, model.keypad, isEnabled: model.state != .verifying,
+                                      primaryAction: Control.unlock.rawValue)),
         ])
     }
 }
@@ -47,23 +69,16 @@ extension LockedScreen {
         DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: { actions.perform { await model.unlock() } })
     }
 
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        let digits = digits(actions)
-        if digits.tap(identifier, keypad: Self.keypad) { return true }
-        switch identifier {
-        case Self.unlock: digits.enter()
-        case Self.signOut: model.signOut()
-        case Self.pinField: break
-        default: return false
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .key(let key): digits(actions).tap(key)
+        case .unlock: digits(actions).enter()
+        case .signOut: model.signOut()
+        case .pinField: break
         }
-        return true
     }
 
     public func key(_ key: TerminalKey, _ actions: ScreenActions) {
         digits(actions).key(key)
     }
-}
-
-extension LockedViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { LockedScreen(model: self) }
 }

@@ -9,20 +9,50 @@ import Widgets
 /// end in one tap.
 @MainActor
 public struct QueueScreen: TerminalScreen {
-    public static let syncNow = "queue.sync-now"
-    public static let back = "queue.back"
-    public static let list = "queue.list"
-    /// Scrolls the list to its first row (shown only while the list scrolls).
-    public static let top = "queue.top"
-    /// Scrolls the list to its last row, the oldest.
-    public static let bottom = "queue.bottom"
+    public enum Control: RawRepresentable {
+        case syncNow, back
+        /// Scrolls the list to its first row (shown only while the list scrolls).
+        case top
+        /// Scrolls the list to its last row, the oldest.
+        case bottom
+        /// `queue.row.<n>`, n counting from 0 in the order shown: it takes the tap and does nothing.
+        case row(Int)
+        /// `queue.row.<n>.acknowledge`.
+        case acknowledge(Int)
+        /// `queue.row.<n>.reprint`: the row's receipt again, marked COPY (with a printer; not on a row to acknowledge or a voided one).
+        case reprint(Int)
 
-    /// `queue.row.<n>`, n counting from 0 in the order shown.
-    public nonisolated static func row(_ index: Int) -> String { "queue.row.\(index)" }
-    /// `queue.row.<n>.acknowledge`.
-    public nonisolated static func acknowledge(_ index: Int) -> String { row(index) + ".acknowledge" }
-    /// `queue.row.<n>.reprint`: the row's receipt again, marked COPY (with a printer; not on a row to acknowledge or a voided one).
-    public nonisolated static func reprint(_ index: Int) -> String { row(index) + ".reprint" }
+        public static let list = "queue.list"
+        static let rows = "queue.row"
+
+        public var rawValue: String {
+            switch self {
+            case .syncNow: "queue.sync-now"
+            case .back: "queue.back"
+            case .top: "queue.top"
+            case .bottom: "queue.bottom"
+            case .row(let index): "\(Self.rows).\(index)"
+            case .acknowledge(let index): "\(Self.rows).\(index).acknowledge"
+            case .reprint(let index): "\(Self.rows).\(index).reprint"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.syncNow, .back, .top, .bottom].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+                return
+            }
+            guard let member = rawValue.member(of: Self.rows) else { return nil }
+            let parts = member.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let index = Int(parts[0]) else { return nil }
+            switch parts.count == 1 ? nil : String(parts[1]) {
+            case nil: self = .row(index)
+            case "acknowledge"?: self = .acknowledge(index)
+            case "reprint"?: self = .reprint(index)
+            default: return nil
+            }
+        }
+    }
 
     public let model: QueueViewModel
 
@@ -32,8 +62,8 @@ public struct QueueScreen: TerminalScreen {
 
     public func body() -> any Widget {
         var children: [any Widget] = [
-            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title,
-                               action: Button(model.syncNowTitle, identifier: Self.syncNow)),
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title,
+                               action: button(model.syncNowTitle, .syncNow)),
             Label(model.summaryText, style: .body, color: .secondaryText, identifier: "queue.summary"),
         ]
         if case .failed(let text) = model.state {
@@ -58,14 +88,14 @@ public struct QueueScreen: TerminalScreen {
             }
             let source = QueueRows(rows: rows, acknowledgeTitle: model.acknowledgeTitle, acknowledgeLabels: acknowledgeLabels,
                                    reprintTitle: model.reprintTitle, reprintLabels: reprintLabels)
-            children.append(List(identifier: Self.list, label: model.title, rows: ListRows(count: rows.count, from: source) { $0.row($1) },
-                                 overflowControls: HStack(spacing: 12, [
+            children.append(List(identifier: Control.list, label: model.title, rows: ListRows(count: rows.count, from: source) { $0.row($1) },
+                                 overflowControls: HStack(spacing: Theme.Spacing.medium, [
                 Spacer(),
-                Button(model.toTopTitle, identifier: Self.top, accessibilityLabel: model.toTopAccessibilityLabel, style: .secondary),
-                Button(model.toBottomTitle, identifier: Self.bottom, accessibilityLabel: model.toBottomAccessibilityLabel, style: .secondary),
+                button(model.toTopTitle, .top, accessibilityLabel: model.toTopAccessibilityLabel, style: .secondary),
+                button(model.toBottomTitle, .bottom, accessibilityLabel: model.toBottomAccessibilityLabel, style: .secondary),
             ])))
         }
-        return VStack(spacing: 8, padding: .symmetric(horizontal: 12, vertical: 8), children)
+        return VStack(spacing: Theme.Spacing.small, padding: .symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small), children)
     }
 
     nonisolated static func tone(_ tone: Tone) -> BadgeTone {
@@ -94,44 +124,43 @@ private struct QueueRows: Equatable, Sendable {
     func row(_ index: Int) -> ListRow {
         let row = rows[index]
         let action: Button? = if row.needsAcknowledgement {
-            Button(acknowledgeTitle, identifier: QueueScreen.acknowledge(index), accessibilityLabel: acknowledgeLabels[index])
+            Button(acknowledgeTitle, identifier: QueueScreen.Control.acknowledge(index).rawValue, accessibilityLabel: acknowledgeLabels[index])
         } else if let label = reprintLabels[index] {
-            Button(reprintTitle, identifier: QueueScreen.reprint(index), accessibilityLabel: label, style: .secondary)
+            Button(reprintTitle, identifier: QueueScreen.Control.reprint(index).rawValue, accessibilityLabel: label, style: .secondary)
         } else {
             nil
         }
-        return ListRow(identifier: QueueScreen.row(index), title: row.title, subtitle: row.detail,
+        return ListRow(identifier: QueueScreen.Control.row(index).rawValue, title: row.title, subtitle: row.detail,
                        badge: Badge(row.stateText, tone: QueueScreen.tone(row.tone)), action: action)
     }
 }
 
 extension QueueScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        switch identifier {
-        case Self.syncNow: actions.perform { await model.syncNow() }
-        case Self.back: model.back()
-        case Self.top: actions.scroll(Self.list, to: .top)
-        case Self.bottom: actions.scroll(Self.list, to: .bottom)
-        default:
-            for (index, row) in model.rows.enumerated() {
-                if identifier == Self.acknowledge(index) {
-                    guard row.needsAcknowledgement else { return false }
-                    actions.perform { await model.acknowledge(row.key) }
-                    return true
-                }
-                if identifier == Self.reprint(index) {
-                    guard row.canReprint, !row.needsAcknowledgement else { return false }
-                    actions.perform { await model.reprint(row.key) }
-                    return true
-                }
-                if identifier == Self.row(index) { return true }
-            }
-            return false
+    /// A row's control only while the row is shown; Acknowledge on a row
+    /// that needs it, Reprint on one that can be reprinted and needs no acknowledging.
+    public func isEnabled(_ control: Control) -> Bool {
+        let rows = model.rows
+        switch control {
+        case .syncNow, .back, .top, .bottom: return true
+        case .row(let index): return rows.indices.contains(index)
+        case .acknowledge(let index): return rows.indices.contains(index) && rows[index].needsAcknowledgement
+        case .reprint(let index): return rows.indices.contains(index) && rows[index].canReprint && !rows[index].needsAcknowledgement
         }
-        return true
     }
-}
 
-extension QueueViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { QueueScreen(model: self) }
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .syncNow: actions.perform { await model.syncNow() }
+        case .back: model.back()
+        case .top: actions.scroll(Control.list, to: .top)
+        case .bottom: actions.scroll(Control.list, to: .bottom)
+        case .row: break
+        case .acknowledge(let index):
+            let key = model.rows[index].key
+            actions.perform { await model.acknowledge(key) }
+        case .reprint(let index):
+            let key = model.rows[index].key
+            actions.perform { await model.reprint(key) }
+        }
+    }
 }

@@ -6,16 +6,40 @@ import Widgets
 /// Rejected with the reason, as the sync engine reports.
 @MainActor
 public struct ReceiptScreen: TerminalScreen {
-    public static let done = "receipt.done"
-    /// Prints the receipt again, marked COPY (shown only with a printer).
-    public static let reprint = "receipt.reprint"
-    /// Void: offered while the payment is queued; shows the reasons.
-    public static let void = "receipt.void"
-    /// `receipt.void.<reason>`: wrong_amount, wrong_account, customer_cancelled, duplicate.
-    public nonisolated static func voidReason(_ reason: VoidReason) -> String { "receipt.void.\(reason.rawValue)" }
-    public static let keep = "receipt.void.keep"
-    /// Reverse: offered once the bank posted it.
-    public static let reverse = "receipt.reverse"
+    public enum Control: RawRepresentable {
+        case done
+        /// Prints the receipt again, marked COPY (shown only with a printer).
+        case reprint
+        /// Void: offered while the payment is queued; shows the reasons.
+        case void
+        /// `receipt.void.<reason>`: wrong_amount, wrong_account, customer_cancelled, duplicate.
+        case voidReason(VoidReason)
+        /// Keeps the payment: no void after all.
+        case keep
+        /// Reverse: offered once the bank posted it.
+        case reverse
+
+        public var rawValue: String {
+            switch self {
+            case .done: "receipt.done"
+            case .reprint: "receipt.reprint"
+            case .void: "receipt.void"
+            case .voidReason(let reason): "receipt.void.\(reason.rawValue)"
+            case .keep: "receipt.void.keep"
+            case .reverse: "receipt.reverse"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.done, .reprint, .void, .keep, .reverse].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let reason = rawValue.member(of: Control.void.rawValue).flatMap({ VoidReason(rawValue: String($0)) }) {
+                self = .voidReason(reason)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: ReceiptViewModel
 
@@ -42,10 +66,10 @@ public struct ReceiptScreen: TerminalScreen {
         }
         if model.choosingVoidReason {
             content.append(Label(model.voidPrompt, style: .bodyBold, identifier: "receipt.void-prompt"))
-            content.append(VStack(spacing: 8, VoidReason.allCases.map { reason in
+            content.append(VStack(spacing: Theme.Spacing.small, VoidReason.allCases.map { reason in
                 Frame(height: LayoutContext.minimumTouchTarget,
-                      Button(ReceiptViewModel.reasonTitle(reason), identifier: Self.voidReason(reason), style: .destructive)) as any Widget
-            } + [Frame(height: LayoutContext.minimumTouchTarget, Button(model.cancelTitle, identifier: Self.keep, style: .secondary))]))
+                      button(ReceiptViewModel.reasonTitle(reason), .voidReason(reason), style: .destructive)) as any Widget
+            } + [Frame(height: LayoutContext.minimumTouchTarget, button(model.cancelTitle, .keep, style: .secondary))]))
         }
         if let printed = model.printMessage {
             content.append(ScreenParts.message(printed, isError: false, identifier: "receipt.print-message"))
@@ -54,40 +78,40 @@ public struct ReceiptScreen: TerminalScreen {
         // At the largest text the receipt scrolls above Done rather than cut a line of it.
         var actions: [any Widget] = []
         if model.canVoid && !model.choosingVoidReason {
-            actions.append(Flexible(1, Button(model.voidTitle, identifier: Self.void, style: .secondary)))
+            actions.append(Flexible(1, button(model.voidTitle, .void, style: .secondary)))
         }
         if model.canReverse {
-            actions.append(Flexible(1, Button(model.reverseTitle, identifier: Self.reverse, style: .secondary)))
+            actions.append(Flexible(1, button(model.reverseTitle, .reverse, style: .secondary)))
         }
-        if model.canReprint {
-            actions.append(Flexible(1, Button(model.reprintTitle, identifier: Self.reprint, accessibilityLabel: model.reprintAccessibilityLabel,
+        if isEnabled(.reprint) {
+            actions.append(Flexible(1, button(model.reprintTitle, .reprint, accessibilityLabel: model.reprintAccessibilityLabel,
                                               style: .secondary)))
         }
-        actions.append(Flexible(2, Button(model.doneTitle, identifier: Self.done)))
-        return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
-            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: 10, content))),
-            Frame(height: 64, HStack(spacing: 12, actions)),
+        actions.append(Flexible(2, button(model.doneTitle, .done)))
+        return VStack(spacing: Theme.Spacing.compact, padding: .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.medium), [
+            Flexible(1, ScrollArea(identifier: "receipt.body", label: model.statusTitle, VStack(spacing: Theme.Spacing.compact, content))),
+            Frame(height: Theme.Size.buttonRowHeight, HStack(spacing: Theme.Spacing.medium, actions)),
         ])
     }
 }
 
 extension ReceiptScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        switch identifier {
-        case Self.done: model.done()
-        case Self.reprint where model.canReprint: actions.perform { await model.reprint() }
-        case Self.void: model.startVoid()
-        case Self.keep: model.cancelVoid()
-        case Self.reverse: actions.perform { await model.reverse() }
-        case let id where id.hasPrefix(Self.void + "."):
-            guard let reason = VoidReason(rawValue: String(id.dropFirst(Self.void.count + 1))) else { return false }
-            actions.perform { await model.void(reason) }
-        default: return false
+    /// Reprint only with a printer.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .reprint: model.canReprint
+        case .done, .void, .voidReason, .keep, .reverse: true
         }
-        return true
     }
-}
 
-extension ReceiptViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { ReceiptScreen(model: self) }
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .done: model.done()
+        case .reprint: actions.perform { await model.reprint() }
+        case .void: model.startVoid()
+        case .voidReason(let reason): actions.perform { await model.void(reason) }
+        case .keep: model.cancelVoid()
+        case .reverse: actions.perform { await model.reverse() }
+        }
+    }
 }

@@ -4,8 +4,10 @@ import Widgets
 /// The last look before the row is written, with one big Confirm.
 @MainActor
 public struct ReviewScreen: TerminalScreen {
-    public static let confirm = "review.confirm"
-    public static let back = "review.back"
+    public enum Control: String {
+        case confirm = "review.confirm"
+        case back = "review.back"
+    }
 
     public let model: ReviewViewModel
 
@@ -24,14 +26,14 @@ public struct ReviewScreen: TerminalScreen {
             details.append(ScreenParts.message(refusal, isError: true, identifier: "review.refusal"))
         }
         details.append(Spacer())
-        return VStack(spacing: 10, padding: .symmetric(horizontal: 16, vertical: 12), [
-            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title),
-            Flexible(1, HStack(spacing: 16, [
+        return VStack(spacing: Theme.Spacing.compact, padding: .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.medium), [
+            ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title),
+            Flexible(1, HStack(spacing: Theme.Spacing.large, [
                 // At the largest text the details scroll rather than cut the IBAN or the amount.
-                Flexible(3, ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: 10, details))),
+                Flexible(3, ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: Theme.Spacing.compact, details))),
                 VStack(spacing: 0, [
                     Spacer(),
-                    Frame(width: 240, height: 120, Button(model.confirmTitle, identifier: Self.confirm, isEnabled: !model.isSubmitting)),
+                    Frame(width: Theme.Size.heroButtonWidth, height: Theme.Size.heroButtonHeight, button(model.confirmTitle, .confirm)),
                 ]),
             ])),
         ])
@@ -39,16 +41,18 @@ public struct ReviewScreen: TerminalScreen {
 }
 
 extension ReviewScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        switch identifier {
-        case Self.confirm: actions.perform { await model.confirm() }
-        case Self.back: model.back()
-        default: return false
+    /// Confirm once: not again while the row is being written.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .confirm: !model.isSubmitting
+        case .back: true
         }
-        return true
     }
-}
 
-extension ReviewViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { ReviewScreen(model: self) }
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .confirm: actions.perform { await model.confirm() }
+        case .back: model.back()
+        }
+    }
 }

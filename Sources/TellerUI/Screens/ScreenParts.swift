@@ -14,7 +14,7 @@ enum ScreenParts {
         // At least a touch target high, so the title sits at the same place with or without buttons.
         children.append(Frame(height: LayoutContext.minimumTouchTarget, Spacer()))
         if let action { children.append(action) }
-        return HStack(spacing: 12, alignment: .center, children)
+        return HStack(spacing: Theme.Spacing.medium, alignment: .center, children)
     }
 
     static func backButton(_ title: String, identifier: String) -> Button {
@@ -23,12 +23,13 @@ enum ScreenParts {
 
     /// A caption over a field, as forms read.
     static func captioned(_ caption: String, _ field: any Widget) -> any Widget {
-        VStack(spacing: 4, [Label(caption, style: .caption, color: .secondaryText), field])
+        VStack(spacing: Theme.Spacing.xxSmall, [Label(caption, style: .caption, color: .secondaryText), field])
     }
 
     /// Label on the left, value on the right, one row per line; see ``labelled(_:_:)``.
     static func card(_ lines: [(label: String, value: String)], identifier: String) -> any Widget {
-        VStack(spacing: 6, padding: .symmetric(horizontal: 16, vertical: 12), background: .surface, cornerRadius: 8,
+        VStack(spacing: Theme.Spacing.xSmall, padding: .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.medium),
+               background: .surface, cornerRadius: Theme.Size.cornerRadius,
                identifier: identifier,
                lines.map { labelled(Label($0.label, style: .body, color: .secondaryText), Label($0.value, style: .bodyBold)) })
     }
@@ -47,7 +48,7 @@ enum ScreenParts {
         stackedValue.maxLines = valueLines
         value.alignment = .trailing
         return FirstThatFits([
-            HStack(spacing: 12, alignment: .center, [label, Spacer(), value]),
+            HStack(spacing: Theme.Spacing.medium, alignment: .center, [label, Spacer(), value]),
             VStack(spacing: 0, [stackedLabel, stackedValue]),
         ])
     }

@@ -6,47 +6,95 @@ import Widgets
 /// screen with `approval.` identifiers in place of `sign-in.` (docs/qa.md).
 @MainActor
 public struct SignInScreen: TerminalScreen {
-    public static let keypad = "sign-in.pin"
-    public static let operatorField = "sign-in.operator"
-    public static let pinField = "sign-in.pin-field"
-    public static let back = "sign-in.back"
+    /// A control of the sign-in screen (`sign-in.back`), or the same control
+    /// while a supervisor approves (`approval.back`).
+    public enum Control: RawRepresentable {
+        case signIn(Part)
+        case approval(Part)
+
+        public enum Part {
+            case back, operatorField, pinField
+            /// A key of the keypad (`sign-in.pin.5`).
+            case key(KeypadKey)
+
+            var suffix: String {
+                switch self {
+                case .back: "back"
+                case .operatorField: "operator"
+                case .pinField: "pin-field"
+                case .key(let key): "pin.\(key.identifierSuffix)"
+                }
+            }
+
+            init?(suffix: Substring) {
+                if let fixed = [Part.back, .operatorField, .pinField].first(where: { $0.suffix == suffix }) {
+                    self = fixed
+                } else if let key = KeypadKey(tapIdentifier: String(suffix), keypadIdentifier: "pin") {
+                    self = .key(key)
+                } else {
+                    return nil
+                }
+            }
+        }
+
+        /// The keypad while an operator signs in.
+        public static let keypad = "sign-in.pin"
+
+        public var rawValue: String {
+            switch self {
+            case .signIn(let part): "sign-in.\(part.suffix)"
+            case .approval(let part): "approval.\(part.suffix)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let part = rawValue.member(of: "sign-in").flatMap(Part.init(suffix:)) {
+                self = .signIn(part)
+            } else if let part = rawValue.member(of: "approval").flatMap(Part.init(suffix:)) {
+                self = .approval(part)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: SignInViewModel
 
     public init(model: SignInViewModel) { self.model = model }
 
     /// `sign-in.<part>`, or `approval.<part>` while a supervisor approves.
-    private func id(_ signInIdentifier: String) -> String {
-        model.approving == nil ? signInIdentifier : "approval" + signInIdentifier.dropFirst("sign-in".count)
-    }
+    private func id(_ part: String) -> String { (model.approving == nil ? "sign-in." : "approval.") + part }
+
+    /// The control `part` on this screen as it is now: signing in or approving.
+    private func control(_ part: Control.Part) -> Control { model.approving == nil ? .signIn(part) : .approval(part) }
 
     /// The field the keypad and a hardware keyboard type into.
-    public var focusedField: String? { id(model.step == .operatorID ? Self.operatorField : Self.pinField) }
+    public var focusedField: String? { control(model.step == .operatorID ? .operatorField : .pinField).rawValue }
 
     public var title: String { model.title }
 
     public func body() -> any Widget {
         var form: [any Widget] = [
-            ScreenParts.topRow(back: model.canGoBack ? ScreenParts.backButton(model.backTitle, identifier: id(Self.back)) : nil,
+            ScreenParts.topRow(back: model.canGoBack ? ScreenParts.backButton(model.backTitle, identifier: control(.back).rawValue) : nil,
                                title: model.title),
             Label(model.instructions, style: .body, color: .secondaryText, maxLines: model.approving == nil ? 2 : 12, canTruncate: false),
             ScreenParts.captioned(model.operatorLabel,
-                                  TextField(identifier: id(Self.operatorField), label: model.operatorLabel, value: model.operatorFieldText)),
+                                  TextField(identifier: control(.operatorField).rawValue, label: model.operatorLabel, value: model.operatorFieldText)),
             ScreenParts.captioned(model.pinLabel,
-                                  TextField(identifier: id(Self.pinField), label: model.pinLabel, value: model.pinFieldText, isSecure: true,
+                                  TextField(identifier: control(.pinField).rawValue, label: model.pinLabel, value: model.pinFieldText, isSecure: true,
                                             isEnabled: model.step == .pin)),
         ]
         if let message = model.message {
-            form.append(ScreenParts.message(message, isError: model.isError, identifier: id("sign-in.message")))
+            form.append(ScreenParts.message(message, isError: model.isError, identifier: id("message")))
         }
         if let note = model.offlineNote {
-            form.append(Label(note, style: .caption, color: .secondaryText, maxLines: 3, identifier: id("sign-in.offline-note")))
+            form.append(Label(note, style: .caption, color: .secondaryText, maxLines: 3, identifier: id("offline-note")))
         }
         form.append(Spacer())
-        return HStack(spacing: 24, padding: .symmetric(horizontal: 20, vertical: 12), [
+        return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
             // A longer language at large text scrolls the form rather than squeeze its fields.
-            Flexible(1, ScrollArea(identifier: id("sign-in.form"), label: model.title, VStack(spacing: 10, form))),
-            Flexible(1, Keypad(identifier: id(Self.keypad), model.keypad, isEnabled: model.state != .verifying)),
+            Flexible(1, ScrollArea(identifier: id("form"), label: model.title, VStack(spacing: Theme.Spacing.compact, form))),
+            Flexible(1, Keypad(identifier: id("pin"), model.keypad, isEnabled: model.state != .verifying)),
         ])
     }
 }
@@ -56,23 +104,29 @@ extension SignInScreen {
         DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: { actions.perform { await model.enter() } })
     }
 
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        if digits(actions).tap(identifier, keypad: id(Self.keypad)) { return true }
-        switch identifier {
-        case id(Self.back): model.back()
-        // Tapping the operator field while typing the PIN goes back to the id.
-        case id(Self.operatorField): if model.step == .pin { model.back() }
-        case id(Self.pinField): break
-        default: return false
+    /// The controls of the form the screen shows: `sign-in.` while an
+    /// operator signs in, `approval.` while a supervisor approves.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .signIn: model.approving == nil
+        case .approval: model.approving != nil
         }
-        return true
+    }
+
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        let part: Control.Part = switch control {
+        case .signIn(let part), .approval(let part): part
+        }
+        switch part {
+        case .key(let key): digits(actions).tap(key)
+        case .back: model.back()
+        // Tapping the operator field while typing the PIN goes back to the id.
+        case .operatorField: if model.step == .pin { model.back() }
+        case .pinField: break
+        }
     }
 
     public func key(_ key: TerminalKey, _ actions: ScreenActions) {
         digits(actions).key(key)
     }
-}
-
-extension SignInViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { SignInScreen(model: self) }
 }

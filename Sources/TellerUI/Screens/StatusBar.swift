@@ -17,20 +17,20 @@ public struct StatusBar {
     /// one under the other if need be. The operator's name,
     /// the queue total and the clock are never cut; only the sync line gives way.
     public func body() -> any Widget {
-        let whoAndClock = HStack(spacing: 10, alignment: .center, [who, Spacer(minLength: 8), clock])
+        let whoAndClock = HStack(spacing: Theme.Spacing.compact, alignment: .center, [who, Spacer(minLength: Theme.Spacing.small), clock])
         return FirstThatFits([
-            HStack(spacing: 10, alignment: .center, padding: padding, background: .statusBar, identifier: Self.identifier,
-                   [who, Spacer(minLength: 8), sync] + badges + [clock]),
-            VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
+            HStack(spacing: Theme.Spacing.compact, alignment: .center, padding: padding, background: .statusBar, identifier: Self.identifier,
+                   [who, Spacer(minLength: Theme.Spacing.small), sync] + badges + [clock]),
+            VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
                 whoAndClock,
-                HStack(spacing: 10, alignment: .center, [sync, Spacer(minLength: 8)] + badges),
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, [sync, Spacer(minLength: Theme.Spacing.small)] + badges),
             ]),
             // The sync line shares the first row, giving way to the name and the clock.
-            VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
-                HStack(spacing: 10, alignment: .center, [who, Spacer(minLength: 8), sync, clock]),
+            VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, [who, Spacer(minLength: Theme.Spacing.small), sync, clock]),
                 FirstThatFits(stackedBadges),
             ]),
-            VStack(spacing: 4, padding: padding, background: .statusBar, identifier: Self.identifier, [
+            VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
                 whoAndClock,
                 sync,
                 FirstThatFits(stackedBadges),
@@ -42,16 +42,16 @@ public struct StatusBar {
     private var stackedBadges: [any Widget] {
         let badges = badges
         return [
-            HStack(spacing: 10, alignment: .center, badges + [Spacer()]),
+            HStack(spacing: Theme.Spacing.compact, alignment: .center, badges + [Spacer()]),
             // Two to a row: a longer language at large text keeps the bar short.
-            VStack(spacing: 4, alignment: .start, stride(from: 0, to: badges.count, by: 2).map { start in
-                HStack(spacing: 10, alignment: .center, Array(badges[start..<min(start + 2, badges.count)]) + [Spacer()])
+            VStack(spacing: Theme.Spacing.xxSmall, alignment: .start, stride(from: 0, to: badges.count, by: 2).map { start in
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, Array(badges[start..<min(start + 2, badges.count)]) + [Spacer()])
             }),
-            VStack(spacing: 4, alignment: .start, badges),
+            VStack(spacing: Theme.Spacing.xxSmall, alignment: .start, badges),
         ]
     }
 
-    private var padding: Insets { .symmetric(horizontal: 16, vertical: 6) }
+    private var padding: Insets { .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.xSmall) }
 
     private var who: any Widget {
         Label(model.whoText, style: .caption, color: .onStatusBar, canTruncate: false, identifier: "status.who")

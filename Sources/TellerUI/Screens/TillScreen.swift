@@ -7,17 +7,43 @@ import Widgets
 /// them. Open: the cash position. Closed: expected, counted, over or short.
 @MainActor
 public struct TillScreen: TerminalScreen {
-    public static let back = "till.back"
-    public static let list = "till.count"
-    public static let keypad = "till.keys"
-    public static let open = "till.open"
-    public static let startClose = "till.start-close"
-    public static let close = "till.close"
-    public static let supervisor = "till.supervisor"
-    public static let done = "till.done"
-    public static let print = "till.print"
-    /// `till.count.<denomination in minor units>`: selects that row for the keypad (`till.count.5000` is a 50.00 note).
-    public nonisolated static func row(_ denomination: Int64) -> String { "till.count.\(denomination)" }
+    public enum Control: RawRepresentable {
+        case back, open, startClose, close, supervisor, done, print
+        /// `till.count.<denomination in minor units>`: selects that row for the keypad (`till.count.5000` is a 50.00 note).
+        case count(Int64)
+        /// A key of the keypad (`till.keys.5`).
+        case key(KeypadKey)
+
+        /// The counting form, which scrolls.
+        public static let list = "till.count"
+        public static let keypad = "till.keys"
+
+        public var rawValue: String {
+            switch self {
+            case .back: "till.back"
+            case .open: "till.open"
+            case .startClose: "till.start-close"
+            case .close: "till.close"
+            case .supervisor: "till.supervisor"
+            case .done: "till.done"
+            case .print: "till.print"
+            case .count(let denomination): "\(Self.list).\(denomination)"
+            case .key(let key): "\(Self.keypad).\(key.identifierSuffix)"
+            }
+        }
+
+        public init?(rawValue: String) {
+            if let fixed = [Control.back, .open, .startClose, .close, .supervisor, .done, .print].first(where: { $0.rawValue == rawValue }) {
+                self = fixed
+            } else if let key = KeypadKey(tapIdentifier: rawValue, keypadIdentifier: Self.keypad) {
+                self = .key(key)
+            } else if let denomination = rawValue.member(of: Self.list).flatMap({ Int64($0) }) {
+                self = .count(denomination)
+            } else {
+                return nil
+            }
+        }
+    }
 
     public let model: TillViewModel
 
@@ -26,44 +52,45 @@ public struct TillScreen: TerminalScreen {
     public var title: String { model.title }
 
     public func body() -> any Widget {
-        let padding = Insets.symmetric(horizontal: 12, vertical: 8)
+        let padding = Insets.symmetric(horizontal: Theme.Spacing.medium, vertical: Theme.Spacing.small)
         switch model.phase {
         case .opening, .closing:
             // The step the count leads to is the screen's main action, in the top row; the keys keep the height beside the tiles.
-            return VStack(spacing: 8, padding: padding, [topRow(action: countAction), Flexible(1, counting())])
+            return VStack(spacing: Theme.Spacing.small, padding: padding, [topRow(action: countAction), Flexible(1, counting())])
         case .open:
             // At the largest text the figures scroll above the button rather than squeeze Back.
-            return VStack(spacing: 12, padding: padding, [
+            return VStack(spacing: Theme.Spacing.medium, padding: padding, [
                 topRow(action: nil),
-                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: 12, [
+                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: Theme.Spacing.medium, [
                     ScreenParts.card(model.summary, identifier: "till.position"), messages(),
                 ]))),
-                Frame(height: 64, Button(model.startCloseTitle, identifier: Self.startClose)),
+                Frame(height: Theme.Size.buttonRowHeight, button(model.startCloseTitle, .startClose)),
             ])
         case .closed:
-            return VStack(spacing: 12, padding: padding, [
+            return VStack(spacing: Theme.Spacing.medium, padding: padding, [
                 topRow(action: nil),
-                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: 12, [
+                Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: Theme.Spacing.medium, [
                     ScreenParts.card(model.summary, identifier: "till.result"),
                     model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "till.print-message") } ?? Spacer(),
                 ]))),
-                HStack(spacing: 16, (model.canPrint ? [Flexible(1, Frame(height: 64, Button(model.printTitle, identifier: Self.print, style: .secondary)))] : [])
-                    + [Flexible(2, Frame(height: 64, Button(model.doneTitle, identifier: Self.done)))]),
+                HStack(spacing: Theme.Spacing.large,
+                       (model.canPrint ? [Flexible(1, Frame(height: Theme.Size.buttonRowHeight, button(model.printTitle, .print, style: .secondary)))] : [])
+                    + [Flexible(2, Frame(height: Theme.Size.buttonRowHeight, button(model.doneTitle, .done)))]),
             ])
         case .loading, .failed:
-            return VStack(spacing: 12, padding: padding, [topRow(action: nil), messages(), Spacer()])
+            return VStack(spacing: Theme.Spacing.medium, padding: padding, [topRow(action: nil), messages(), Spacer()])
         }
     }
 
     private func topRow(action: Button?) -> any Widget {
-        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Self.back), title: model.title, action: action)
+        ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title, action: action)
     }
 
     private func messages() -> any Widget {
         var lines: [any Widget] = []
         if let failure = model.failureText { lines.append(ScreenParts.message(failure, isError: true, identifier: "till.message", maxLines: 12)) }
         if let refusal = model.refusal { lines.append(ScreenParts.message(refusal, isError: true, identifier: "till.refusal", maxLines: 12)) }
-        return VStack(spacing: 4, lines)
+        return VStack(spacing: Theme.Spacing.xxSmall, lines)
     }
 
     private func counting() -> any Widget {
@@ -72,13 +99,13 @@ public struct TillScreen: TerminalScreen {
         // the primary button; past the panel's height the column scrolls.
         let tiles: [any Widget] = model.countLines.map { line in
             KeepsWordsWhole(Frame(height: LayoutContext.minimumTouchTarget,
-                                  Button(line.title, identifier: Self.row(line.denomination),
+                                  button(line.title, .count(line.denomination),
                                          style: line.denomination == model.selected ? .primary : .secondary)))
         }
         func grid(_ columns: Int) -> any Widget {
-            VStack(spacing: 6, stride(from: 0, to: tiles.count, by: columns).map { start in
+            VStack(spacing: Theme.Spacing.xSmall, stride(from: 0, to: tiles.count, by: columns).map { start in
                 let row = tiles[start..<min(start + columns, tiles.count)].map { Flexible(1, $0) as any Widget }
-                return HStack(spacing: 6, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: columns - row.count))
+                return HStack(spacing: Theme.Spacing.xSmall, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: columns - row.count))
             })
         }
         // The refusal under the total it is about, above the tiles.
@@ -89,9 +116,9 @@ public struct TillScreen: TerminalScreen {
                 messages(),
                 grid(columns),
             ]
-            return HStack(spacing: 16, [
-                Flexible(3, ScrollArea(identifier: Self.list, label: model.title, VStack(spacing: 6, form))),
-                Flexible(2, Keypad(identifier: Self.keypad, model.keypad)),
+            return HStack(spacing: Theme.Spacing.large, [
+                Flexible(3, ScrollArea(identifier: Control.list, label: model.title, VStack(spacing: Theme.Spacing.xSmall, form))),
+                Flexible(2, Keypad(identifier: Control.keypad, model.keypad)),
             ])
         }
         // The tiles and the keys side by side, the tiles in as many columns as leave the keys their width.
@@ -101,37 +128,37 @@ public struct TillScreen: TerminalScreen {
     /// Open till, Count and close, or, once a close was refused for its
     /// difference, Call supervisor (a changed count asks again).
     private var countAction: Button {
-        if model.phase == .opening { return Button(model.openTitle, identifier: Self.open, isEnabled: !model.isWorking) }
-        if model.approvalNeeded != nil { return Button(model.supervisorTitle, identifier: Self.supervisor) }
-        return Button(model.closeTitle, identifier: Self.close, isEnabled: !model.isWorking)
+        if model.phase == .opening { return button(model.openTitle, .open) }
+        if model.approvalNeeded != nil { return button(model.supervisorTitle, .supervisor) }
+        return button(model.closeTitle, .close)
     }
 }
 
 extension TillScreen {
-    public func tap(_ identifier: String, _ actions: ScreenActions) -> Bool {
-        if DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: model.next).tap(identifier, keypad: Self.keypad) { return true }
-        if identifier.hasPrefix(Self.list + "."), let denomination = Int64(identifier.dropFirst(Self.list.count + 1)) {
-            model.select(denomination)
-            return true
+    private var digits: DigitEntry { DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: model.next) }
+
+    /// Open and Close once: not again while the till is being written.
+    public func isEnabled(_ control: Control) -> Bool {
+        switch control {
+        case .open, .close: !model.isWorking
+        case .back, .startClose, .supervisor, .done, .print, .count, .key: true
         }
-        switch identifier {
-        case Self.back: model.back()
-        case Self.open: actions.perform { await model.open() }
-        case Self.startClose: model.startClose()
-        case Self.close: actions.perform { await model.close() }
-        case Self.supervisor: model.callSupervisor()
-        case Self.done: model.back()
-        case Self.print: actions.perform { await model.printReport() }
-        default: return false
+    }
+
+    public func tap(_ control: Control, _ actions: ScreenActions) {
+        switch control {
+        case .key(let key): digits.tap(key)
+        case .count(let denomination): model.select(denomination)
+        case .back, .done: model.back()
+        case .open: actions.perform { await model.open() }
+        case .startClose: model.startClose()
+        case .close: actions.perform { await model.close() }
+        case .supervisor: model.callSupervisor()
+        case .print: actions.perform { await model.printReport() }
         }
-        return true
     }
 
     public func key(_ key: TerminalKey, _ actions: ScreenActions) {
-        DigitEntry(press: model.press(digit:), backspace: model.backspace, enter: model.next).key(key)
+        digits.key(key)
     }
-}
-
-extension TillViewModel: PresentedByTerminalScreen {
-    public var terminalScreen: any TerminalScreen { TillScreen(model: self) }
 }

@@ -35,11 +35,7 @@ public final class TerminalView {
     }
 
     /// The screen on top.
-    public var screen: any TerminalScreen {
-        let model = coordinator.current
-        guard let presented = model as? any PresentedByTerminalScreen else { return MissingScreen(name: model.screenName) }
-        return presented.terminalScreen
-    }
+    public var screen: any TerminalScreen { coordinator.current.screenKind.screen }
 
     private var actions: ScreenActions { ScreenActions(coordinator: coordinator, view: self) }
 
@@ -102,7 +98,7 @@ public final class TerminalView {
     @discardableResult
     public func handleTap(identifier: String) -> Bool {
         coordinator.noteActivity()
-        return screen.tap(identifier, actions)
+        return screen.tap(identifier: identifier, actions)
     }
 
     /// Text from a hardware keyboard or scanner: characters go to the
@@ -137,14 +133,4 @@ public final class TerminalView {
         coordinator.noteActivity()
         screen.touch(RawTouch(x: x, y: y, rawX: rawX, rawY: rawY), actions)
     }
-}
-
-/// Shown if a view model has no screen: a programming error that a test
-/// (every route has a screen) catches, shown rather than crashing the
-/// terminal.
-private struct MissingScreen: TerminalScreen {
-    let name: String
-    var title: String { name }
-    func body() -> any Widget { Label("No screen for \(name)", style: .body, color: .danger, identifier: "missing-screen") }
-    func tap(_ identifier: String, _ actions: ScreenActions) -> Bool { false }
 }
