@@ -28,7 +28,7 @@ import TellerCore
     static let signIns: [SignInError] = [
         .wrongPIN(attemptsLeft: 2), .wrongPIN(attemptsLeft: 1), .lockedOut(until: Date(timeIntervalSince1970: 1_800_000_000)),
         .unknownOperator(operatorID), .neverSeenOnline(operatorID), .operatorDisabled(operatorID), .malformedPIN,
-        .unavailable("database is locked"),
+        .unavailable(.storage(StorageFailure(kind: .failing, detail: "disk I/O error"))),
     ]
     static let tills: [TillRefusal] = [
         .alreadyOpen, .notOpen, .badCount("300 is not a denomination of EUR"), .noSuchTill(3),
@@ -113,6 +113,14 @@ import TellerCore
         for (english, local) in zip(untranslated, translated) {
             #expect(english.text != local.text, "\(language.code): \(english.name) is not translated: \"\(local.text)\"")
         }
+    }
+
+    /// A sign-in the database stopped shows the storage's words, never its
+    /// technical detail (the SQL stays in the log).
+    @Test func aSignInTheDatabaseStoppedShowsNoDetail() {
+        let refused = SignInError.unavailable(.storage(StorageFailure(kind: .full, detail: "SQLITE_FULL: INSERT INTO operator_failures")))
+        #expect(ErrorText.text(refused)
+                == "Sign-in is unavailable: Not saved: this terminal's storage is full. Nothing was charged. Call a technician.")
     }
 
     /// The catalog of `language`, compiled from po/ by msgfmt as tools/catalogs compiles it.

@@ -54,8 +54,9 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
     case neverSeenOnline(OperatorID)
     case operatorDisabled(OperatorID)
     case malformedPIN
-    /// The terminal could not check the PIN (e.g. its database failed).
-    case unavailable(String)
+    /// The terminal could not check the PIN: its database failed. The cause
+    /// is typed, so the operator reads its words and the log its detail.
+    indirect case unavailable(TellerError)
 
     public var description: String {
         switch self {
@@ -65,7 +66,7 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
         case .neverSeenOnline(let id): tr("Operator {id} has never signed in online on this terminal, so cannot sign in offline.", ["id": Localization.leftToRight("\(id)")])
         case .operatorDisabled(let id): tr("Operator {id} is disabled at the bank.", ["id": Localization.leftToRight("\(id)")])
         case .malformedPIN: tr("A PIN is 4 to 8 digits.")
-        case .unavailable(let reason): tr("Sign-in is unavailable: {reason}", ["reason": Localization.verbatim(reason)])
+        case .unavailable(let cause): tr("Sign-in is unavailable: {reason}", ["reason": cause.description])
         }
     }
 }

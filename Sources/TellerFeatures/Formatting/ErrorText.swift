@@ -46,7 +46,7 @@ public enum ErrorText {
             tr("Operator {id} has never signed in online on this terminal, so cannot sign in offline.", ["id": Localization.leftToRight("\(id)")])
         case .operatorDisabled(let id): tr("Operator {id} is disabled at the bank.", ["id": Localization.leftToRight("\(id)")])
         case .malformedPIN: tr("A PIN is 4 to 8 digits.")
-        case .unavailable(let reason): tr("Sign-in is unavailable: {reason}", ["reason": Localization.verbatim(reason)])
+        case .unavailable(let cause): tr("Sign-in is unavailable: {reason}", ["reason": text(cause)])
         }
     }
 
