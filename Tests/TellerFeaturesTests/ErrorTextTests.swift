@@ -115,6 +115,25 @@ import TellerCore
         }
     }
 
+    /// The screens show the catalog's words; TellerCore's description is the
+    /// developers' English, the same sentence for the log.
+    @Test func theDescriptionIsEnglishWhateverTheLanguage() throws {
+        let catalog = try Self.catalog(.german)
+        let error = TellerError.till(.alreadyOpen)
+        Localization.with(RegionalFormat(language: .german), catalog: catalog) {
+            #expect(error.description == "Your till is already open.")
+            #expect(ErrorText.text(error) != error.description)
+        }
+        #expect(ErrorText.text(error) == error.description)
+        #expect(TellerError.limit(.offlinePerTransaction(limit: Self.eur(20_000))).description
+                == "Over the offline per-transaction limit of 200.00 EUR.")
+        #expect(ErrorText.text(.limit(.offlinePerTransaction(limit: Self.eur(20_000)))) == "Over the offline limit of 200.00 EUR per transaction.")
+        // The log gets the storage's detail, the operator its words.
+        let full = TellerError.storage(StorageFailure(kind: .full, detail: "SQLITE_FULL: COMMIT"))
+        #expect(full.description.contains("SQLITE_FULL: COMMIT"))
+        #expect(!ErrorText.text(full).contains("SQLITE"))
+    }
+
     /// A sign-in the database stopped shows the storage's words, never its
     /// technical detail (the SQL stays in the log).
     @Test func aSignInTheDatabaseStoppedShowsNoDetail() {
