@@ -42,21 +42,7 @@ import Widgets
     /// The words of `text` that neither the catalog nor a data formatter
     /// produced, or nil when there are none.
     static func bypassedCatalog(_ text: String) -> String? {
-        var leftover = ""
-        var isolation = 0
-        var bracket = 0
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\u{2066}", "\u{2067}", "\u{2068}": isolation += 1
-            case "\u{2069}": isolation = max(0, isolation - 1)
-            case "[" where isolation == 0: bracket += 1
-            case "]" where isolation == 0: bracket = max(0, bracket - 1)
-            default:
-                if isolation == 0 && bracket == 0 { leftover.unicodeScalars.append(scalar) }
-            }
-        }
-        // A bracket cut by an ellipsis never closes; what it held is already dropped.
-        return leftover.contains(where: \.isLetter) ? leftover : nil
+        Localization.wordsOutsideTheCatalog(text)
     }
 
     /// The checker itself: catalog text and data pass, a bare English word does not.

@@ -101,7 +101,7 @@ public struct IBAN: Hashable, Sendable, Codable, CustomStringConvertible {
     ]
 }
 
-/// Why text is not a valid IBAN, worded for the operator at the counter.
+/// Why text is not a valid IBAN.
 public enum IBANError: Error, Hashable, Sendable, CustomStringConvertible {
     case empty
     case invalidCharacter(Character)
@@ -111,17 +111,17 @@ public enum IBANError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongLength(country: String, expected: Int, actual: Int)
     case badCheckDigits
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .empty: tr("Enter an IBAN.")
-        case .invalidCharacter(let c): tr("'{character}' cannot appear in an IBAN.", ["character": Localization.leftToRight(String(c))])
-        case .tooShort: tr("An IBAN starts with a country code and two check digits.")
-        case .invalidCountryCode(let code): tr("'{code}' is not a country code.", ["code": Localization.leftToRight(code)])
-        case .unknownCountry(let code): tr("IBANs from '{code}' are not supported.", ["code": Localization.leftToRight(code)])
-        case .wrongLength(let country, let expected, let actual):
-            tr("A {country} IBAN has {expected} characters; this one has {actual}.",
-               ["country": Localization.leftToRight(country), "expected": Localization.digits(String(expected)), "actual": Localization.digits(String(actual))])
-        case .badCheckDigits: tr("The check digits do not match; check for a typing error.")
+        case .empty: "Enter an IBAN."
+        case .invalidCharacter(let c): "'\(c)' cannot appear in an IBAN."
+        case .tooShort: "An IBAN starts with a country code and two check digits."
+        case .invalidCountryCode(let code): "'\(code)' is not a country code."
+        case .unknownCountry(let code): "IBANs from '\(code)' are not supported."
+        case .wrongLength(let country, let expected, let actual): "A \(country) IBAN has \(expected) characters; this one has \(actual)."
+        case .badCheckDigits: "The check digits do not match; check for a typing error."
         }
     }
 }

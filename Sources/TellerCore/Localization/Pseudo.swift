@@ -33,3 +33,27 @@ enum Pseudo {
         "W": "Ŵ", "X": "Ẋ", "Y": "Ý", "Z": "Ž",
     ]
 }
+
+extension Localization {
+    /// In pseudo, what of `text` lies outside every bracket and data isolate,
+    /// when it holds a letter: words that skipped the catalog. Nil when there
+    /// are none. Pseudo's reader, beside its writer, for the checks that every
+    /// word on a screen, a slip or in an error's text came through the catalog.
+    public static func wordsOutsideTheCatalog(_ text: String) -> String? {
+        var leftover = ""
+        var isolation = 0
+        var bracket = 0
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\u{2066}", "\u{2067}", "\u{2068}": isolation += 1
+            case "\u{2069}": isolation = max(0, isolation - 1)
+            case "[" where isolation == 0: bracket += 1
+            case "]" where isolation == 0: bracket = max(0, bracket - 1)
+            default:
+                if isolation == 0 && bracket == 0 { leftover.unicodeScalars.append(scalar) }
+            }
+        }
+        // A bracket cut by an ellipsis never closes; what it held is already dropped.
+        return leftover.contains(where: \.isLetter) ? leftover : nil
+    }
+}

@@ -84,14 +84,16 @@ public enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
     case notADigit(Character)
     case unknownCurrency(String)
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .overflow: tr("The amount is too large to represent.")
-        case .currencyMismatch(let a, let b): tr("Cannot combine {a} with {b}.", ["a": a.code, "b": b.code])
-        case .emptyAmount: tr("Enter an amount.")
-        case .tooManyDigits(let maximum): tr("An amount has at most {maximum} digits.", ["maximum": Localization.digits(String(maximum))])
-        case .notADigit(let c): tr("'{character}' is not a digit.", ["character": Localization.verbatim(String(c))])
-        case .unknownCurrency(let code): tr("Unknown currency '{code}'.", ["code": Localization.leftToRight(code)])
+        case .overflow: "The amount is too large to represent."
+        case .currencyMismatch(let a, let b): "Cannot combine \(a.code) with \(b.code)."
+        case .emptyAmount: "Enter an amount."
+        case .tooManyDigits(let maximum): "An amount has at most \(maximum) digits."
+        case .notADigit(let c): "'\(c)' is not a digit."
+        case .unknownCurrency(let code): "Unknown currency '\(code)'."
         }
     }
 }

@@ -67,8 +67,10 @@ public struct RemainingLimits: Hashable, Sendable {
     }
 }
 
-/// A limit that refuses a transaction. The description names the limit so
-/// the operator can tell the customer why.
+/// A limit that refuses a transaction. Its `description` names the limit in
+/// English for logs, `teller status` and tests; the operator's words, which
+/// name it too so the operator can tell the customer why, are TellerFeatures'
+/// `LimitText`, from the catalog.
 public enum LimitViolation: Error, Hashable, Sendable, CustomStringConvertible {
     case currencyNotSupported(Currency, terminal: Currency)
     case perTransaction(limit: Money)
@@ -109,6 +111,8 @@ public enum LimitViolation: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `LimitText` words it from the catalog.
     public var description: String {
         switch self {
         case .currencyNotSupported(let c, let terminal): "This terminal handles \(terminal.code), not \(c.code)."

@@ -2,6 +2,11 @@ import FoundationEssentials
 
 /// The errors the ports report to the features, already translated from
 /// SQLite, HTTP and the file system at the data layer's border.
+///
+/// The `description` of this and every other TellerCore error is English
+/// for developers and technicians: logs, `teller status`, tests. What the
+/// operator reads comes from the catalog, one function per error type in
+/// TellerFeatures (`ErrorText`, `LimitText`).
 public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The host cannot be reached; work continues offline.
     case offline
@@ -26,21 +31,23 @@ public enum TellerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The host answered with something the terminal cannot use.
     case host(String)
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .offline: tr("The bank's host cannot be reached.")
-        case .accountNotFound(let iban): tr("No account {iban}.", ["iban": Localization.leftToRight(iban.grouped)])
+        case .offline: "The bank's host cannot be reached."
+        case .accountNotFound(let iban): "No account \(iban.grouped)."
         case .limit(let violation): violation.description
         case .rule(let error): error.description
         case .money(let error): error.description
         case .signIn(let error): error.description
-        case .noSuchEntry(let key): tr("No queued transaction {key}.", ["key": Localization.leftToRight("\(key)")])
+        case .noSuchEntry(let key): "No queued transaction \(key)."
         case .voidRefused(let refusal): refusal.description
         case .reversalRefused(let refusal): refusal.description
         case .till(let refusal): refusal.description
         case .approval(let refusal): refusal.description
-        case .storage(let failure): failure.operatorText
-        case .host(let message): tr("Host: {message}", ["message": Localization.verbatim(message)])
+        case .storage(let failure): "Storage \(failure.kind.rawValue): \(failure.detail)"
+        case .host(let message): "Host: \(message)"
         }
     }
 }
@@ -54,24 +61,28 @@ public enum SignInError: Error, Hashable, Sendable, CustomStringConvertible {
     case neverSeenOnline(OperatorID)
     case operatorDisabled(OperatorID)
     case malformedPIN
-    /// The terminal could not check the PIN (e.g. its database failed).
-    case unavailable(String)
+    /// The terminal could not check the PIN: its database failed. The cause
+    /// is typed, so the operator reads its words and the log its detail.
+    indirect case unavailable(TellerError)
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .wrongPIN(let left): trn("Wrong PIN. {count} attempt left.", "Wrong PIN. {count} attempts left.", count: left)
-        case .lockedOut: tr("Too many wrong PINs. Sign-in is locked for now.")
-        case .unknownOperator(let id): tr("Operator {id} is not known to the bank.", ["id": Localization.leftToRight("\(id)")])
-        case .neverSeenOnline(let id): tr("Operator {id} has never signed in online on this terminal, so cannot sign in offline.", ["id": Localization.leftToRight("\(id)")])
-        case .operatorDisabled(let id): tr("Operator {id} is disabled at the bank.", ["id": Localization.leftToRight("\(id)")])
-        case .malformedPIN: tr("A PIN is 4 to 8 digits.")
-        case .unavailable(let reason): tr("Sign-in is unavailable: {reason}", ["reason": Localization.verbatim(reason)])
+        case .wrongPIN(let left): left == 1 ? "Wrong PIN. 1 attempt left." : "Wrong PIN. \(left) attempts left."
+        case .lockedOut(let until): "Too many wrong PINs. Sign-in is locked until \(until)."
+        case .unknownOperator(let id): "Operator \(id) is not known to the bank."
+        case .neverSeenOnline(let id): "Operator \(id) has never signed in online on this terminal, so cannot sign in offline."
+        case .operatorDisabled(let id): "Operator \(id) is disabled at the bank."
+        case .malformedPIN: "A PIN is 4 to 8 digits."
+        case .unavailable(let cause): "Sign-in is unavailable: \(cause)"
         }
     }
 }
 
 /// What went wrong with the terminal's own storage, by what the operator
-/// can do about it, with the technician's detail kept apart.
+/// can do about it, with the technician's detail kept apart. The operator's
+/// words are TellerFeatures' `ErrorText.text(_:)`.
 public struct StorageFailure: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
         /// No space left on the data disk.
@@ -93,15 +104,6 @@ public struct StorageFailure: Hashable, Sendable {
         self.detail = detail
     }
 
-    /// What the operator reads: what happened, that no money moved, and what to do.
-    public var operatorText: String {
-        switch kind {
-        case .full: tr("Not saved: this terminal's storage is full. Nothing was charged. Call a technician.")
-        case .readOnly: tr("Not saved: this terminal's storage has become read-only. Nothing was charged. Call a technician.")
-        case .failing: tr("Not saved: this terminal's storage is failing. Nothing was charged. Call a technician.")
-        case .other: tr("Not saved: this terminal's storage reported a problem. Nothing was charged. Call a technician.")
-        }
-    }
 }
 
 extension TellerError {

@@ -69,15 +69,16 @@ public enum TillRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// The count differs from the position by more than the tolerance: a supervisor must approve.
     case needsApproval(overShort: Money, tolerance: Money)
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .alreadyOpen: tr("Your till is already open.")
-        case .notOpen: tr("You have no till open.")
-        case .badCount(let detail): tr("The count cannot be taken: {detail}", ["detail": Localization.verbatim(detail)])
-        case .noSuchTill(let id): tr("There is no till {id} on this terminal.", ["id": Localization.digits(String(id))])
+        case .alreadyOpen: "Your till is already open."
+        case .notOpen: "You have no till open."
+        case .badCount(let detail): "The count cannot be taken: \(detail)"
+        case .noSuchTill(let id): "There is no till \(id) on this terminal."
         case .needsApproval(let overShort, let tolerance):
-            tr("The count is {difference} off, more than the {tolerance} allowed: a supervisor must approve.",
-               ["difference": overShort.description, "tolerance": tolerance.description])
+            "The count is \(overShort) off, more than the \(tolerance) allowed: a supervisor must approve."
         }
     }
 }
@@ -93,11 +94,13 @@ public enum ApprovalRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     /// The supervisor's PIN was not accepted.
     case signIn(SignInError)
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .ownTransaction: tr("Nobody can approve their own transaction. Another supervisor must sign.")
-        case .notSupervisor(let id): tr("Operator {id} is not a supervisor on this terminal.", ["id": Localization.leftToRight(id.rawValue)])
-        case .notOverridable(let violation): tr("No supervisor can override this limit: {limit}", ["limit": violation.description])
+        case .ownTransaction: "Nobody can approve their own transaction. Another supervisor must sign."
+        case .notSupervisor(let id): "Operator \(id) is not a supervisor on this terminal."
+        case .notOverridable(let violation): "No supervisor can override this limit: \(violation)"
         case .signIn(let error): error.description
         }
     }

@@ -45,13 +45,15 @@ public enum TransactionRuleError: Error, Hashable, Sendable, CustomStringConvert
     case unexpectedRecipient(TransactionKind)
     case approvedByOperator
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .amountNotPositive: tr("The amount must be more than zero.")
-        case .missingRecipient: tr("A transfer needs a recipient IBAN.")
-        case .recipientIsSameAccount: tr("The recipient must be a different account.")
+        case .amountNotPositive: "The amount must be more than zero."
+        case .missingRecipient: "A transfer needs a recipient IBAN."
+        case .recipientIsSameAccount: "The recipient must be a different account."
         case .unexpectedRecipient(let kind): "A \(kind.rawValue) has no recipient."
-        case .approvedByOperator: tr("Nobody can approve their own transaction. Another supervisor must sign.")
+        case .approvedByOperator: "Nobody can approve their own transaction. Another supervisor must sign."
         }
     }
 }

@@ -23,16 +23,16 @@ public enum VoidRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// It was voided before.
     case alreadyVoided
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .sending: tr("This payment is being sent to the bank and can no longer be voided.")
-        case .sentBefore: tr("This payment has already been sent to the bank once and may have been posted, so it can no longer be voided. Wait for the bank's answer.")
-        case .alreadySent(let reference):
-            tr("The bank has already posted this payment ({reference}). It cannot be voided; a reversal can undo it.",
-               ["reference": Localization.leftToRight(reference)])
-        case .rejected: tr("The bank rejected this payment; no money moved, so there is nothing to void.")
-        case .needsReview: tr("This payment needs review and cannot be voided until it is settled with the bank.")
-        case .alreadyVoided: tr("This payment has already been voided.")
+        case .sending: "This payment is being sent to the bank and can no longer be voided."
+        case .sentBefore: "This payment has already been sent to the bank once and may have been posted, so it can no longer be voided. Wait for the bank's answer."
+        case .alreadySent(let reference): "The bank has already posted this payment (\(reference)). It cannot be voided; a reversal can undo it."
+        case .rejected: "The bank rejected this payment; no money moved, so there is nothing to void."
+        case .needsReview: "This payment needs review and cannot be voided until it is settled with the bank."
+        case .alreadyVoided: "This payment has already been voided."
         }
     }
 }
@@ -46,12 +46,14 @@ public enum ReversalRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     /// A reversal is not itself reversed: enter a new payment instead.
     case isReversal
 
+    /// English for logs, `teller status` and tests, never for the
+    /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {
         switch self {
-        case .notPosted(.queued): tr("This payment has not been sent yet: void it instead.")
-        case .notPosted: tr("Only a payment the bank has posted can be reversed.")
-        case .alreadyReversed(let key): tr("This payment has already been reversed (receipt {receipt}).", ["receipt": Localization.leftToRight(key.receiptNumber)])
-        case .isReversal: tr("A reversal cannot itself be reversed; enter a new payment instead.")
+        case .notPosted(.queued): "This payment has not been sent yet: void it instead."
+        case .notPosted(let state): "Only a payment the bank has posted can be reversed; this one is \(state)."
+        case .alreadyReversed(let key): "This payment has already been reversed (receipt \(key.receiptNumber))."
+        case .isReversal: "A reversal cannot itself be reversed; enter a new payment instead."
         }
     }
 }

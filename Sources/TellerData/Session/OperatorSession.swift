@@ -92,7 +92,7 @@ public struct OperatorSession: OperatorSessionPort {
     }
 
     private func record(_ id: OperatorID) async throws(SignInError) -> OperatorRecord? {
-        do { return try await store.operatorRecord(id) } catch { throw .unavailable(error.description) }
+        do { return try await store.operatorRecord(id) } catch { throw .unavailable(error) }
     }
 
     private func failure(_ id: OperatorID) async throws(SignInError) -> SignInError {
@@ -101,15 +101,15 @@ public struct OperatorSession: OperatorSessionPort {
             if let until { return .lockedOut(until: until) }
             return .wrongPIN(attemptsLeft: left)
         } catch {
-            throw .unavailable(error.description)
+            throw .unavailable(error)
         }
     }
 
     private func hash(_ pin: String) throws(SignInError) -> String {
-        do { return try hasher.verifier(for: pin) } catch { throw .unavailable(error.description) }
+        do { return try hasher.verifier(for: pin) } catch { throw .unavailable(.storage(detail: "PIN hashing: \(error)")) }
     }
 
     private func persist(_ body: () async throws(TellerError) -> Void) async throws(SignInError) {
-        do { try await body() } catch { throw .unavailable(error.description) }
+        do { try await body() } catch { throw .unavailable(error) }
     }
 }

@@ -1,12 +1,13 @@
 import TellerCore
 
 /// The refusal an operator reads when a limit stops a transaction; it
-/// always names the limit.
+/// always names the limit. ``LimitViolation``'s own `description` is the
+/// English for logs and tests; this is the only wording on screen.
 public enum LimitText {
     public static func text(_ violation: LimitViolation) -> String {
         switch violation {
         case .currencyNotSupported(let currency, let terminal):
-            tr("This terminal handles {terminal}, not {currency}.", ["terminal": terminal.code, "currency": currency.code])
+            tr("This terminal handles {terminal}, not {currency}.", ["terminal": Localization.leftToRight(terminal.code), "currency": Localization.leftToRight(currency.code)])
         case .perTransaction(let limit):
             tr("Over the per-transaction limit of {limit}.", ["limit": MoneyFormatting.text(limit)])
         case .dailyTotal(let limit, let remaining):
@@ -23,29 +24,7 @@ public enum LimitText {
         case .insufficientAvailable(let withdrawable):
             tr("Over the last known available balance minus queued debits: {amount} can be paid out.", ["amount": MoneyFormatting.text(withdrawable)])
         case .arithmetic(let error):
-            error.description
-        }
-    }
-
-    /// Any error an enqueue can give, in the operator's words.
-    public static func text(_ error: TellerError) -> String {
-        switch error {
-        case .limit(let violation): return text(violation)
-        case .approval(.notOverridable(let violation)):
-            return tr("No supervisor can override this limit: {limit}", ["limit": text(violation)])
-        case .till(.needsApproval(let overShort, let tolerance)):
-            let difference = MoneyFormatting.text(Money(minorUnits: abs(overShort.minorUnits), currency: overShort.currency))
-            if tolerance.minorUnits == 0 {
-                return overShort.minorUnits < 0
-                    ? tr("The drawer is {difference} short: any difference needs a supervisor's approval.", ["difference": difference])
-                    : tr("The drawer is {difference} over: any difference needs a supervisor's approval.", ["difference": difference])
-            }
-            return overShort.minorUnits < 0
-                ? tr("The drawer is {difference} short, more than the {tolerance} allowed: a supervisor must approve.",
-                     ["difference": difference, "tolerance": MoneyFormatting.text(tolerance)])
-                : tr("The drawer is {difference} over, more than the {tolerance} allowed: a supervisor must approve.",
-                     ["difference": difference, "tolerance": MoneyFormatting.text(tolerance)])
-        default: return error.description
+            ErrorText.text(error)
         }
     }
 }

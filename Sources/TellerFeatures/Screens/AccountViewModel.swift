@@ -47,7 +47,7 @@ public final class AccountViewModel {
     public var message: String? {
         switch state {
         case .failed(.offline): tr("The bank's host cannot be reached and this account was never loaded on this terminal.")
-        case .failed(let error): error.description
+        case .failed(let error): ErrorText.text(error)
         default: nil
         }
     }

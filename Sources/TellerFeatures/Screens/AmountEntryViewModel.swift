@@ -81,7 +81,7 @@ public final class AmountEntryViewModel {
         do throws(TellerError) {
             remaining = try await dependencies.outbox.remainingLimits(kind: kind, account: account)
         } catch {
-            refusal = error.description
+            refusal = ErrorText.text(error)
         }
         navigator?.invalidate()
     }
@@ -191,7 +191,7 @@ public final class AmountEntryViewModel {
         guard let amount, amount.minorUnits > 0 else { return refuse(tr("Enter an amount.")) }
         var recipient: IBAN?
         if needsRecipient {
-            do { recipient = try IBAN(recipientText) } catch { return refuse(tr("Recipient: {problem}", ["problem": error.description])) }
+            do { recipient = try IBAN(recipientText) } catch { return refuse(tr("Recipient: {problem}", ["problem": ErrorText.text(error)])) }
         }
         guard let signedIn = navigator?.signedInOperator else { return }
         await load()
@@ -199,7 +199,7 @@ public final class AmountEntryViewModel {
         do {
             request = try TransactionRequest(kind: kind, account: account, counterparty: recipient, amount: amount, operatorID: signedIn.id)
         } catch {
-            return refuse(error.description)
+            return refuse(ErrorText.text(error))
         }
         if let violation = remaining?.violation(for: amount) {
             // Only the counter limits can be approved, and only if nothing else refuses it too.

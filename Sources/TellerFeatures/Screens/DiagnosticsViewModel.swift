@@ -219,7 +219,7 @@ public final class DiagnosticsViewModel {
             message = nil
             dependencies.touchCalibration?.apply(solved)
         } catch {
-            message = tr("Could not save the calibration: {problem}", ["problem": error.description])
+            message = tr("Could not save the calibration: {problem}", ["problem": ErrorText.text(error)])
             mode = .report
             dependencies.touchCalibration?.cancelCalibration()
         }
@@ -241,7 +241,7 @@ public final class DiagnosticsViewModel {
             message = nil
             lines = lines(for: await diagnostics.report())
         } catch {
-            message = tr("Could not switch the language: {problem}", ["problem": error.description])
+            message = tr("Could not switch the language: {problem}", ["problem": ErrorText.text(error)])
         }
         navigator?.invalidate()
     }

@@ -40,7 +40,7 @@ public final class FindAccountViewModel {
             tr("{country} IBAN: {missing} more characters ({expected} in all).",
                ["country": Localization.leftToRight(country), "missing": Localization.digits(String(expected - actual)),
                 "expected": Localization.digits(String(expected))])
-        case .failure(let error): error.description
+        case .failure(let error): ErrorText.text(error)
         }
     }
 

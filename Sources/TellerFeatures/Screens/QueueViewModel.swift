@@ -143,7 +143,7 @@ public final class QueueViewModel {
             entries = try await dependencies.outbox.entries()
             state = .loaded
         } catch {
-            state = .failed(error.description)
+            state = .failed(ErrorText.text(error))
         }
         navigator?.invalidate()
     }
@@ -154,7 +154,7 @@ public final class QueueViewModel {
             try await dependencies.outbox.acknowledge(key, by: op.id)
             navigator?.outboxChanged()
         } catch {
-            state = .failed(error.description)
+            state = .failed(ErrorText.text(error))
         }
         await load()
     }
@@ -175,7 +175,7 @@ public final class QueueViewModel {
             _ = try await queue.reprintReceipt(key, by: op.id)
             printMessage = tr("A copy is on its way to the printer.")
         } catch {
-            printMessage = tr("Could not queue the copy: {problem}", ["problem": error.description])
+            printMessage = tr("Could not queue the copy: {problem}", ["problem": ErrorText.text(error)])
         }
         navigator?.invalidate()
     }

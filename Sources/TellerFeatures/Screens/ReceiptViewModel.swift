@@ -113,7 +113,7 @@ public final class ReceiptViewModel {
             _ = try await queue.reprintReceipt(entry.key, by: op.id)
             printMessage = tr("A copy is on its way to the printer.")
         } catch {
-            printMessage = tr("Could not queue the copy: {problem}", ["problem": error.description])
+            printMessage = tr("Could not queue the copy: {problem}", ["problem": ErrorText.text(error)])
         }
         navigator?.invalidate()
     }
@@ -167,7 +167,7 @@ public final class ReceiptViewModel {
                 status = .confirmed(reference: reference)
                 offersReversal = true
             }
-            undoMessage = LimitText.text(error)
+            undoMessage = ErrorText.text(error)
         }
         navigator?.invalidate()
     }
@@ -182,7 +182,7 @@ public final class ReceiptViewModel {
             navigator?.outboxChanged()
             navigator?.replaceTop(with: .receipt(reversal))
         } catch {
-            undoMessage = LimitText.text(error)
+            undoMessage = ErrorText.text(error)
             navigator?.invalidate()
         }
     }

@@ -65,7 +65,7 @@ public final class ReviewViewModel {
             navigator?.replaceTop(with: .receipt(entry))
         } catch {
             isSubmitting = false
-            refusal = LimitText.text(error)
+            refusal = ErrorText.text(error)
             navigator?.invalidate()
         }
     }

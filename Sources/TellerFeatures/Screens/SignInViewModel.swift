@@ -144,11 +144,18 @@ public final class SignInViewModel {
     private func approve(_ subject: ApprovalSubject, by supervisorID: OperatorID) async {
         guard let signedIn = navigator?.signedInOperator else { return }
         defer { pinEntry.clear() }
-        do {
-            let supervisor = try await dependencies.session.approve(supervisorID, pin: pinEntry.digits, for: signedIn.id)
+        do throws(TellerError) {
+            let supervisor: Operator
+            do throws(ApprovalRefusal) {
+                supervisor = try await dependencies.session.approve(supervisorID, pin: pinEntry.digits, for: signedIn.id)
+            } catch {
+                throw .approval(error)
+            }
             switch subject {
             case .payment(let request, _):
-                navigator?.replaceTop(with: .review(try request.approved(by: supervisor.id)))
+                let approved: TransactionRequest
+                do throws(TransactionRuleError) { approved = try request.approved(by: supervisor.id) } catch { throw .rule(error) }
+                navigator?.replaceTop(with: .review(approved))
             case .tillClose(let count, _):
                 guard let till = dependencies.till else { return }
                 let closed = try await till.close(by: signedIn.id, count: count, approvedBy: supervisor.id)
@@ -156,18 +163,12 @@ public final class SignInViewModel {
                 navigator?.pop()
                 navigator?.replaceTop(with: .tillClosed(closed))
             }
-        } catch let refusal as ApprovalRefusal {
-            if case .signIn(let error) = refusal {
-                state = Self.state(for: error, time: dependencies.time, now: dependencies.clock.now())
-            } else {
-                state = .failed(refusal.description)
-            }
-            navigator?.invalidate()
-        } catch let error as TellerError {
-            state = .failed(LimitText.text(error))
-            navigator?.invalidate()
         } catch {
-            state = .failed(String(describing: error))
+            if case .approval(.signIn(let signInError)) = error {
+                state = Self.state(for: signInError, time: dependencies.time, now: dependencies.clock.now())
+            } else {
+                state = .failed(ErrorText.text(error))
+            }
             navigator?.invalidate()
         }
     }
@@ -175,7 +176,7 @@ public final class SignInViewModel {
     static func state(for error: SignInError, time: TimeFormatting, now: Date) -> State {
         switch error {
         case .lockedOut(let until): .lockedOut(tr("Too many wrong PINs. Try again at {time}.", ["time": time.clock(until)]))
-        default: .failed(error.description)
+        default: .failed(ErrorText.text(error))
         }
     }
 }

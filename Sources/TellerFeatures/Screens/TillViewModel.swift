@@ -154,7 +154,7 @@ public final class TillViewModel {
         do throws(TellerError) {
             phase = try await till.openTill(of: signedIn.id).map { .open($0) } ?? .opening
         } catch {
-            phase = .failed(LimitText.text(error))
+            phase = .failed(ErrorText.text(error))
         }
         navigator?.invalidate()
     }
@@ -229,7 +229,7 @@ public final class TillViewModel {
             _ = try await queue.queueTillReport(tillID: till.id, by: signedIn.id)
             printMessage = tr("The till report is on its way to the printer.")
         } catch {
-            printMessage = tr("Could not queue the till report: {problem}", ["problem": error.description])
+            printMessage = tr("Could not queue the till report: {problem}", ["problem": ErrorText.text(error)])
         }
         navigator?.invalidate()
     }
@@ -261,7 +261,7 @@ public final class TillViewModel {
             navigator?.outboxChanged()
         } catch {
             if case .till(.needsApproval(let difference, _)) = error { approvalNeeded = difference }
-            refusal = LimitText.text(error)
+            refusal = ErrorText.text(error)
         }
         isWorking = false
         navigator?.invalidate()
