@@ -84,10 +84,19 @@ let package = Package(
         /// teller-bench drives it on the fakes.
         .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI"]),
 
+        // MARK: The terminal's own libraries (what the executable wires)
+        /// teller.conf: the keys, their parsers and rules, the file's reader and editor.
+        .target(name: "TellerConfiguration", dependencies: ["TellerCore", "TellerData", "Device", "SystemCalls"]),
+        /// The control socket: its line protocol, server, connections, `teller ctl`'s client and the virtual device's bridge.
+        .target(name: "TellerControl", dependencies: ["TellerConfiguration", "Device", "SystemCalls"]),
+        /// QA scenarios: the file format, the runner, goldens, and the uinput target.
+        .target(name: "TellerQA", dependencies: ["TellerControl", "TellerConfiguration", "TellerCore", "Device", "Graphics", "Widgets", "SystemCalls"]),
+
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device", "SystemCalls"]),
+            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device", "SystemCalls",
+                           "TellerConfiguration", "TellerControl", "TellerQA"]),
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI", "TellerRuntime",
@@ -108,6 +117,9 @@ let package = Package(
         .target(name: "PrinterTestSupport", dependencies: ["Graphics"], path: "Tests/PrinterSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
+        .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
+        .testTarget(name: "TellerControlTests", dependencies: ["TellerControl"]),
+        .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
         .testTarget(

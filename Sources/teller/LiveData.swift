@@ -1,3 +1,5 @@
+import TellerConfiguration
+import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData

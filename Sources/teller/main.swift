@@ -1,3 +1,6 @@
+import TellerControl
+import TellerConfiguration
+import SystemCalls
 // teller: the counter terminal's executable and composition root.
 import Glibc
 

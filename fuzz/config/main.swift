@@ -1,3 +1,4 @@
+import TellerConfiguration
 import Foundation
 
 /// Where ConfigurationFuzzing writes each input: one file per fuzzer process.

@@ -1,3 +1,5 @@
+import TellerControl
+
 /// libFuzzer's entry: the bytes as one line a client wrote to the control
 /// socket (invalid UTF-8 repaired, as the server's String(decoding:) does),
 /// through the parser, the command's own line form and the JSON answer.

@@ -1,3 +1,5 @@
+import TellerQA
+
 /// libFuzzer's entry: the bytes as a scenario file's text, through the
 /// parser; the scenario's name and every step are read back.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,3 +1,4 @@
+import TellerConfiguration
 import Device
 import TellerCore
 

@@ -1,3 +1,5 @@
+import TellerConfiguration
+import SystemCalls
 import TellerCore
 
 /// The outbox as the terminal uses it. The operator reads a storage failure

@@ -1,3 +1,5 @@
+import TellerControl
+import TellerConfiguration
 import SystemCalls
 import Device
 import FoundationEssentials

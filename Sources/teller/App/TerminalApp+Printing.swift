@@ -1,3 +1,5 @@
+import TellerConfiguration
+import SystemCalls
 import Device
 import Graphics
 import TellerCore

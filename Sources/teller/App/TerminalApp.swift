@@ -1,3 +1,6 @@
+import TellerControl
+import TellerConfiguration
+import SystemCalls
 import Device
 import FoundationEssentials
 import Graphics

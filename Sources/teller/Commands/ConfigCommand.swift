@@ -1,3 +1,5 @@
+import TellerConfiguration
+import SystemCalls
 import FoundationEssentials
 
 /// `teller config get KEY` and `teller config set KEY VALUE...`: teller.conf

@@ -1,3 +1,4 @@
+import SystemCalls
 import TellerData
 
 extension DatabaseRefusal.Kind {

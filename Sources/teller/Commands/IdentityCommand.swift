@@ -1,3 +1,4 @@
+import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
 import Glibc

@@ -1,3 +1,6 @@
+import TellerControl
+import TellerConfiguration
+import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData

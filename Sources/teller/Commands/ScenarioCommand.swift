@@ -1,3 +1,7 @@
+import TellerQA
+import TellerControl
+import TellerConfiguration
+import SystemCalls
 import FoundationEssentials
 
 /// `teller scenario FILE…`: runs QA scenarios (docs/qa.md, "Scenarios").

@@ -1,3 +1,5 @@
+import TellerControl
+import TellerConfiguration
 let usage = """
     usage: teller <command> [options]
 

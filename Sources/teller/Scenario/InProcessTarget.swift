@@ -1,3 +1,7 @@
+import TellerQA
+import TellerControl
+import TellerConfiguration
+import SystemCalls
 import FoundationEssentials
 import Graphics
 import Widgets

@@ -1,3 +1,4 @@
+import TellerConfiguration
 import Dispatch
 import Glibc
 import Synchronization

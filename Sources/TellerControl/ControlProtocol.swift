@@ -1,3 +1,4 @@
+import TellerConfiguration
 import FoundationEssentials
 
 /// The control socket's wire format: the client writes one command line
@@ -5,7 +6,7 @@ import FoundationEssentials
 /// `{"ok": true, "result": …}` or `{"ok": false, "error": "…"}`, and closes.
 /// A line may start with a tag, "@ID tap sign-in.pin.1"; the answer then
 /// carries `"id": "ID"` (``ControlAnswer/tagged(_:id:)``).
-enum ControlCommand: Equatable {
+public enum ControlCommand: Equatable, Sendable {
     case status
     case ui
     case screenshot(path: String)
@@ -28,16 +29,16 @@ enum ControlCommand: Equatable {
 
     /// The largest recording `teller ctl play` takes: minutes of touching,
     /// and small enough to parse without a pause a branch would notice.
-    static let maximumPlayBytes = 16 << 20
+    public static let maximumPlayBytes = 16 << 20
     /// The longest command line: a base64 `play-evemu` of the largest recording.
-    static let maximumLineBytes = (maximumPlayBytes + 2) / 3 * 4 + 64
+    public static let maximumLineBytes = (maximumPlayBytes + 2) / 3 * 4 + 64
 
-    static let usage = """
+    public static let usage = """
         status | ui | screenshot FILE.png | touch X Y | swipe X1 Y1 X2 Y2 | tap ID | type TEXT | play FILE.evemu | sync | settle
         """
 
     /// Parses one command line; the error names what is wrong.
-    init(line: String) throws(ControlError) {
+    public init(line: String) throws(ControlError) {
         let start = line.drop { $0 == " " || $0 == "\t" }
         let verb = start.prefix { !$0.isWhitespace }
         // Typed text keeps its spaces and newlines; other arguments are trimmed.
@@ -81,7 +82,7 @@ enum ControlCommand: Equatable {
         }
     }
 
-    var line: String {
+    public var line: String {
         switch self {
         case .status: "status"
         case .ui: "ui"
@@ -109,11 +110,11 @@ enum ControlCommand: Equatable {
     }
 }
 
-enum ControlError: Error, CustomStringConvertible, Equatable {
+public enum ControlError: Error, CustomStringConvertible, Equatable, Sendable {
     case badCommand(String)
     case failed(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .badCommand(let message), .failed(let message): message
         }
@@ -121,13 +122,13 @@ enum ControlError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Builds the one-object answers, and reads them back for `teller ctl`.
-enum ControlAnswer {
+public enum ControlAnswer: Sendable {
     /// The tag of a request line and the command after it. A tag is "@"
     /// and 1 to 64 letters, digits or dashes; `teller ctl` tags every request
     /// so that, on a channel clients share one after another (the virtual
     /// device's port, ``ControlBridge``), it can tell its own answer from one
     /// left for a client that has gone.
-    static func splitTag(_ line: String) -> (id: String?, command: String) {
+    public static func splitTag(_ line: String) -> (id: String?, command: String) {
         guard line.hasPrefix("@") else { return (nil, line) }
         let word = line.dropFirst().prefix { $0 != " " }
         guard (1...64).contains(word.count), word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
@@ -137,17 +138,17 @@ enum ControlAnswer {
     }
 
     /// `answer` with `"id": id` added; unchanged without an id.
-    static func tagged(_ answer: Data, id: String?) -> Data {
+    public static func tagged(_ answer: Data, id: String?) -> Data {
         guard let id, case .object(var fields)? = try? JSONValue(parsing: answer) else { return answer }
         fields["id"] = .string(id)
         return encode(fields)
     }
 
-    static func ok(_ result: JSONValue = .null) -> Data {
+    public static func ok(_ result: JSONValue = .null) -> Data {
         encode(["ok": .bool(true), "result": result])
     }
 
-    static func error(_ message: String) -> Data {
+    public static func error(_ message: String) -> Data {
         encode(["ok": .bool(false), "error": .string(message)])
     }
 
@@ -158,7 +159,7 @@ enum ControlAnswer {
     /// The `result` of an answer (JSON null when it has none).
     /// - Throws: ``ControlError/failed(_:)`` with the terminal's error, or
     ///   when the answer is not a JSON object.
-    static func result(of answer: Data) throws(ControlError) -> JSONValue {
+    public static func result(of answer: Data) throws(ControlError) -> JSONValue {
         guard let object = try? JSONValue(parsing: answer), case .object = object else {
             throw .failed("the terminal's answer is not JSON")
         }

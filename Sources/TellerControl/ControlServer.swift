@@ -1,9 +1,10 @@
+import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
 
 /// What the running terminal does for each control command.
 @MainActor
-protocol ControlHandler: AnyObject {
+public protocol ControlHandler: AnyObject {
     func handle(_ command: ControlCommand) async throws -> JSONValue
 }
 
@@ -17,13 +18,13 @@ protocol ControlHandler: AnyObject {
 /// the main queue nor another peer. Only a parsed command comes here, to the
 /// main actor.
 @MainActor
-final class ControlServer {
-    let path: String
+public final class ControlServer {
+    public let path: String
     private weak var handler: (any ControlHandler)?
     private var listener: ControlListener?
 
     /// Creates the socket at `path`, replacing a stale one left by a crash.
-    init(path: String, handler: any ControlHandler) throws(UnixSocketError) {
+    public init(path: String, handler: any ControlHandler) throws(UnixSocketError) {
         self.path = path
         self.handler = handler
         let socket = try UnixSocket.listen(at: path, mode: 0o660, backlog: 8)
@@ -32,7 +33,7 @@ final class ControlServer {
         }
     }
 
-    func shutDown() {
+    public func shutDown() {
         listener?.stop()
         listener = nil
         UnixSocket.removeFile(at: path)

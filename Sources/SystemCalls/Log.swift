@@ -1,13 +1,12 @@
-import SystemCalls
 
 /// Writes to stderr with the syslog priority prefixes (`<3>` error, `<4>`
 /// warning, `<6>` info) that journald turns into log levels.
-enum Log {
-    static func error(_ message: String) { write(3, message) }
-    static func warning(_ message: String) { write(4, message) }
-    static func info(_ message: String) { write(6, message) }
+public enum Log {
+    public static func error(_ message: String) { write(3, message) }
+    public static func warning(_ message: String) { write(4, message) }
+    public static func info(_ message: String) { write(6, message) }
     /// Routine detail (a retry's timer): journalctl shows it, `-p info` hides it.
-    static func debug(_ message: String) { write(7, message) }
+    public static func debug(_ message: String) { write(7, message) }
 
     /// A log that cannot be written has nowhere to report that.
     private static func write(_ priority: Int, _ message: String) {

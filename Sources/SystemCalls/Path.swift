@@ -1,17 +1,17 @@
 /// Path arithmetic on strings, for the file names teller is given
 /// (scenarios, screenshots, the control socket). Nothing here touches the
 /// file system; a relative path stays relative.
-enum Path {
+public enum Path {
     /// `name` inside `directory`: ("out", "a.png") and ("out/", "a.png")
     /// are "out/a.png"; an empty directory leaves `name` as it is.
-    static func join(_ directory: String, _ name: String) -> String {
+    public static func join(_ directory: String, _ name: String) -> String {
         if directory.isEmpty { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// Everything before the last component: "qa/a.scenario" is "qa",
     /// "/a.scenario" is "/", and "a.scenario" is "" (the current directory).
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         let parent = withoutTrailingSlashes(String(trimmed[..<slash]))
@@ -20,7 +20,7 @@ enum Path {
 
     /// The last component without its extension: "qa/sign-in.scenario" is
     /// "sign-in"; a leading dot (".profile") is not an extension.
-    static func baseName(of path: String) -> String {
+    public static func baseName(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         let last = trimmed.lastIndex(of: "/").map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }

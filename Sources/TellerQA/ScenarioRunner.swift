@@ -1,10 +1,12 @@
+import TellerControl
+import TellerConfiguration
 import FoundationEssentials
 import Widgets
 
 /// Where a scenario's steps happen: the terminal in this process, or a
 /// running terminal touched through uinput (the virtual device).
 @MainActor
-protocol ScenarioTarget: AnyObject {
+public protocol ScenarioTarget: AnyObject {
     /// Performs tap, touch, swipe, type or play, and returns once the
     /// terminal has handled it.
     func perform(_ command: ControlCommand) async throws
@@ -21,14 +23,18 @@ protocol ScenarioTarget: AnyObject {
 /// Runs scenarios step by step against a target and reports each failure
 /// with the file and line.
 @MainActor
-struct ScenarioRunner {
-    let target: any ScenarioTarget
+public struct ScenarioRunner: Sendable {
+    public let target: any ScenarioTarget
     /// How long `expect` waits for the screen to settle (input through the kernel is not instant).
-    var expectTimeout: Double = 2
-    var log: (String) -> Void = { print($0) }
+    public var expectTimeout: Double = 2
+    public var log: (String) -> Void = { print($0) }
+
+    public init(target: any ScenarioTarget) {
+        self.target = target
+    }
 
     /// Runs `scenario` from `startLine` on; throws the first failure.
-    func run(_ scenario: Scenario, from startLine: Int = 1) async throws(ScenarioError) {
+    public func run(_ scenario: Scenario, from startLine: Int = 1) async throws(ScenarioError) {
         for step in scenario.steps where step.line >= startLine {
             do {
                 try await perform(step, in: scenario)
@@ -96,7 +102,7 @@ struct ScenarioRunner {
 
 extension AccessibilityNode {
     /// The first node with `identifier`, depth first.
-    func node(identifier wanted: String) -> AccessibilityNode? {
+    public func node(identifier wanted: String) -> AccessibilityNode? {
         if identifier == wanted { return self }
         for child in children {
             if let found = child.node(identifier: wanted) { return found }
@@ -105,7 +111,7 @@ extension AccessibilityNode {
     }
 
     /// Whether any label or value in the subtree contains `text`.
-    func contains(text: String) -> Bool {
+    public func contains(text: String) -> Bool {
         if label?.contains(text) == true || value?.contains(text) == true { return true }
         return children.contains { $0.contains(text: text) }
     }

@@ -1,3 +1,5 @@
+import TellerControl
+import TellerConfiguration
 import SystemCalls
 import Device
 import FoundationEssentials
@@ -10,14 +12,14 @@ import Widgets
 /// Element centres come from the control socket's `ui`; screenshots and
 /// power cuts are asked of the host on a serial line (deploy/vm/teller_vm.py).
 @MainActor
-final class UInputTarget: ScenarioTarget {
-    let socketPath: String
+public final class UInputTarget: ScenarioTarget {
+    public let socketPath: String
     /// The serial line to deploy/vm/teller_vm.py, open for reading and writing.
-    let hostChannel: FileDescriptor?
+    public let hostChannel: FileDescriptor?
     private var touch: TouchInjector?
     private var keyboard: KeyboardInjector?
 
-    init(socketPath: String, hostChannelPath: String?) throws {
+    public init(socketPath: String, hostChannelPath: String?) throws {
         self.socketPath = socketPath
         do {
             hostChannel = try hostChannelPath.map { (path) throws(SystemCallError) in try FileDescriptor.open(forUpdating: path) }
@@ -46,7 +48,7 @@ final class UInputTarget: ScenarioTarget {
         return (touch, keyboard)
     }
 
-    func perform(_ command: ControlCommand) async throws {
+    public func perform(_ command: ControlCommand) async throws {
         let (touch, keyboard) = try await injectors()
         switch command {
         case .tap(let identifier):
@@ -87,7 +89,7 @@ final class UInputTarget: ScenarioTarget {
         _ = try await control(.settle)
     }
 
-    func accessibilityTree() async throws -> AccessibilityNode {
+    public func accessibilityTree() async throws -> AccessibilityNode {
         let tree = try await control(.ui)
         return try JSONDecoder().decode(AccessibilityNode.self, from: tree.encoded())
     }
@@ -97,7 +99,7 @@ final class UInputTarget: ScenarioTarget {
         try ControlAnswer.result(of: ControlClient.send(command.line, to: socketPath))
     }
 
-    func screenshot(_ name: String) async throws -> String {
+    public func screenshot(_ name: String) async throws -> String {
         guard let hostChannel else { return "screenshot \(name): skipped (no host channel for screendumps)" }
         try await settle()
         try await Task.sleep(for: .milliseconds(200))
@@ -106,7 +108,7 @@ final class UInputTarget: ScenarioTarget {
     }
 
     /// The host cuts or restores the guest's network link (qemu's `set_link`) and answers once it has.
-    func setLink(up: Bool) async throws -> String {
+    public func setLink(up: Bool) async throws -> String {
         let state = up ? "up" : "down"
         guard let hostChannel else { return "link \(state): skipped (no host channel)" }
         let reply = try ask(hostChannel, "LINK \(state)")
@@ -127,7 +129,7 @@ final class UInputTarget: ScenarioTarget {
         return String(decoding: reply, as: UTF8.self).trimmingWhitespace()
     }
 
-    func powerCut(file: String, line: Int) async throws -> String {
+    public func powerCut(file: String, line: Int) async throws -> String {
         guard let hostChannel else { return "power-cut: skipped (no host channel)" }
         try hostChannel.writeAll("POWERCUT \(file) \(line)\n".utf8)
         // The host kills the machine; nothing after this line runs in this boot.

@@ -5,104 +5,104 @@ import TellerData
 
 /// The terminal's settings. Every key is documented in docs/configuration.md;
 /// ``Configuration/keys`` is the single table that parses them.
-struct Configuration {
+public struct Configuration: Sendable {
     // Identity and host
-    var terminalID: String?
-    var branch = ""
-    var hostURL: URL?
-    var allowInsecureHTTP = false
-    var secretFile: String? = "/etc/teller/terminal-secret"
-    var requestTimeout: TimeInterval = 10
+    public var terminalID: String?
+    public var branch = ""
+    public var hostURL: URL?
+    public var allowInsecureHTTP = false
+    public var secretFile: String? = "/etc/teller/terminal-secret"
+    public var requestTimeout: TimeInterval = 10
     /// PEM file of the CAs trusted for the host instead of the system store.
-    var caFile: String?
+    public var caFile: String?
     /// The host's public-key pin (base64 SHA-256 of its SubjectPublicKeyInfo).
-    var hostPinSHA256: String?
+    public var hostPinSHA256: String?
     /// The terminal's own certificate for mutual TLS (PEM; its CN is terminal_id).
-    var clientCertificate: String?
+    public var clientCertificate: String?
     /// Its private key as a PEM file (a lab bench); in the field the sealed
     /// systemd credential teller-client-key, which wins when present.
-    var clientKey: String?
+    public var clientKey: String?
     /// Days before the client certificate expires that status, diagnostics and metrics warn.
-    var clientCertificateWarnDays = 30
+    public var clientCertificateWarnDays = 30
     /// The client key itself, read from standard input by a command told
     /// to (`--client-key-stdin`): deploy/provision pipes it from the sealed
     /// credential. Not a key of teller.conf.
-    var givenClientKey: [UInt8]?
-    var retryBase: TimeInterval = 1
-    var retryCap: TimeInterval = 60
+    public var givenClientKey: [UInt8]?
+    public var retryBase: TimeInterval = 1
+    public var retryCap: TimeInterval = 60
 
     // Storage and runtime
-    var dataDirectory = "/var/lib/teller"
+    public var dataDirectory = "/var/lib/teller"
     /// One log line per committed transaction, after the commit (power-cut tests).
-    var logCommits = false
+    public var logCommits = false
     /// One log line per press, release, key and scan: its kernel time and its frame's presented time.
-    var logLatency = false
+    public var logLatency = false
     /// Holds the control socket (systemd's RuntimeDirectory=teller).
-    var runtimeDirectory = "/run/teller"
+    public var runtimeDirectory = "/run/teller"
     /// node_exporter's textfile-collector file the running terminal keeps current; nil writes none.
-    var metricsFile: String?
+    public var metricsFile: String?
 
     // Display and input
-    enum DisplayChoice: String { case auto, drm, fbdev, offscreen }
-    var display = DisplayChoice.auto
-    var drmCard: String?
-    var framebufferDevice: String?
+    public enum DisplayChoice: String, Sendable { case auto, drm, fbdev, offscreen }
+    public var display = DisplayChoice.auto
+    public var drmCard: String?
+    public var framebufferDevice: String?
     /// "1280x800" or "1280x800@60"; nil takes the panel's preferred mode.
-    var mode: String?
-    var rotation = 0
+    public var mode: String?
+    public var rotation = 0
     /// libinput's LIBINPUT_CALIBRATION_MATRIX, six numbers.
-    var touchCalibration: [Double] = [1, 0, 0, 0, 1, 0]
-    var offscreenWidth = 800
-    var offscreenHeight = 480
+    public var touchCalibration: [Double] = [1, 0, 0, 0, 1, 0]
+    public var offscreenWidth = 800
+    public var offscreenHeight = 480
     /// Pixels per dp; nil picks from the panel width.
-    var scale: Double?
-    var highContrast = false
-    var textScale = 1.0
-    var fontDirectory = "/usr/share/fonts/truetype/dejavu"
+    public var scale: Double?
+    public var highContrast = false
+    public var textScale = 1.0
+    public var fontDirectory = "/usr/share/fonts/truetype/dejavu"
 
     // Language and regional format
     /// The language, currency display and digits of every screen.
-    var regionalFormat = RegionalFormat.standard
+    public var regionalFormat = RegionalFormat.standard
     /// Holds the compiled catalogs, gettext's layout: DIR/LANG/LC_MESSAGES/teller.mo.
-    var localeDirectory = "/usr/share/locale"
-    var grabInput = false
+    public var localeDirectory = "/usr/share/locale"
+    public var grabInput = false
 
     // Session
-    var idleLockSeconds: Double = 120
+    public var idleLockSeconds: Double = 120
     /// Argon2id hash of the technician PIN (`teller hash-pin`); nil disables diagnostics.
-    var technicianPINHash: String?
+    public var technicianPINHash: String?
     /// The IANA zone from `time_zone`; nil keeps the system's (`TZ`, /etc/localtime).
-    var timeZone: String?
+    public var timeZone: String?
 
     // Limits, in the terminal currency's major units
-    var currency = Currency.eur
-    var limitPerTransaction: ConfiguredAmount = 10_000
-    var limitDaily: ConfiguredAmount = 50_000
-    var limitOfflinePerTransaction: ConfiguredAmount = 2_000
-    var limitOfflineQueuedTotal: ConfiguredAmount = 10_000
-    var maxOfflineAgeHours: Double = 72
+    public var currency = Currency.eur
+    public var limitPerTransaction: ConfiguredAmount = 10_000
+    public var limitDaily: ConfiguredAmount = 50_000
+    public var limitOfflinePerTransaction: ConfiguredAmount = 2_000
+    public var limitOfflineQueuedTotal: ConfiguredAmount = 10_000
+    public var maxOfflineAgeHours: Double = 72
     /// Staff numbers who may approve what a counter limit or a till's tolerance refuses.
-    var supervisors: [OperatorID] = []
+    public var supervisors: [OperatorID] = []
     /// The notes and coins tills are counted in (major units); empty: the currency's built-in table.
-    var tillDenominations: [ConfiguredAmount] = []
+    public var tillDenominations: [ConfiguredAmount] = []
     /// How far a till's closing count may be off without a supervisor.
-    var tillTolerance: ConfiguredAmount = 0
+    public var tillTolerance: ConfiguredAmount = 0
 
     // Receipt printer
     /// Where the ESC/POS printer is; nil prints nothing.
-    var printer: PrinterAddress?
-    var printerPaper = PaperWidth.millimetres80
+    public var printer: PrinterAddress?
+    public var printerPaper = PaperWidth.millimetres80
     /// Receipts each payment prints while a printer is configured; the second is marked COPY.
-    var receiptCopies = 1
+    public var receiptCopies = 1
     /// The bank's name at the top of every receipt; empty prints none.
-    var bankName = ""
+    public var bankName = ""
 
     /// The file's default location.
-    static let defaultPath = "/etc/teller/teller.conf"
+    public static let defaultPath = "/etc/teller/teller.conf"
 
     /// The limits in the terminal currency.
     /// - Throws: ``LimitsError`` naming the key.
-    func limits() throws -> Limits {
+    public func limits() throws -> Limits {
         try Limits(
             currency: currency,
             perTransaction: limitPerTransaction.money(in: currency), dailyPerTerminal: limitDaily.money(in: currency),
@@ -114,7 +114,7 @@ struct Configuration {
     /// How tills are counted: `till_denominations` (or the currency's own
     /// table) and `till_tolerance`. load(text:file:) has refused a list
     /// that does not fit the currency.
-    func tillSettings() -> TillSettings {
+    public func tillSettings() -> TillSettings {
         let standard = TillSettings.standard(for: currency)
         let listed = tillDenominations.map { $0.money(in: currency).minorUnits }
         let table = listed.isEmpty ? standard.denominations : (try? DenominationTable(currency: currency, denominations: listed)) ?? standard.denominations
@@ -126,7 +126,7 @@ extension Configuration {
     /// Reads `path` over the defaults. A missing file is an error only when
     /// `required` (an explicit --config).
     /// - Returns: the configuration and every problem found, each with its line.
-    static func load(path: String, required: Bool) -> (Configuration, [ConfigurationProblem]) {
+    public static func load(path: String, required: Bool) -> (Configuration, [ConfigurationProblem]) {
         switch ConfigurationFile.read(path, required: required) {
         case .failure(let problem): (Configuration(), [problem])
         case .success(let text): load(text: text ?? "", file: path)
@@ -137,7 +137,7 @@ extension Configuration {
     /// own rule, then the rules between keys (decimals per currency, the
     /// order of the limits).
     /// - Returns: the configuration and every problem found, each with its line.
-    static func load(text: String, file path: String) -> (Configuration, [ConfigurationProblem]) {
+    public static func load(text: String, file path: String) -> (Configuration, [ConfigurationProblem]) {
         var configuration = Configuration()
         let (entries, syntax) = ConfigurationFile.parse(text, file: path)
         var problems = syntax
@@ -194,7 +194,7 @@ extension Configuration {
     ///   client_key (check-config). `teller config set` does not: the files
     ///   may come after the setting (deploy/provision installs them), and
     ///   the sealed key is the service's alone.
-    func startProblems(file path: String, readingFiles: Bool = true) -> [ConfigurationProblem] {
+    public func startProblems(file path: String, readingFiles: Bool = true) -> [ConfigurationProblem] {
         guard let url = hostURL else { return [] }
         var problems: [ConfigurationProblem] = []
         if terminalID == nil {
@@ -223,7 +223,7 @@ extension Configuration {
     }
 
     /// " (did you mean …?)" with known keys that start like `key`, or nothing.
-    static func suggestion(for key: String) -> String {
+    public static func suggestion(for key: String) -> String {
         let close = keys.keys.filter { $0.hasPrefix(String(key.prefix(4))) }.sorted()
         return close.isEmpty ? "" : " (did you mean \(close.prefix(3).joined(separator: ", "))?)"
     }
@@ -234,7 +234,7 @@ extension Configuration {
     /// - Throws: ``HostError`` for a URL or pin the terminal refuses.
     /// - Parameter loadingIdentity: false checks only the rules of the
     ///   client_cert and client_key keys, and reads neither file.
-    func hostConfiguration(_ url: URL, loadingIdentity: Bool = true) throws(HostError) -> HostConfiguration {
+    public func hostConfiguration(_ url: URL, loadingIdentity: Bool = true) throws(HostError) -> HostConfiguration {
         try checkClientIdentityKeys()
         return try HostConfiguration(baseURL: url, allowInsecureHTTP: allowInsecureHTTP, requestTimeout: requestTimeout,
                                      caFile: caFile, hostPinSHA256: hostPinSHA256, clientIdentity: loadingIdentity ? clientIdentity() : nil)
@@ -248,7 +248,7 @@ extension Configuration {
 
     /// What `client_cert` holds, for status, metrics and diagnostics; nil
     /// when none is set or it cannot be read (check-config names why).
-    func clientCertificateStatus() -> ClientCertificateStatus? {
+    public func clientCertificateStatus() -> ClientCertificateStatus? {
         guard let clientCertificate,
               let leaf = try? CertificateFiles.certificates(inPEM: CertificateFiles.read(clientCertificate), source: clientCertificate).first else { return nil }
         return leaf.status(warnDays: clientCertificateWarnDays)
@@ -257,7 +257,7 @@ extension Configuration {
     /// The terminal's certificate and key when `client_cert` is set.
     /// - Throws: ``HostError/tls(_:)`` naming the key and the fault (a
     ///   missing file, no certificate, a key that does not belong to it).
-    func clientIdentity(environment: [String: String] = ProcessInfo.processInfo.environment) throws(HostError) -> ClientIdentity? {
+    public func clientIdentity(environment: [String: String] = ProcessInfo.processInfo.environment) throws(HostError) -> ClientIdentity? {
         try checkClientIdentityKeys()
         guard let clientCertificate else { return nil }
         do {
@@ -271,5 +271,5 @@ extension Configuration {
 
 extension Configuration {
     /// The receipts each payment queues: `receipt_copies` with a printer, none without.
-    var receiptsPerPayment: Int { printer == nil ? 0 : receiptCopies }
+    public var receiptsPerPayment: Int { printer == nil ? 0 : receiptCopies }
 }

@@ -7,14 +7,14 @@ import FoundationEssentials
 ///
 /// Everything but ``stop()`` runs on `queue`; that confinement is what
 /// `@unchecked Sendable` stands for.
-final class ControlListener: @unchecked Sendable {
+public final class ControlListener: @unchecked Sendable {
     private let queue = DispatchQueue(label: "teller.control")
     private let socket: UnixSocket
     private let source: any DispatchSourceRead
     private let run: @Sendable (ControlCommand) async -> Data
 
     /// - Parameter run: executes a parsed command (on the main actor) and returns the JSON answer.
-    init(socket: UnixSocket, run: @escaping @Sendable (ControlCommand) async -> Data) {
+    public init(socket: UnixSocket, run: @escaping @Sendable (ControlCommand) async -> Data) {
         self.socket = socket
         self.run = run
         source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
@@ -25,7 +25,7 @@ final class ControlListener: @unchecked Sendable {
     }
 
     /// Stops accepting; peers already accepted are still answered.
-    func stop() {
+    public func stop() {
         source.cancel()
     }
 

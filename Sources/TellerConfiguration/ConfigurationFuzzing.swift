@@ -6,7 +6,7 @@ import FoundationEssentials
 /// teller.conf is written by provisioning and edited by technicians, so a
 /// broken file must end in a list of problems with line numbers, never in a
 /// trap, a hang or memory growing without bound.
-enum ConfigurationFuzzing {
+public enum ConfigurationFuzzing: Sendable {
     /// Reads `bytes` the ways the terminal reads its settings, and throws
     /// the results away:
     /// 1. As teller.conf, through ``Configuration/load(path:required:)``
@@ -19,7 +19,7 @@ enum ConfigurationFuzzing {
     ///   - bytes: anything at all.
     ///   - scratchFile: a file this process may overwrite on every call;
     ///     `load` reads a path, not a string.
-    static func exercise(_ bytes: [UInt8], scratchFile: String) {
+    public static func exercise(_ bytes: [UInt8], scratchFile: String) {
         guard FileManager.default.createFile(atPath: scratchFile, contents: Data(bytes)) else {
             preconditionFailure("cannot write the fuzzer's scratch file \(scratchFile)")
         }

@@ -1,3 +1,4 @@
+import TellerConfiguration
 import Graphics
 import TellerCore
 
@@ -11,31 +12,33 @@ import TellerCore
 /// panel needs those glyphs too and QA only met them first. The frame's
 /// look-up after such a miss then counts as a hit, so the rate may be high
 /// by at most one look-up per glyph cached.
-struct GlyphCacheReport {
+public struct GlyphCacheReport: Sendable {
     /// The terminal's look-ups, over every terminal of the run.
-    var lookups = GlyphCacheStatistics()
+    public var lookups = GlyphCacheStatistics()
     /// What the caches hold at the end, summed over every terminal of the run.
-    var size = GlyphCacheSize()
+    public var size = GlyphCacheSize()
     /// Frames presented, over every terminal of the run.
-    var frames = 0
+    public var frames = 0
     /// Terminals in the run: a power cut builds a new one, with a cold cache.
-    var terminals = 1
+    public var terminals = 1
+
+    public init() {}
     /// Misses while each screen was on top, in the order the screens first showed;
     /// a restarted terminal's cold misses on a screen already seen count as later.
     private(set) var screens: [Screen] = []
 
-    struct Screen: Equatable {
-        let name: String
+    public struct Screen: Equatable, Sendable {
+        public let name: String
         /// Misses until another screen first replaced it.
-        var firstShown: Int
+        public var firstShown: Int
         /// Misses while it was on top again, later.
-        var later: Int
+        public var later: Int
     }
 
     private var current: String?
 
     /// Counts `misses`, made since the last call, against `screen`, the screen on top now.
-    mutating func count(misses: Int, on screen: String) {
+    public mutating func count(misses: Int, on screen: String) {
         defer { current = screen }
         if let index = screens.firstIndex(where: { $0.name == screen }) {
             if index == screens.count - 1 && current == screen {
@@ -48,7 +51,7 @@ struct GlyphCacheReport {
         }
     }
 
-    var lines: [String] {
+    public var lines: [String] {
         let restarts = terminals == 1 ? "" : "; \(terminals) terminals, as a power cut restarts it with a cold cache"
         var lines = [
             "glyph cache: \(lookups.hits + lookups.misses) look-ups by the terminal, \(lookups.hits) hits, \(lookups.misses) misses, "

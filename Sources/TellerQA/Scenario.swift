@@ -1,11 +1,13 @@
+import TellerConfiguration
+import SystemCalls
 import FoundationEssentials
 
 /// A QA scenario: a plain-text list of steps, one per line (docs/qa.md,
 /// "Scenarios"). The same file runs in-process on the offscreen display
 /// and in the virtual device through uinput.
-struct Scenario {
+public struct Scenario: Sendable {
     /// One thing a step does.
-    enum Action: Equatable {
+    public enum Action: Equatable, Sendable {
         case tap(identifier: String)
         case touch(x: Int, y: Int)
         case swipe(x1: Int, y1: Int, x2: Int, y2: Int)
@@ -26,25 +28,25 @@ struct Scenario {
         case link(up: Bool)
     }
 
-    struct Step: Equatable {
-        let line: Int
-        let action: Action
+    public struct Step: Equatable, Sendable {
+        public let line: Int
+        public let action: Action
     }
 
-    let path: String
-    let steps: [Step]
+    public let path: String
+    public let steps: [Step]
 
     /// The name used in reports: the file name without `.scenario`.
-    var name: String { Path.baseName(of: path) }
+    public var name: String { Path.baseName(of: path) }
 
-    init(contentsOf path: String) throws(ScenarioError) {
+    public init(contentsOf path: String) throws(ScenarioError) {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw ScenarioError(file: path, line: 0, message: "cannot read the scenario file")
         }
         try self.init(parsing: text, path: path)
     }
 
-    init(parsing text: String, path: String) throws(ScenarioError) {
+    public init(parsing text: String, path: String) throws(ScenarioError) {
         self.path = path
         let directory = Path.directory(of: path)
         var steps: [Step] = []
@@ -117,10 +119,10 @@ struct Scenario {
 }
 
 /// A scenario that cannot be read or did not pass, at `file:line`.
-struct ScenarioError: Error, CustomStringConvertible, Equatable {
-    let file: String
-    let line: Int
-    let message: String
+public struct ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let file: String
+    public let line: Int
+    public let message: String
 
-    var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }

@@ -3,21 +3,27 @@ import FoundationEssentials
 import Glibc
 
 /// One `key = value` line of teller.conf, with where it came from.
-struct ConfigurationEntry {
-    let key: String
-    let value: String
-    let line: Int
+public struct ConfigurationEntry: Sendable {
+    public let key: String
+    public let value: String
+    public let line: Int
 }
 
 /// A problem in a configuration file, tied to its line.
-struct ConfigurationProblem: Error, CustomStringConvertible, Equatable {
-    let file: String
-    let line: Int
-    let message: String
+public struct ConfigurationProblem: Error, CustomStringConvertible, Equatable, Sendable {
+    public let file: String
+    public let line: Int
+    public let message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
 
     /// Control bytes from the file (an escape sequence, a NUL) are shown
     /// escaped, so a message can never repaint or hide a technician's terminal.
-    var description: String {
+    public var description: String {
         let text = line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
         return text.escapingControlCharacters()
     }
@@ -25,7 +31,7 @@ struct ConfigurationProblem: Error, CustomStringConvertible, Equatable {
 
 extension String {
     /// `\x1b`-style escapes for C0 and C1 control characters and DEL; everything else as it is.
-    func escapingControlCharacters() -> String {
+    public func escapingControlCharacters() -> String {
         var result = ""
         for scalar in unicodeScalars {
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
@@ -42,8 +48,8 @@ extension String {
 /// Reads the `key = value` format: one setting per line, `#` starts a
 /// comment (whole-line or after whitespace), blank lines are ignored, and
 /// values may be wrapped in double quotes to keep a `#` or edge spaces.
-enum ConfigurationFile {
-    static func parse(_ text: String, file: String) -> (entries: [ConfigurationEntry], problems: [ConfigurationProblem]) {
+public enum ConfigurationFile: Sendable {
+    public static func parse(_ text: String, file: String) -> (entries: [ConfigurationEntry], problems: [ConfigurationProblem]) {
         var entries: [ConfigurationEntry] = []
         var problems: [ConfigurationProblem] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -85,7 +91,7 @@ enum ConfigurationFile {
 
 extension ConfigurationFile {
     /// Far above any real teller.conf (a few hundred bytes), far below what could stall a start.
-    static let maximumBytes = 64 * 1024
+    public static let maximumBytes = 64 * 1024
 
     /// The text of the file at `path`: the terminal, check-config and
     /// `teller config` all read teller.conf through here. The file is opened
@@ -95,7 +101,7 @@ extension ConfigurationFile {
     ///   `required` (the terminal then runs on the defaults); or the problem
     ///   (a folder, a link, a device, too large, unreadable, not UTF-8)
     ///   naming the file.
-    static func read(_ path: String, required: Bool) -> Result<String?, ConfigurationProblem> {
+    public static func read(_ path: String, required: Bool) -> Result<String?, ConfigurationProblem> {
         func problem(_ message: String) -> Result<String?, ConfigurationProblem> {
             .failure(ConfigurationProblem(file: path, line: 0, message: message))
         }
@@ -149,7 +155,8 @@ extension ConfigurationFile {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    /// The text without whitespace (Unicode's) at either end: a key, a value, a control or scenario line.
+    public func trimmingWhitespace() -> String {
         var view = Substring(self)
         while let first = view.first, first.isWhitespace { view.removeFirst() }
         while let last = view.last, last.isWhitespace { view.removeLast() }

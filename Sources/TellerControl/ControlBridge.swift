@@ -1,3 +1,4 @@
+import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
 import Glibc
@@ -32,24 +33,24 @@ private let portEvents = Atomic<Int>(0)
 /// For tests and host-side use, PATH may also be a listening UNIX socket:
 /// the bridge connects to it, and each connection stands for one host client.
 /// Not thread-safe: one bridge runs on one thread.
-final class ControlBridge {
+public final class ControlBridge {
     /// The control socket's own deadline for a command line (``ControlConnection``).
-    static let lineDeadlineSeconds = ControlConnection.readDeadlineSeconds
+    public static let lineDeadlineSeconds = ControlConnection.readDeadlineSeconds
     /// A host client that stops reading its answer is dropped, as on the control socket.
-    static let writeDeadlineSeconds = ControlConnection.writeDeadlineSeconds
+    public static let writeDeadlineSeconds = ControlConnection.writeDeadlineSeconds
     /// While no host client is connected a virtio port reads as ended at
     /// once; the port is opened again after this pause instead of in a spin.
-    static let reopenPauseMilliseconds: Int32 = 100
+    public static let reopenPauseMilliseconds: Int32 = 100
 
     private let portPath: String
     private let socketPath: String
 
-    init(portPath: String, socketPath: String) {
+    public init(portPath: String, socketPath: String) {
         self.portPath = portPath
         self.socketPath = socketPath
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String]) -> Int32 {
         var port: String?
         var socket = ControlClient.defaultSocket
         var words = arguments[...]
@@ -91,7 +92,7 @@ final class ControlBridge {
     /// Serves host clients until the port cannot be opened any more.
     /// - Throws: ``SystemCallError`` or ``UnixSocketError`` when PATH cannot
     ///   be opened (a missing port, a refused socket).
-    func serve() throws {
+    public func serve() throws {
         while true {
             let port = try ControlPort(path: portPath)
             serveClient(on: port)
@@ -200,10 +201,10 @@ final class ControlBridge {
 /// The bridge's end of the channel: a device opened without blocking (the
 /// virtio port), or a connection to a listening UNIX socket standing in for it.
 private final class ControlPort {
-    let descriptor: FileDescriptor
+    public let descriptor: FileDescriptor
     private let socket: UnixSocket?
 
-    init(path: String) throws {
+    public init(path: String) throws {
         if FileStatus(path: path)?.kind == .socket {
             let socket = try UnixSocket.connect(to: path)
             descriptor = FileDescriptor(rawValue: socket.descriptor)
@@ -216,7 +217,7 @@ private final class ControlPort {
         try descriptor.signalEvents()
     }
 
-    func close() {
+    public func close() {
         if let socket { socket.close() } else { descriptor.close() }
     }
 }

@@ -1,15 +1,17 @@
+import SystemCalls
+
 /// Command-line flags: every configuration key is also a flag
 /// (`data_dir` is `--data-dir DIR`) and flags override the file.
 /// `--config FILE` picks the file; `switches` are the command's own
 /// value-less flags (e.g. `--until-empty`).
-struct CommandLineOptions {
-    var configuration: Configuration
+public struct CommandLineOptions: Sendable {
+    public var configuration: Configuration
     /// The file that was read (`--config` or the default).
-    var configurationPath: String
-    var switches: Set<String>
-    var problems: [ConfigurationProblem]
+    public var configurationPath: String
+    public var switches: Set<String>
+    public var problems: [ConfigurationProblem]
 
-    init(_ arguments: [String], switches known: Set<String> = []) {
+    public init(_ arguments: [String], switches known: Set<String> = []) {
         var path = Configuration.defaultPath
         var explicit = false
         var overrides: [(key: String, value: String)] = []
@@ -55,7 +57,7 @@ struct CommandLineOptions {
     }
 
     /// Logs every problem; true when there were none.
-    func reportProblems(command: String) -> Bool {
+    public func reportProblems(command: String) -> Bool {
         for problem in problems { Log.error("teller \(command): \(problem)") }
         return problems.isEmpty
     }

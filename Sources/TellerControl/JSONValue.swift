@@ -5,7 +5,7 @@ import FoundationEssentials
 /// JSON is built as one of these and written by ``encoded(pretty:)``.
 ///
 /// Integers stay integers: a count is written `3`, never `3.0`.
-enum JSONValue: Codable, Equatable, Sendable {
+public enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -14,7 +14,7 @@ enum JSONValue: Codable, Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Bool before the numbers and Int before Double, so `true` and `3` come back as they were written.
         if container.decodeNil() {
@@ -34,7 +34,7 @@ enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -49,7 +49,7 @@ enum JSONValue: Codable, Equatable, Sendable {
 
     /// Parses one JSON document.
     /// - Throws: a `DecodingError` when `data` is not JSON.
-    init(parsing data: Data) throws {
+    public init(parsing data: Data) throws {
         self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
@@ -57,14 +57,14 @@ enum JSONValue: Codable, Equatable, Sendable {
     /// indents by two spaces (`"key" : value`), as `teller status` and
     /// `teller ctl` print it.
     /// - Throws: an `EncodingError` for a number that is not finite.
-    func encoded(pretty: Bool = false) throws -> Data {
+    public func encoded(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
     /// The member `key` of an object; nil for a missing key or another kind of value.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }

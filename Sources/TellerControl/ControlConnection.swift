@@ -1,3 +1,4 @@
+import TellerConfiguration
 import SystemCalls
 import Dispatch
 import FoundationEssentials
@@ -13,12 +14,12 @@ import FoundationEssentials
 ///
 /// Everything runs on `queue`; that confinement is what `@unchecked
 /// Sendable` stands for.
-final class ControlConnection: @unchecked Sendable {
+public final class ControlConnection: @unchecked Sendable {
     /// A command is one short line; a peer that has not sent one by then is answered with an error.
-    static let readDeadlineSeconds = 2
+    public static let readDeadlineSeconds = 2
     /// A peer that stops reading its answer is dropped.
-    static let writeDeadlineSeconds = 10
-    static let maximumLineBytes = ControlCommand.maximumLineBytes
+    public static let writeDeadlineSeconds = 10
+    public static let maximumLineBytes = ControlCommand.maximumLineBytes
 
     private enum Phase { case reading, running, writing, finished }
 
@@ -34,13 +35,13 @@ final class ControlConnection: @unchecked Sendable {
     /// Sources not yet through their cancellation; the descriptor closes after the last.
     private var watching = 0
 
-    init(peer: UnixSocket, queue: DispatchQueue, run: @escaping @Sendable (ControlCommand) async -> Data) {
+    public init(peer: UnixSocket, queue: DispatchQueue, run: @escaping @Sendable (ControlCommand) async -> Data) {
         self.peer = peer
         self.queue = queue
         self.run = run
     }
 
-    func start() {
+    public func start() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard peer.peerIsRootOrOwnUserOrGroup else {
             reply(ControlAnswer.error("permission denied: only the terminal's user and group may use the control socket"))

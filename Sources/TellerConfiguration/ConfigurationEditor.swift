@@ -12,7 +12,7 @@ import TellerData
 /// result only when the terminal would accept it, durably (``DurableFile``),
 /// with the old file's owner and mode: root setting a key leaves the file
 /// the service's.
-enum ConfigurationEditor {
+public enum ConfigurationEditor: Sendable {
     /// Sets each key to its value, in order, in one write.
     /// - Parameters:
     ///   - changes: keys and their values as the terminal reads them
@@ -24,7 +24,7 @@ enum ConfigurationEditor {
     ///   nothing was written, so a second run with the same values is a no-op.
     /// - Throws: ``ConfigurationEditError``; the file is then as it was.
     @discardableResult
-    static func set(_ changes: [(key: String, value: String)], in path: String, createIfMissing: Bool = false,
+    public static func set(_ changes: [(key: String, value: String)], in path: String, createIfMissing: Bool = false,
                     dryRun: Bool = false) throws(ConfigurationEditError) -> [String] {
         let old: String
         switch ConfigurationFile.read(path, required: !createIfMissing) {
@@ -78,14 +78,14 @@ enum ConfigurationEditor {
 
     /// One key, for the diagnostics screen's calibration. The file is
     /// created when the terminal runs on the defaults, without one.
-    static func set(_ key: String, to value: String, in path: String) throws(ConfigurationEditError) {
+    public static func set(_ key: String, to value: String, in path: String) throws(ConfigurationEditError) {
         try set([(key, value)], in: path, createIfMissing: true)
     }
 
     /// `key = value`, quoted only when the parser would otherwise read
     /// another value (a ` #`, edge spaces, surrounding quotes); nil when no
     /// line reads back as exactly this value.
-    static func line(_ key: String, _ value: String) -> String? {
+    public static func line(_ key: String, _ value: String) -> String? {
         for candidate in ["\(key) = \(value)", "\(key) = \"\(value)\""] {
             let (entries, problems) = ConfigurationFile.parse(candidate, file: "")
             if problems.isEmpty, entries.count == 1, entries[0].key == key, entries[0].value == value { return candidate }
@@ -113,7 +113,7 @@ enum ConfigurationEditor {
 
 /// Why teller.conf was not changed. Each case carries the problems, with
 /// the file and line, that a technician reads.
-enum ConfigurationEditError: LocalizedError, CustomStringConvertible {
+public enum ConfigurationEditError: LocalizedError, CustomStringConvertible, Sendable {
     /// The file cannot be read, or has a line that is not `key = value`.
     case unreadable([ConfigurationProblem])
     /// The result would be refused by the terminal (an invalid value, a rule
@@ -122,13 +122,13 @@ enum ConfigurationEditError: LocalizedError, CustomStringConvertible {
     /// Writing failed (disk full, permissions); the old file is intact.
     case unwritable(ConfigurationProblem)
 
-    var problems: [ConfigurationProblem] {
+    public var problems: [ConfigurationProblem] {
         switch self {
         case .unreadable(let problems), .refused(let problems): problems
         case .unwritable(let problem): [problem]
         }
     }
 
-    var description: String { problems.map(\.description).joined(separator: "\n") }
-    var errorDescription: String? { description }
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    public var errorDescription: String? { description }
 }

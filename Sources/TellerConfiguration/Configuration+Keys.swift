@@ -3,13 +3,13 @@ import FoundationEssentials
 import TellerCore
 
 /// How one configuration key is read. `apply` returns an error message, or nil.
-struct ConfigurationKey: Sendable {
-    let apply: @Sendable (String, inout Configuration) -> String?
+public struct ConfigurationKey: Sendable {
+    public let apply: @Sendable (String, inout Configuration) -> String?
 }
 
 extension Configuration {
     /// Every key teller.conf accepts. Keep docs/configuration.md in step.
-    static let keys: [String: ConfigurationKey] = [
+    public static let keys: [String: ConfigurationKey] = [
         "terminal_id": text { value, c in
             guard (1...32).contains(value.count), value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
                 return "must be 1-32 letters, digits, '.', '_' or '-'"
@@ -254,18 +254,18 @@ extension Configuration {
 extension Double {
     /// The number as a setting is written, without a trailing ".0": "15",
     /// "3600", "0.01", "2.5".
-    var shortText: String {
+    public var shortText: String {
         self == rounded() && magnitude < 1e15 ? String(Int64(self)) : String(self)
     }
 }
 
 /// "1280x800" or "1280x800@60".
-struct ScreenSize: Equatable {
-    let width: Int
-    let height: Int
-    let refresh: Int?
+public struct ScreenSize: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let refresh: Int?
 
-    static func parse(_ text: String, allowRefresh: Bool) -> ScreenSize? {
+    public static func parse(_ text: String, allowRefresh: Bool) -> ScreenSize? {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard (1...(allowRefresh ? 2 : 1)).contains(parts.count) else { return nil }
         let dimensions = parts[0].split(separator: "x", omittingEmptySubsequences: false)

@@ -1,13 +1,14 @@
+import TellerConfiguration
 import SystemCalls
 import Device
 import FoundationEssentials
 
 /// `teller ctl COMMAND…`: sends one command to a running terminal's
 /// control socket and prints the answer.
-enum ControlClient {
-    static let defaultSocket = "/run/teller/control.sock"
+public enum ControlClient: Sendable {
+    public static let defaultSocket = "/run/teller/control.sock"
 
-    static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String]) -> Int32 {
         var socketPath = ProcessInfo.processInfo.environment["TELLER_CONTROL_SOCKET"] ?? defaultSocket
         var words = arguments[...]
         if words.first == "--socket" {
@@ -106,7 +107,7 @@ enum ControlClient {
     /// use one after another, where an answer left for a client that hung up
     /// may come first. The answer is one line; it ends at its line feed, not
     /// when the peer hangs up, because that socket never hangs up.
-    static func send(_ line: String, to path: String, timeout: Int = 30) throws(ControlError) -> Data {
+    public static func send(_ line: String, to path: String, timeout: Int = 30) throws(ControlError) -> Data {
         let id = String(UInt64.random(in: 1...UInt64.max), radix: 36)
         let answer = try exchange("@\(id) \(line)", with: path, expecting: id, timeout: timeout)
         guard !answer.isEmpty else { throw .failed("the terminal closed the connection without an answer") }
@@ -115,7 +116,7 @@ enum ControlClient {
 
     /// Writes `line` as it is and reads answer lines until one carries `id`
     /// (any answer, without an id); ``ControlBridge`` relays tagged lines this way.
-    static func exchange(_ line: String, with path: String, expecting id: String?, timeout: Int = 30) throws(ControlError) -> Data {
+    public static func exchange(_ line: String, with path: String, expecting id: String?, timeout: Int = 30) throws(ControlError) -> Data {
         let deadline = ContinuousClock.now + .seconds(timeout)
         let socket: UnixSocket
         do {

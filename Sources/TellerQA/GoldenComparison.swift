@@ -1,3 +1,4 @@
+import TellerConfiguration
 import FoundationEssentials
 import Graphics
 import Widgets
@@ -6,12 +7,14 @@ import Widgets
 /// `ImageDifference.compare`, the same comparison as the golden tests: one
 /// wrong digit fails it. What changes between runs (``volatileFrames(in:)``:
 /// clocks, times, receipt numbers) is left out.
-struct GoldenComparison {
-    var difference = ImageDifference()
+public struct GoldenComparison: Sendable {
+    public var difference = ImageDifference()
+
+    public init() {}
 
     /// A line for the report; throws when the shot differs from the golden.
     /// - Parameter ignoring: regions whose content changes from run to run.
-    func compare(_ surface: Surface, golden path: String, name: String, ignoring masks: [Rect] = []) throws(ScenarioError) -> String {
+    public func compare(_ surface: Surface, golden path: String, name: String, ignoring masks: [Rect] = []) throws(ScenarioError) -> String {
         do {
             try difference.compare(surface, goldenAt: path, ignoring: masks)
         } catch {
@@ -26,7 +29,7 @@ extension GoldenComparison {
     /// scenario: the status bar's clock and "synced … ago", and any text that
     /// shows a time of day or a receipt number (a fresh random key). Amounts,
     /// accounts and words stay compared.
-    static func volatileFrames(in tree: LayoutNode) -> [Rect] {
+    public static func volatileFrames(in tree: LayoutNode) -> [Rect] {
         var frames: [Rect] = []
         tree.forEach { node in
             if let identifier = node.identifier, ["status.clock", "status.sync"].contains(identifier) {
@@ -45,7 +48,7 @@ extension GoldenComparison {
         return frames
     }
 
-    static func isVolatile(_ text: String) -> Bool {
+    public static func isVolatile(_ text: String) -> Bool {
         let timeOfDay = #/(^|\D)\d{1,2}:\d{2}(\D|$)/#
         let receiptNumber = #/^[0-9A-F]{8}$/#
         return text.contains(timeOfDay) || text.wholeMatch(of: receiptNumber) != nil

@@ -1,0 +1,44 @@
+import Testing
+import TellerConfiguration
+
+/// teller.conf as text: each fault named with its file, line and key, and
+/// flags over the file.
+@Suite struct ConfigurationTextTests {
+    @Test func aGoodFileGivesItsValuesAndNoProblems() throws {
+        let (configuration, problems) = Configuration.load(text: """
+            # a branch terminal
+            terminal_id = T-0001
+            data_dir = /var/lib/teller
+            """, file: "/etc/teller/teller.conf")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(configuration.terminalID == "T-0001")
+        #expect(configuration.dataDirectory == "/var/lib/teller")
+    }
+
+    @Test func eachFaultNamesTheFileTheLineAndTheKey() throws {
+        let (_, problems) = Configuration.load(text: """
+            terminal_id = T-0001
+            colour = blue
+            terminal_id = T-0002
+            just words
+            """, file: "/etc/teller/teller.conf")
+        #expect(problems.map(\.line).sorted() == [2, 3, 4], "\(problems)")
+        #expect(problems.allSatisfy { $0.file == "/etc/teller/teller.conf" })
+        let unknown = try #require(problems.first { $0.line == 2 })
+        #expect(unknown.description.contains("colour"), "\(unknown)")
+    }
+
+    /// Control bytes in a file are shown escaped: a message never repaints a technician's terminal.
+    @Test func aProblemNeverCarriesControlBytes() throws {
+        let (_, problems) = Configuration.load(text: "\u{1B}[2Jkey = 1\n", file: "teller.conf")
+        let problem = try #require(problems.first)
+        #expect(!problem.description.contains("\u{1B}"), "\(problem)")
+    }
+
+    /// A flag is a key: `--data-dir DIR` over `data_dir` in the file.
+    @Test func aFlagOverridesTheFile() throws {
+        let options = CommandLineOptions(["--config", "/nonexistent/teller.conf", "--data-dir", "/tmp/x", "--until-empty"], switches: ["--until-empty"])
+        #expect(options.configuration.dataDirectory == "/tmp/x")
+        #expect(options.configurationPath == "/nonexistent/teller.conf")
+    }
+}
