@@ -25,7 +25,7 @@ extension TellerStore: OutboxPort {
             guard case .limit = error, isOnline(), await proveOnline() else { throw error }
             entry = try insert(prepare, online: true)
         }
-        (clock as? TrustedClock)?.committed(at: entry.createdAt)
+        clock.committed(at: entry.createdAt)
         for observer in enqueueObservers { observer(entry) }
         return entry
     }

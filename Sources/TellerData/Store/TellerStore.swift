@@ -65,8 +65,8 @@ public actor TellerStore {
         // Slips cut off mid-print may be half on paper: they print again, marked as copies.
         try database.run("UPDATE print_jobs SET state = 'queued', copy = 1 WHERE state = 'printing'")
         // The last committed row's time is part of the trusted clock's floor.
-        if let trusted = clock as? TrustedClock, let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
-            trusted.committed(at: Date(millisecondsSince1970: newest))
+        if let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
+            clock.committed(at: Date(millisecondsSince1970: newest))
         }
         self.init(database: database, limits: limits, till: till, clock: clock, zone: zone, onlineEvidence: onlineEvidence, proveOnline: proveOnline,
                   believedOnline: believedOnline)

@@ -49,13 +49,11 @@ public final class TrustedClock: WallClock, Sendable {
     /// The wall clock when it is plausible, else the reference.
     public func now() -> Date { stamp().date }
 
-    /// False when the wall clock is behind the reference (or, once the bank
-    /// has been heard, off from its time): "Clock not set".
-    public var isVerified: Bool { stamp().isVerified }
-
     /// ``now()`` and ``isVerified`` from one reading of both clocks, for a
     /// row's time and its `clock_unverified` flag: asked one after the
     /// other, they could fall on either side of a clock step and disagree.
+    /// Not verified when the wall clock is behind the reference (or, once
+    /// the bank has been heard, off from its time): "Clock not set".
     public func stamp() -> (date: Date, isVerified: Bool) {
         let wall = system.now()
         let reference = self.reference

@@ -112,7 +112,7 @@ public actor SyncEngine: SyncStatusPort {
 
     public func status() -> SyncStatus {
         SyncStatus(isOnline: reachability.isOnline, lastSyncAt: lastSyncAt, problem: reachability.problem,
-                   clockVerified: (store.clock as? TrustedClock)?.isVerified ?? true)
+                   clockVerified: store.clock.isVerified)
     }
 
 

@@ -120,7 +120,8 @@ extension TellerStore: TillPort {
 
     /// The time a row is stamped with, and whether the clock was above its trusted floor.
     func stamp() -> (Date, verified: Bool) {
-        (clock as? TrustedClock)?.stamp() ?? (clock.now(), true)
+        let stamp = clock.stamp()
+        return (stamp.date, verified: stamp.isVerified)
     }
 
     /// A count in the till's currency and denominations.
