@@ -88,7 +88,7 @@ let package = Package(
         /// teller.conf: the keys, their parsers and rules, the file's reader and editor.
         .target(name: "TellerConfiguration", dependencies: ["TellerCore", "TellerData", "Device", "SystemCalls"]),
         /// The control socket: its line protocol, server, connections, `teller ctl`'s client and the virtual device's bridge.
-        .target(name: "TellerControl", dependencies: ["TellerConfiguration", "Device", "SystemCalls"]),
+        .target(name: "TellerControl", dependencies: ["TellerConfiguration", "TellerData", "TellerCore", "Device", "SystemCalls"]),
         /// QA scenarios: the file format, the runner, goldens, and the uinput target.
         .target(name: "TellerQA", dependencies: ["TellerControl", "TellerConfiguration", "TellerCore", "Device", "Graphics", "Widgets", "SystemCalls"]),
 
@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
-        .testTarget(name: "TellerControlTests", dependencies: ["TellerControl"]),
+        .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),

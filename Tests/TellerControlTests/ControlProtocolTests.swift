@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Testing
 import TellerControl
+import TellerCore
 
 /// The control socket's line protocol, without a socket: what `teller ctl`
 /// writes and what the terminal answers.
@@ -55,5 +56,25 @@ import TellerControl
             #expect(error == .failed("no control 'x' on screen 'home'"))
         }
         #expect(throws: ControlError.failed("the terminal's answer is not JSON")) { try ControlAnswer.result(of: Data("<html>".utf8)) }
+    }
+}
+
+/// The status JSON both `teller status` and `teller ctl status` print.
+@Suite struct StatusJSONTests {
+    @Test func anInstantIsUTCToTheSecond() {
+        #expect(StatusJSON.timestamp(Date(timeIntervalSince1970: 1_796_156_222.9)) == "2026-12-01T20:17:02Z", "the fraction is cut, not rounded")
+        #expect(StatusJSON.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+    }
+
+    @Test func aProblemIsItsKindDetailAndSinceOrNull() {
+        #expect(StatusJSON.problem(nil) == .null)
+        let problem = SyncProblem(kind: .certificateExpired, detail: "client_cert expired", since: Date(timeIntervalSince1970: 0))
+        #expect(StatusJSON.problem(problem) == .object(["kind": .string("certificateExpired"), "detail": .string("client_cert expired"),
+                                                        "since": .string("1970-01-01T00:00:00Z")]))
+    }
+
+    @Test func nothingPendingIsAnEmptyObjectAndNoOldestAge() {
+        #expect(StatusJSON.pending(nil) == .object([:]))
+        #expect(StatusJSON.oldestAge(nil, now: Date()) == .null)
     }
 }

@@ -94,11 +94,11 @@ extension TerminalApp: ControlHandler {
         if let engine = live.engine { status = await engine.status() }
         return .object([
             "online": .bool(status.isOnline),
-            "sync_problem": StatusCommand.problemJSON(status.problem),
+            "sync_problem": StatusJSON.problem(status.problem),
             "queued_count": .integer(summary?.pendingCount ?? 0),
-            "queued_amount": StatusCommand.pendingJSON(summary),
-            "oldest_queued_age_seconds": StatusCommand.oldestAgeJSON(summary, now: Date()),
-            "last_sync": status.lastSyncAt.map { .string(StatusCommand.timestamp($0)) } ?? .null,
+            "queued_amount": StatusJSON.pending(summary),
+            "oldest_queued_age_seconds": StatusJSON.oldestAge(summary, now: Date()),
+            "last_sync": status.lastSyncAt.map { .string(StatusJSON.timestamp($0)) } ?? .null,
             "rejected_count": .integer(summary?.unacknowledgedRejections ?? 0),
             "operator": coordinator.signedInOperator.map { .object(["id": .string($0.id.rawValue), "name": .string($0.displayName)]) } ?? .null,
             "screen": .string(coordinator.current.screenName),

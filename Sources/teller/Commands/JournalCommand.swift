@@ -69,7 +69,7 @@ enum JournalCommand {
         return .object([
             "sequence": .integer(Int(entry.sequence)),
             "time_ms": .integer(Int((entry.time.timeIntervalSince1970 * 1000).rounded())),
-            "time": .string(StatusCommand.timestamp(entry.time)),
+            "time": .string(StatusJSON.timestamp(entry.time)),
             "kind": .string(entry.kind.rawValue),
             "operator_id": .string(entry.operatorID.rawValue),
             "supervisor_id": entry.supervisorID.map { .string($0.rawValue) } ?? .null,
