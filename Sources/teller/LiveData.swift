@@ -1,3 +1,4 @@
+import TellerCommands
 import TellerConfiguration
 import SystemCalls
 import FoundationEssentials

@@ -1,3 +1,5 @@
+import TellerData
+import TellerCommands
 import TellerControl
 import TellerConfiguration
 import SystemCalls

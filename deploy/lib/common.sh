@@ -188,7 +188,7 @@ json_number() {
 }
 
 # What `teller status` exit code $1 says about the database it refused
-# (Usage.swift, docs/deploy.md); fails for any other code. Status only
+# (Sources/TellerCommands/CommandLineUsage.swift, docs/deploy.md); fails for any other code. Status only
 # reads: the file is as it was.
 database_refusal() {
     case $1 in

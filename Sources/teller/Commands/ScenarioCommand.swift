@@ -1,3 +1,4 @@
+import TellerCommands
 import TellerQA
 import TellerControl
 import TellerConfiguration

@@ -1,4 +1,3 @@
-import TellerConfiguration
 import Dispatch
 import Glibc
 import Synchronization

@@ -4,8 +4,8 @@ import TellerData
 
 /// `teller metrics`: once, the text the running terminal keeps in
 /// `metrics_file`, for a cron job or a technician (docs/deploy.md, "Fleet: metrics").
-enum MetricsCommand {
-    static func run(_ arguments: [String]) async -> Int32 {
+public enum MetricsCommand {
+    public static func run(_ arguments: [String]) async -> Int32 {
         await StatusCommand.printing(arguments, command: "metrics") { store, configuration in
             // Without the bank's time, this process can judge the clock only against the build's date.
             let stamp = TrustedClock(floor: BuildInfo.buildDate).stamp()

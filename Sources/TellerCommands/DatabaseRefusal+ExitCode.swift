@@ -3,11 +3,11 @@ import TellerData
 
 extension DatabaseRefusal.Kind {
     /// One exit code per kind of refused database, the same for `teller
-    /// status` and `teller run`; listed in `teller --help` (Usage.swift) and
+    /// status` and `teller run`; listed in `teller --help` (CommandLineUsage.swift) and
     /// docs/deploy.md, relied on by deploy/lib/common.sh, and by
     /// teller.service, which does not restart a terminal whose database
     /// no restart can mend (4 to 7).
-    var exitCode: Int32 {
+    public var exitCode: Int32 {
         switch self {
         case .missing: 3
         case .empty: 4

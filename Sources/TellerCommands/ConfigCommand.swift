@@ -6,10 +6,10 @@ import FoundationEssentials
 /// read and written by the terminal's own parser and rules, for technicians
 /// and for the deploy scripts, which never parse the file themselves
 /// (docs/configuration.md, "Reading and changing settings").
-enum ConfigCommand {
+public enum ConfigCommand {
     /// Exit codes, listed in `teller config --help` and docs/configuration.md;
     /// deploy/lib/common.sh relies on `notSet`.
-    enum Exit: Int32 {
+    public enum Exit: Int32 {
         case done = 0
         /// get: the file does not set the key (nothing printed); the terminal uses its default.
         case notSet = 1
@@ -23,7 +23,7 @@ enum ConfigCommand {
         case unwritable = 5
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String]) -> Int32 {
         var path = Configuration.defaultPath
         var explicit = false
         var options = SetOptions()
@@ -72,7 +72,7 @@ enum ConfigCommand {
     /// terminal's own words when the terminal refuses the key's line (a bad
     /// value, set twice). Other lines' values are check-config's business,
     /// so a broken setting elsewhere does not hide this one.
-    static func get(_ name: String, path: String, required: Bool) -> Exit {
+    public static func get(_ name: String, path: String, required: Bool) -> Exit {
         guard Configuration.keys[name] != nil else { return unknownKey(name) }
         let text: String
         switch ConfigurationFile.read(path, required: required) {
@@ -92,20 +92,22 @@ enum ConfigCommand {
     }
 
     /// What `set` takes besides its pairs.
-    struct SetOptions: Equatable {
+    public struct SetOptions: Equatable {
         /// Check and print what would change, write nothing.
-        var dryRun = false
+        public var dryRun = false
         /// Read a technician PIN from stdin and set `technician_pin_hash`
         /// only when the stored verifier does not already verify it, so
         /// neither the PIN nor its hash is ever on a command line.
-        var pinFromStdin = false
+        public var pinFromStdin = false
+
+        public init() {}
     }
 
     /// Sets the keys in one durable write when the terminal would accept the
     /// whole result (``ConfigurationEditor``), and prints the keys whose
     /// value changed (or, with `dryRun`, would change) on stdout, one a
     /// line: nothing when the file already says so. Never a value.
-    static func set(_ pairs: [(key: String, value: String)], path: String, options: SetOptions = SetOptions()) -> Exit {
+    public static func set(_ pairs: [(key: String, value: String)], path: String, options: SetOptions = SetOptions()) -> Exit {
         if let unknown = pairs.first(where: { Configuration.keys[$0.key] == nil }) { return unknownKey(unknown.key) }
         var changes = pairs
         if options.pinFromStdin {

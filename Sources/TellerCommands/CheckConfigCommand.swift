@@ -5,8 +5,8 @@ import TellerData
 
 /// `teller check-config [FILE]`: reports every problem in the file, each
 /// with its line number, and exits non-zero when there is any.
-enum CheckConfigCommand {
-    static func run(_ arguments: [String]) -> Int32 {
+public enum CheckConfigCommand {
+    public static func run(_ arguments: [String]) -> Int32 {
         var arguments = arguments
         // The client key from a pipe (deploy/provision: systemd-creds decrypt … | teller check-config --client-key-stdin).
         let keyStdin = arguments.first == "--client-key-stdin"

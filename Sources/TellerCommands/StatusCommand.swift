@@ -4,12 +4,11 @@ import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
-import TellerFeatures
 
 /// `teller status`: the outbox state as one JSON object, for technicians,
 /// `deploy/diagnose` and monitoring.
-enum StatusCommand {
-    static func run(_ arguments: [String]) async -> Int32 {
+public enum StatusCommand {
+    public static func run(_ arguments: [String]) async -> Int32 {
         await printing(arguments, command: "status") { store, configuration in
             // As `teller metrics`: without the bank's time, the clock is judged against the build's date.
             let stamp = TrustedClock(floor: BuildInfo.buildDate).stamp()
@@ -25,14 +24,14 @@ enum StatusCommand {
     /// Opens the configured store read-only, prints what `body` makes of
     /// it, and answers a refused database with status's exit codes.
     /// Shared with `teller metrics`.
-    static func printing(_ arguments: [String], command: String,
+    public static func printing(_ arguments: [String], command: String,
                          _ body: (TellerStore, Configuration) async throws -> Data) async -> Int32 {
         await printing(arguments, command: command) { store, configuration in (try await body(store, configuration), 0) }
     }
 
     /// As ``printing(_:command:_:)``, with the exit code `body` gives when
     /// it printed (`teller journal verify` exits 1 on a broken chain).
-    static func printing(_ arguments: [String], command: String,
+    public static func printing(_ arguments: [String], command: String,
                          _ body: (TellerStore, Configuration) async throws -> (output: Data, exitCode: Int32)) async -> Int32 {
         let options = CommandLineOptions(arguments)
         guard options.reportProblems(command: command) else { return 2 }

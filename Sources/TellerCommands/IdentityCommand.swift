@@ -17,8 +17,8 @@ import TellerData
 /// `show` prints the configured certificate (subject, issuer, validity,
 /// days left, where the key comes from) and exits 1 when the pair does not
 /// load or the certificate is not valid now.
-enum IdentityCommand {
-    static func run(_ arguments: [String]) -> Int32 {
+public enum IdentityCommand {
+    public static func run(_ arguments: [String]) -> Int32 {
         switch arguments.first {
         case "csr": return csr(Array(arguments.dropFirst()))
         case "show": return show(Array(arguments.dropFirst()))
@@ -36,7 +36,7 @@ enum IdentityCommand {
     }
 
     /// A PEM key piped in (from `systemd-creds decrypt`), never from a file.
-    static func keyFromStandardInput() -> [UInt8] {
+    public static func keyFromStandardInput() -> [UInt8] {
         var text = ""
         while let line = readLine(strippingNewline: false) { text += line }
         return Array(text.utf8)

@@ -8,8 +8,8 @@ import TellerData
 /// `teller journal verify` and `teller journal export --day YYYY-MM-DD`:
 /// the electronic journal for auditors and technicians. Both only read, as
 /// `teller status` does, with its exit codes for a refused database.
-enum JournalCommand {
-    static func run(_ arguments: [String]) async -> Int32 {
+public enum JournalCommand {
+    public static func run(_ arguments: [String]) async -> Int32 {
         switch arguments.first {
         case "verify":
             return await verify(Array(arguments.dropFirst()))
@@ -23,7 +23,7 @@ enum JournalCommand {
 
     /// Walks the chain: `ok: N entries` and exit 0, or the first broken
     /// entry and exit 1.
-    static func verify(_ arguments: [String]) async -> Int32 {
+    public static func verify(_ arguments: [String]) async -> Int32 {
         await StatusCommand.printing(arguments, command: "journal verify") { store, _ in
             switch try await store.verifyJournal() {
             case .intact(let count):
@@ -35,7 +35,7 @@ enum JournalCommand {
     }
 
     /// One JSON object a line for each entry of the terminal's local day.
-    static func export(_ arguments: [String]) async -> Int32 {
+    public static func export(_ arguments: [String]) async -> Int32 {
         var rest = arguments[...]
         var day: String?
         var others: [String] = []
@@ -64,7 +64,7 @@ enum JournalCommand {
 
     /// An entry as export writes it: its columns, the time also as UTC text,
     /// and the payload as the JSON object it is (as text if it is not one).
-    static func line(_ entry: JournalEntry) -> JSONValue {
+    public static func line(_ entry: JournalEntry) -> JSONValue {
         let payload = (try? JSONValue(parsing: Data(entry.payload.utf8))) ?? .string(entry.payload)
         return .object([
             "sequence": .integer(Int(entry.sequence)),
@@ -80,7 +80,7 @@ enum JournalCommand {
     }
 
     /// "YYYY-MM-DD" with a real month and day.
-    static func isDay(_ text: String) -> Bool {
+    public static func isDay(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),

@@ -5,8 +5,8 @@ import TellerData
 
 /// `teller hash-pin`: reads a technician PIN from stdin and prints the
 /// Argon2id hash for `technician_pin_hash`, so the PIN itself is never stored.
-enum HashPINCommand {
-    static func run(_ arguments: [String]) -> Int32 {
+public enum HashPINCommand {
+    public static func run(_ arguments: [String]) -> Int32 {
         guard arguments.isEmpty else {
             Log.error("usage: echo PIN | teller hash-pin")
             return 2

@@ -1,6 +1,6 @@
 import TellerControl
 import TellerConfiguration
-let usage = """
+public let usage = """
     usage: teller <command> [options]
 
     commands:
@@ -34,7 +34,7 @@ let usage = """
 
 /// What `teller COMMAND --help` prints: the command's own line, its options and
 /// where to read more. Every subcommand answers `--help` with exit 0.
-let commandUsage: [String: String] = [
+public let commandUsage: [String: String] = [
     "run": """
         usage: teller run [--config FILE] [--KEY VALUE]...
         the terminal: draws on the display (DRM, fbdev or offscreen), reads touch and keys,
