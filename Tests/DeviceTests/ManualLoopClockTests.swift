@@ -60,11 +60,13 @@ import Testing
         let loop = EventLoop(clock: clock)
         let start = clock.now
         var frames: [MonotonicInstant] = []
-        func frame() {
+        loop.after(milliseconds: 16) {
             frames.append(clock.now)
-            if frames.count < 3 { loop.after(milliseconds: 16, frame) }
+            loop.after(milliseconds: 16) {
+                frames.append(clock.now)
+                loop.after(milliseconds: 16) { frames.append(clock.now) }
+            }
         }
-        loop.after(milliseconds: 16, frame)
         clock.advance(by: .milliseconds(40))
         #expect(frames == [start.advanced(by: .milliseconds(16)), start.advanced(by: .milliseconds(32))])
         #expect(clock.now == start.advanced(by: .milliseconds(40)))
