@@ -51,8 +51,9 @@ public final class TerminalRuntime {
     /// Set by ``reportInputLatency(_:)``; nil costs nothing.
     var latency: InputLatencyRecorder?
     var touch: TouchTracker
-    /// The clock a flung list moves on, and whether its next frame is already asked for.
-    let animationEpoch = ContinuousClock.now
+    /// When the runtime started on its loop's clock (a flung list moves on
+    /// the seconds since), and whether the fling's next frame is already asked for.
+    let animationEpoch: MonotonicInstant
     var animationFramePending = false
     /// Per keyboard: what it typed, to drop a scanner's duplicate `.scan`.
     var keyLines: [String: KeyLine] = [:]
@@ -60,6 +61,7 @@ public final class TerminalRuntime {
     public init(loop: EventLoop = EventLoop(), display: any Display, fonts: FontLibrary, monitor: InputMonitor, coordinator: Coordinator,
                 scale: Scale, textScale: Double = 1, theme: Theme = .standard) {
         self.loop = loop
+        animationEpoch = loop.clock.now
         self.display = display
         self.renderer = Renderer(fonts: fonts)
         self.monitor = monitor
@@ -188,13 +190,13 @@ public final class TerminalRuntime {
     /// Whether a flung list is still moving (it asks for its own frames).
     public var isAnimating: Bool { touch.isAnimating }
 
-    /// Seconds since the runtime started, on the monotonic clock a fling runs on.
+    /// Seconds since the runtime started, on the loop's clock (the monotonic
+    /// clock, or a test's manual one): a fling runs on it, as its frame timer does.
     private var animationSeconds: Double {
-        let elapsed = animationEpoch.duration(to: .now).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        Double(loop.clock.now.nanoseconds - animationEpoch.nanoseconds) / 1e9
     }
 
-    /// Asks for another frame in about 16 ms while a flung list moves. A
+    /// Asks for another frame in about 16 ms on the loop's clock while a flung list moves. A
     /// timer, not an immediate request: an offscreen or fbdev display is
     /// ready again at once and would otherwise spin the loop. Nothing runs
     /// once the fling has stopped.

@@ -52,9 +52,13 @@ import Widgets
     /// A finger dragging the long queue, then flinging it: each move and each fling frame lays out
     /// only the list, into the kept tree, and the panel and the tree are what a new layout of the
     /// whole screen at that offset gives.
+    ///
+    /// The fling's frames come from a timer on the loop's clock, here a manual one: the test
+    /// moves it on 16 ms at a time and draws each frame itself, so no frame is missed or waited for.
     @Test func aDragLaysOutOnlyTheListAndEveryFrameIsWhole() async throws {
         let d = try await Scenario.queueLong.make()
-        let (runtime, display, touch) = try d.startedRuntime(on: .large)
+        let clock = ManualLoopClock()
+        let (runtime, display, touch) = try d.startedRuntime(on: .large, clock: clock)
         try await until { display.presentedFrames > 0 && runtime.tree?.node(withIdentifier: QueueScreen.Control.list) != nil }
         let list = try #require(runtime.tree?.visibleFrame(ofIdentifier: QueueScreen.Control.list, within: display.bounds))
         _ = try touch.down(Point(x: list.midX, y: list.maxY - 10))
@@ -71,10 +75,32 @@ import Widgets
             if step % 4 == 0 { try expectScanoutIsWhole(display, runtime) }
         }
         #expect(runtime.layoutCount == layouts, "a drag laid the whole screen out again")
+        let dragged = runtime.layout.state.scrollOffsets[QueueScreen.Control.list] ?? 0
         // Lifted while moving: the fling moves the list on frame after frame, the same way.
+        // The lift's speed is measured on the events' kernel stamps, so the last two moves are
+        // 20 ms apart in wall time (about 1000 px/s); the lift comes through the pipe, and its
+        // frame asks for the fling's first timer.
+        y -= 20
+        try touch.move(Point(x: list.midX, y: y))
+        try await Task.sleep(for: .milliseconds(20))
+        y -= 20
+        try touch.move(Point(x: list.midX, y: y))
         try touch.up()
-        try await until { !runtime.isAnimating }
-        try await quiet(display)
+        try await until { clock.pendingTimers > 0 }
+        var flingFrames = 0
+        while runtime.isAnimating && flingFrames < 1000 {
+            let frames = display.presentedFrames
+            clock.advance(by: .milliseconds(15))
+            runtime.loop.renderIfReady()
+            #expect(display.presentedFrames == frames, "a fling frame drawn before its 16 ms were up")
+            clock.advance(by: .milliseconds(1))
+            runtime.loop.renderIfReady()
+            #expect(display.presentedFrames == frames + 1, "no fling frame 16 ms after the last")
+            flingFrames += 1
+        }
+        #expect(!runtime.isAnimating && flingFrames > 1, "the fling ran \(flingFrames) frames")
+        #expect(runtime.layout.state.scrollOffsets[QueueScreen.Control.list] ?? 0 > dragged + 40, "the fling moved the list on past the finger")
+        #expect(clock.pendingTimers == 0, "a stopped fling asks for no more frames")
         #expect(runtime.layoutCount == layouts, "the fling laid the whole screen out again")
         try expectTreeIsTheLayout(runtime)
         try expectScanoutIsWhole(display, runtime)

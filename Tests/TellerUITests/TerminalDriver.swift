@@ -170,17 +170,19 @@ extension LayoutNode {
 extension TerminalDriver {
     /// The terminal's own runtime over this driver's fakes, on an offscreen
     /// display double-buffered as DRM is; not started.
-    func runtime(on panel: Display) -> (runtime: TerminalRuntime, display: OffscreenDisplay) {
+    /// - Parameter clock: the main loop's clock; nil for the monotonic one.
+    func runtime(on panel: Display, clock: (any LoopClock)? = nil) -> (runtime: TerminalRuntime, display: OffscreenDisplay) {
         let display = OffscreenDisplay(physicalSize: panel.size, bufferCount: 2)
-        let runtime = TerminalRuntime(display: display, fonts: fonts, monitor: InputMonitor(configuration: .init(transform: display.transform)),
+        let runtime = TerminalRuntime(loop: EventLoop(clock: clock), display: display, fonts: fonts,
+                                      monitor: InputMonitor(configuration: .init(transform: display.transform)),
                                       coordinator: coordinator, scale: Scale(panel.scale))
         return (runtime, display)
     }
 
     /// ``runtime(on:)`` started, with a touchscreen whose kernel-format
     /// events go through a pipe the runtime's main loop watches.
-    func startedRuntime(on panel: Display) throws -> (runtime: TerminalRuntime, display: OffscreenDisplay, touch: TouchInjector) {
-        let (runtime, display) = runtime(on: panel)
+    func startedRuntime(on panel: Display, clock: (any LoopClock)? = nil) throws -> (runtime: TerminalRuntime, display: OffscreenDisplay, touch: TouchInjector) {
+        let (runtime, display) = runtime(on: panel, clock: clock)
         runtime.start()
         let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "test touchscreen"), to: runtime.monitor)
         return (runtime, display, TouchInjector(transform: display.transform, sink: device))

@@ -19,9 +19,9 @@ import Graphics
 public final class EventLoop {
     /// Keeps a watch or timer alive; cancel it to stop.
     public final class Token {
-        fileprivate let source: any DispatchSourceProtocol
-        fileprivate init(_ source: any DispatchSourceProtocol) { self.source = source }
-        public func cancel() { source.cancel() }
+        fileprivate let held: any LoopCancellable
+        fileprivate init(_ held: any LoopCancellable) { self.held = held }
+        public func cancel() { held.cancel() }
     }
 
     /// Draws a frame: given the back buffer and what of it is stale, returns what changed.
@@ -45,7 +45,14 @@ public final class EventLoop {
     /// (``Display/lastPresentedAt``): for DRM, the page flip's kernel time.
     public var onFramePresented: (@MainActor (MonotonicInstant) -> Void)?
 
-    public init() {}
+    /// Where the loop reads the time and runs its timers: the monotonic
+    /// clock, or a ``ManualLoopClock`` that a test advances.
+    public let clock: any LoopClock
+
+    /// - Parameter clock: nil for the terminal's ``MonotonicLoopClock``.
+    public init(clock: (any LoopClock)? = nil) {
+        self.clock = clock ?? MonotonicLoopClock()
+    }
 
     /// Calls `handler` on the main queue whenever `fd` is readable.
     ///
@@ -62,29 +69,16 @@ public final class EventLoop {
         return keep(source)
     }
 
-    /// Calls `handler` every `milliseconds`, first after one period.
+    /// Calls `handler` every `milliseconds` on ``clock``, first after one period.
     @discardableResult
     public func every(milliseconds: Int, _ handler: @escaping @MainActor () -> Void) -> Token {
-        let source = DispatchSource.makeTimerSource(queue: .main)
-        source.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds), leeway: .milliseconds(1))
-        source.setEventHandler { MainActor.assumeIsolated { handler() } }
-        return keep(source)
+        keep(clock.schedule(after: .milliseconds(milliseconds), repeating: .milliseconds(milliseconds), handler))
     }
 
-    /// Calls `handler` once after `milliseconds`.
+    /// Calls `handler` once after `milliseconds` on ``clock``.
     @discardableResult
     public func after(milliseconds: Int, _ handler: @escaping @MainActor () -> Void) -> Token {
-        let source = DispatchSource.makeTimerSource(queue: .main)
-        source.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .never)
-        let box = SourceBox()
-        source.setEventHandler {
-            MainActor.assumeIsolated {
-                handler()
-                box.source?.cancel()
-            }
-        }
-        box.source = source
-        return keep(source)
+        keep(clock.schedule(after: .milliseconds(milliseconds), repeating: nil, handler))
     }
 
     /// Handles SIGTERM and SIGINT on the main queue: the default stops the loop cleanly.
@@ -166,7 +160,7 @@ public final class EventLoop {
     private func framePresented() {
         framesPresented += 1
         guard let onFramePresented else { return }
-        onFramePresented(display?.lastPresentedAt ?? .now())
+        onFramePresented(display?.lastPresentedAt ?? clock.now)
     }
 
     /// A display error the loop survives, on stderr with syslog's error
@@ -197,10 +191,14 @@ public final class EventLoop {
     /// here, so a timer asked for every frame does not grow the loop.
     @discardableResult
     private func keep(_ source: any DispatchSourceProtocol) -> Token {
-        tokens.removeAll { $0.source.isCancelled }
-        let token = Token(source)
-        tokens.append(token)
         source.resume()
+        return keep(DispatchHandle(source))
+    }
+
+    private func keep(_ held: any LoopCancellable) -> Token {
+        tokens.removeAll { $0.held.isCancelled }
+        let token = Token(held)
+        tokens.append(token)
         return token
     }
 
@@ -214,9 +212,4 @@ private final class OwnerBox: @unchecked Sendable {
     private var owner: AnyObject?
     init(_ owner: AnyObject) { self.owner = owner }
     func release() { owner = nil }
-}
-
-/// Lets a one-shot timer cancel itself.
-private final class SourceBox: @unchecked Sendable {
-    var source: (any DispatchSourceTimer)?
 }
