@@ -22,7 +22,7 @@ extension TellerStore: OutboxPort {
         do {
             entry = try insert(prepare, online: false)
         } catch {
-            guard case .limit = error, isOnline(), await proveOnline() else { throw error }
+            guard case .limit = error, onlineEvidence.bankAnsweredRecently(), await onlineEvidence.proveOnline() else { throw error }
             entry = try insert(prepare, online: true)
         }
         clock.committed(at: entry.createdAt)
@@ -79,7 +79,7 @@ extension TellerStore: OutboxPort {
     /// since its last answer and it answers once more now; never a wait on a
     /// host already known to be unreachable.
     public func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
-        let online = isOnline() ? true : (believedOnline() ? await proveOnline() : false)
+        let online = onlineEvidence.bankAnsweredRecently() ? true : (onlineEvidence.believedOnline() ? await onlineEvidence.proveOnline() : false)
         return try translating {
             let context = try limitContext(kind: kind, account: account, isOnline: online, now: clock.now())
             return try limits.remaining(kind: kind, context: context)
