@@ -25,8 +25,9 @@ extension TellerStore {
         try translating {
             try database.queryFirst("""
                 SELECT holder, currency, balance_minor, available_minor, as_of_ms, recent FROM account_cache WHERE iban = ?
-                """, [.text(iban.electronic)]) { row in
-                (row.text(0), row.text(1), row.int64(2), row.int64(3), row.int64(4), row.blob(5))
+                """, [.text(iban.electronic)]) { (row: Statement) throws(SQLiteError) in
+                (try row.text("holder"), try row.text("currency"), try row.int64("balance_minor"), try row.int64("available_minor"), try row.int64("as_of_ms"),
+                 try row.blob("recent"))
             }.map { holder, code, balance, available, asOf, recent in
                 guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(path): cached account \(iban) has unknown currency '\(code)'") }
                 let activity = try JSONDecoder().decode([CachedActivity].self, from: Data(recent)).map { try $0.item(currency: currency) }

@@ -27,7 +27,7 @@ extension TellerStore: JournalPort {
         var entries: [JournalEntry] = []
         try translating { () throws -> Void in
             try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
-                if localDay(Date(millisecondsSince1970: row.int64("time_ms"))) == day { entries.append(try JournalColumns.entry(row)) }
+                if localDay(Date(millisecondsSince1970: try row.int64("time_ms"))) == day { entries.append(try JournalColumns.entry(row)) }
                 return true
             }
         }
@@ -43,19 +43,19 @@ extension TellerStore: JournalPort {
         var found: JournalBreak?
         try translating { () throws -> Void in
             try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
-                let sequence = row.int64("sequence")
+                let sequence = try row.int64("sequence")
                 if sequence != expected {
                     found = .gap(missing: expected...max(expected, sequence - 1), next: sequence)
                     return false
                 }
-                if row.text("prev_hash") != previous {
+                if try row.text("prev_hash") != previous {
                     found = .previousHashMismatch(sequence: sequence)
                     return false
                 }
                 let canonical = JournalChain.canonicalBytes(
-                    sequence: sequence, timeMilliseconds: row.int64("time_ms"), kind: row.text("kind"), operatorID: row.text("operator_id"),
-                    supervisorID: row.optionalText("supervisor_id"), payload: row.text("payload"))
-                let stored = row.text("hash")
+                    sequence: sequence, timeMilliseconds: try row.int64("time_ms"), kind: try row.text("kind"), operatorID: try row.text("operator_id"),
+                    supervisorID: try row.optionalText("supervisor_id"), payload: try row.text("payload"))
+                let stored = try row.text("hash")
                 guard JournalChain.hash(previous: previous, canonical: canonical) == stored else {
                     found = .hashMismatch(sequence: sequence)
                     return false
@@ -77,8 +77,8 @@ extension TellerStore: JournalPort {
     /// entry commits (or rolls back) with the change it records.
     @discardableResult
     func appendJournal(_ event: JournalEvent, at time: Date) throws -> JournalEntry {
-        let (last, previous) = try database.queryFirst("SELECT sequence, hash FROM journal ORDER BY sequence DESC LIMIT 1") {
-            ($0.int64("sequence"), $0.text("hash"))
+        let (last, previous) = try database.queryFirst("SELECT sequence, hash FROM journal ORDER BY sequence DESC LIMIT 1") { (row: Statement) throws(SQLiteError) in 
+            (try row.int64("sequence"), try row.text("hash"))
         } ?? (0, JournalChain.genesis)
         let sequence = last + 1
         let milliseconds = time.millisecondsSince1970
@@ -104,18 +104,19 @@ enum JournalColumns {
     static let list = "sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash"
 
     static func entry(_ row: Statement) throws(SQLiteError) -> JournalEntry {
-        let sequence = row.int64("sequence")
+        let sequence = try row.int64("sequence")
         func corrupt(_ what: String) -> SQLiteError {
             SQLiteError(code: .corrupt, message: "journal entry \(sequence) has \(what)", sql: row.sql)
         }
-        guard let kind = JournalKind(rawValue: row.text("kind")) else { throw corrupt("the unknown kind '\(row.text("kind"))'") }
-        guard let operatorID = OperatorID(row.text("operator_id")) else { throw corrupt("a malformed operator id") }
+        let storedKind = try row.text("kind")
+        guard let kind = JournalKind(rawValue: storedKind) else { throw corrupt("the unknown kind '\(storedKind)'") }
+        guard let operatorID = OperatorID(try row.text("operator_id")) else { throw corrupt("a malformed operator id") }
         var supervisorID: OperatorID?
-        if let text = row.optionalText("supervisor_id") {
+        if let text = try row.optionalText("supervisor_id") {
             guard let id = OperatorID(text) else { throw corrupt("a malformed supervisor id") }
             supervisorID = id
         }
-        return JournalEntry(sequence: sequence, time: Date(millisecondsSince1970: row.int64("time_ms")), kind: kind, operatorID: operatorID,
-                            supervisorID: supervisorID, payload: row.text("payload"), previousHash: row.text("prev_hash"), hash: row.text("hash"))
+        return JournalEntry(sequence: sequence, time: Date(millisecondsSince1970: try row.int64("time_ms")), kind: kind, operatorID: operatorID,
+                            supervisorID: supervisorID, payload: try row.text("payload"), previousHash: try row.text("prev_hash"), hash: try row.text("hash"))
     }
 }

@@ -13,8 +13,9 @@ struct OperatorRecord: Sendable {
 extension TellerStore {
     func operatorRecord(_ id: OperatorID) throws(TellerError) -> OperatorRecord? {
         try translating {
-            try database.queryFirst("SELECT display_name, verifier, failed_attempts, locked_until_ms FROM operators WHERE operator_id = ?", [.text(id.rawValue)]) {
-                OperatorRecord(displayName: $0.text(0), verifier: $0.optionalText(1), failedAttempts: Int($0.int64(2)), lockedUntil: $0.optionalInt64(3).map(Date.init(millisecondsSince1970:)))
+            try database.queryFirst("SELECT display_name, verifier, failed_attempts, locked_until_ms FROM operators WHERE operator_id = ?", [.text(id.rawValue)]) { (row: Statement) throws(SQLiteError) in 
+                OperatorRecord(displayName: try row.text("display_name"), verifier: try row.optionalText("verifier"), failedAttempts: Int(try row.int64("failed_attempts")),
+                               lockedUntil: try row.optionalInt64("locked_until_ms").map(Date.init(millisecondsSince1970:)))
             }
         }
     }
