@@ -167,7 +167,7 @@ extension TellerStore: OutboxPort {
                 (try row.optionalInt64("today_minor") ?? 0, try row.optionalInt64("queued_minor") ?? 0, try row.optionalInt64("oldest_at_ms"))
             } ?? (0, 0, nil)
         var withdrawable: Money?
-        if kind.isDebit, let known = try cachedAvailable(account) {
+        if kind.isDebit, let known = try accounts.available(account) {
             let debits = try database.queryInt64("""
                 SELECT coalesce(sum(amount_minor), 0) FROM outbox
                 WHERE account_iban = ? AND state IN (?, ?) AND kind IN ('withdrawal', 'transfer') AND currency = ?
@@ -199,12 +199,6 @@ extension TellerStore: OutboxPort {
         let name = "\(local.year.zeroPadded(4))-\(local.month.zeroPadded(2))-\(local.day.zeroPadded(2))"
         namedDay = (minute, name)
         return name
-    }
-
-    private func cachedAvailable(_ account: IBAN) throws -> Money? {
-        guard let (code, available) = try database.queryFirst("SELECT currency, available_minor FROM account_cache WHERE iban = ?", [.text(account.electronic)], row: { (row: Statement) throws(SQLiteError) in (try row.text("currency"), try row.int64("available_minor")) }) else { return nil }
-        guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): cached account holds unknown currency '\(code)'") }
-        return Money(minorUnits: available, currency: currency)
     }
 }
 

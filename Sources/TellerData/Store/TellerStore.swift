@@ -6,9 +6,17 @@ import TellerCore
 /// operators' offline verifiers. Implements the TellerCore ports that read
 /// and write local state.
 ///
-/// An actor, so one connection serves every caller in order.
+/// An actor, so one connection serves every caller in order and a
+/// transaction that spans its parts stays whole. The parts named by what
+/// they keep (``AccountCache``, ``OperatorStore``) work on that connection
+/// inside the actor; the outbox, the sync ledger, the till, the print queue
+/// and the journal are still its extensions.
 public actor TellerStore {
     let database: Database
+    /// The account snapshots (`account_cache`), on this store's connection.
+    let accounts: AccountCache
+    /// The operators' verifiers and lockouts (`operators`), on this store's connection.
+    let operators: OperatorStore
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -81,6 +89,8 @@ public actor TellerStore {
     private init(database: Database, limits: Limits, till: TillSettings?, clock: any WallClock, zone: LocalTime.Zone,
                  online: any OnlineEvidence) {
         self.database = database
+        self.accounts = AccountCache(database: database, clock: clock)
+        self.operators = OperatorStore(database: database)
         self.path = database.path
         self.limits = limits
         self.tillSettings = till ?? .standard(for: limits.currency)
