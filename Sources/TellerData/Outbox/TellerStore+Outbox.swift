@@ -163,7 +163,7 @@ extension TellerStore: OutboxPort {
                 (SELECT created_at_ms FROM outbox WHERE id = min(
                     coalesce((SELECT min(id) FROM outbox WHERE state = ?3), 9223372036854775807),
                     coalesce((SELECT min(id) FROM outbox WHERE state = ?4), 9223372036854775807))) AS oldest_at_ms
-            """, [.text(localDay(now)), .text(currency.code)] + .pending) { (row: Statement) throws(SQLiteError) in 
+            """, [.text(localDay(now)), .text(currency.code)] + .pending) { (row: Statement) throws(SQLiteError) in
                 (try row.optionalInt64("today_minor") ?? 0, try row.optionalInt64("queued_minor") ?? 0, try row.optionalInt64("oldest_at_ms"))
             } ?? (0, 0, nil)
         var withdrawable: Money?

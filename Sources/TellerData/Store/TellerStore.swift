@@ -8,15 +8,17 @@ import TellerCore
 ///
 /// An actor, so one connection serves every caller in order and a
 /// transaction that spans its parts stays whole. The parts named by what
-/// they keep (``AccountCache``, ``OperatorStore``) work on that connection
-/// inside the actor; the outbox, the sync ledger, the till, the print queue
-/// and the journal are still its extensions.
+/// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``) work on that connection
+/// inside the actor; the outbox, the sync ledger, the till and the print
+/// queue are still its extensions.
 public actor TellerStore {
     let database: Database
     /// The account snapshots (`account_cache`), on this store's connection.
     let accounts: AccountCache
     /// The operators' verifiers and lockouts (`operators`), on this store's connection.
     let operators: OperatorStore
+    /// The electronic journal (`journal`), on this store's connection.
+    let journal: JournalStore
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -91,6 +93,7 @@ public actor TellerStore {
         self.database = database
         self.accounts = AccountCache(database: database, clock: clock)
         self.operators = OperatorStore(database: database)
+        self.journal = JournalStore(database: database)
         self.path = database.path
         self.limits = limits
         self.tillSettings = till ?? .standard(for: limits.currency)

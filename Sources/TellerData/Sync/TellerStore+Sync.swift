@@ -86,7 +86,7 @@ extension TellerStore {
     /// and its journal entry; inside the caller's transaction.
     private func setOutcome(_ outcome: SubmissionOutcome, of id: Int64) throws(TellerError) {
         let row = try translating {
-            try database.queryFirst("SELECT idempotency_key, operator_id FROM outbox WHERE id = ?", [.integer(id)]) { (row: Statement) throws(SQLiteError) in 
+            try database.queryFirst("SELECT idempotency_key, operator_id FROM outbox WHERE id = ?", [.integer(id)]) { (row: Statement) throws(SQLiteError) in
                 (IdempotencyKey(rawValue: try row.text("idempotency_key")), OperatorID(try row.text("operator_id")))
             }
         }

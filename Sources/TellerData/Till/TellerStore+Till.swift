@@ -90,7 +90,7 @@ extension TellerStore: TillPort {
             SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount_minor END), 0) AS cash_in_minor,
                    coalesce(sum(CASE WHEN kind = 'withdrawal' THEN amount_minor END), 0) AS cash_out_minor, count(*) AS payments
             FROM outbox WHERE till_id = ? AND state != ? AND currency = ?
-            """, [.integer(id), .state(.voided), .text(currency.code)]) { (row: Statement) throws(SQLiteError) in 
+            """, [.integer(id), .state(.voided), .text(currency.code)]) { (row: Statement) throws(SQLiteError) in
                 (try row.int64("cash_in_minor"), try row.int64("cash_out_minor"), Int(try row.int64("payments")))
             } ?? (0, 0, 0)
         var closing: TillSession.Closing?
