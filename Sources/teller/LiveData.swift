@@ -41,9 +41,7 @@ struct LiveData {
         // The online limits apply only while the bank answered within the last
         // request timeout, and over an offline limit only if it answers now.
         store = try TellerStore(dataDirectory: configuration.dataDirectory, limits: configuration.limits(), till: configuration.tillSettings(),
-                                clock: clock, onlineEvidence: { [reachability = connection.reachability] in reachability.bankAnswered(within: timeout) },
-                                proveOnline: { (try? await host.health()) == true },
-                                believedOnline: { [reachability = connection.reachability] in reachability.isOnline })
+                                clock: clock, online: HostAnswers(host: host, within: timeout))
         store.configurePrinting(receiptCopies: configuration.receiptsPerPayment)
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 // A retry's timer is routine: not a line per retry at info.

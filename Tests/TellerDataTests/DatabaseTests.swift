@@ -19,6 +19,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".creating"))
     }
 
+    /// A row is read by column name; a misspelt name is an error that
+    /// names the column and the SQL, never SQLite's silent 0 for a column
+    /// out of range.
+    @Test func aMisspeltColumnIsAnErrorNamingItAndTheSQL() async throws {
+        let db = try Database(path: directory.file("named.db"))
+        try db.execute("CREATE TABLE t (amount_minor INTEGER NOT NULL)")
+        try db.run("INSERT INTO t VALUES (250)")
+        let sql = "SELECT amount_minor FROM t"
+        #expect(try db.queryFirst(sql) { (row: Statement) throws(SQLiteError) in try row.int64("amount_minor") } == 250)
+        let error = await thrownError(SQLiteError.self) { _ = try db.queryFirst(sql) { (row: Statement) throws(SQLiteError) in try row.int64("amount_minr") } }
+        #expect(error?.sql == sql)
+        #expect(error?.message.contains("no column 'amount_minr'") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("amount_minor") == true, "names what the query does select")
+    }
+
     @Test func openingSetsDurabilityPragmas() throws {
         let db = try Database(path: directory.file("a.db"))
         #expect(try db.queryText("PRAGMA journal_mode") == "wal")

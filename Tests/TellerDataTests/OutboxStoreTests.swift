@@ -10,11 +10,11 @@ import TellerCore
     let clock = FixedClock(Fixtures.noon)
 
     /// Whether the bank answered recently, as the store's online evidence sees it.
-    let link = LinkSwitch(online: true)
+    let link = FakeOnlineEvidence(online: true)
 
     func makeStore() throws -> TellerStore {
         try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc,
-                        onlineEvidence: { [link] in link.online }, proveOnline: { [link] in link.online })
+                        online: link)
     }
 
     @Test func enqueueWritesOneQueuedRowWithAFrozenPayload() async throws {
@@ -135,9 +135,8 @@ import TellerCore
     /// written without asking the bank again; one over them asks it once,
     /// and when it does not answer the offline limit stands.
     @Test func theBankIsAskedAgainOnlyOverAnOfflineLimit() async throws {
-        let asked = LinkSwitch(online: true)
-        let store = try TellerStore(path: directory.file("asked.db"), limits: Fixtures.limits, clock: clock, zone: .utc,
-                                    onlineEvidence: { true }, proveOnline: { [asked] in asked.proofsAsked += 1; return asked.online })
+        let asked = FakeOnlineEvidence(online: true, recent: true)
+        let store = try TellerStore(path: directory.file("asked.db"), limits: Fixtures.limits, clock: clock, zone: .utc, online: asked)
         _ = try await store.enqueue(Fixtures.deposit(20_000))
         #expect(asked.proofsAsked == 0)
         _ = try await store.enqueue(Fixtures.deposit(20_001))
@@ -267,13 +266,6 @@ import TellerCore
 }
 
 /// A switch the test flips to stand for "the bank answered within the request timeout".
-final class LinkSwitch: @unchecked Sendable {
-    var online: Bool
-    /// How often the store asked the bank to prove it answers.
-    var proofsAsked = 0
-    init(online: Bool) { self.online = online }
-}
-
 /// Points the C library at `zone`, as a terminal's TZ would. Exit tests only.
 private func useSystemZone(_ zone: String) {
     setenv("TZ", zone, 1)

@@ -1,61 +1,13 @@
-import FoundationEssentials
 import TellerCore
 
 extension TellerStore {
     /// Replaces the cached snapshot of one account (the read path's second paint).
     public func saveSnapshot(_ snapshot: AccountSnapshot) throws(TellerError) {
-        try translating {
-            let recent = try JSONEncoder().encode(snapshot.recent.map(CachedActivity.init))
-            try database.run("""
-                INSERT INTO account_cache (iban, holder, currency, balance_minor, available_minor, as_of_ms, recent, fetched_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (iban) DO UPDATE SET holder = excluded.holder, currency = excluded.currency,
-                    balance_minor = excluded.balance_minor, available_minor = excluded.available_minor,
-                    as_of_ms = excluded.as_of_ms, recent = excluded.recent, fetched_at_ms = excluded.fetched_at_ms
-                """, [
-                    .text(snapshot.iban.electronic), .text(snapshot.holder), .text(snapshot.currency.code),
-                    .integer(snapshot.balance.minorUnits), .integer(snapshot.available.minorUnits),
-                    .integer(snapshot.asOf.millisecondsSince1970), .blob(Array(recent)), .integer(clock.now().millisecondsSince1970),
-                ])
-        }
+        try translating { try accounts.save(snapshot) }
     }
 
     /// The last stored snapshot of an account, or nil if this terminal never saw it.
     public func cachedSnapshot(for iban: IBAN) throws(TellerError) -> AccountSnapshot? {
-        try translating {
-            try database.queryFirst("""
-                SELECT holder, currency, balance_minor, available_minor, as_of_ms, recent FROM account_cache WHERE iban = ?
-                """, [.text(iban.electronic)]) { row in
-                (row.text(0), row.text(1), row.int64(2), row.int64(3), row.int64(4), row.blob(5))
-            }.map { holder, code, balance, available, asOf, recent in
-                guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(path): cached account \(iban) has unknown currency '\(code)'") }
-                let activity = try JSONDecoder().decode([CachedActivity].self, from: Data(recent)).map { try $0.item(currency: currency) }
-                return AccountSnapshot(
-                    iban: iban, holder: holder, balance: Money(minorUnits: balance, currency: currency),
-                    available: Money(minorUnits: available, currency: currency), asOf: Date(millisecondsSince1970: asOf), recent: activity)
-            }
-        }
-    }
-}
-
-/// How one activity line is kept in `account_cache.recent`.
-struct CachedActivity: Codable {
-    let reference: String
-    let kind: TransactionKind
-    let amountMinor: Int64
-    let bookedAtMs: Int64
-    let description: String
-
-    init(_ item: ActivityItem) {
-        reference = item.reference
-        kind = item.kind
-        amountMinor = item.amount.minorUnits
-        bookedAtMs = item.bookedAt.millisecondsSince1970
-        description = item.description
-    }
-
-    func item(currency: Currency) throws -> ActivityItem {
-        ActivityItem(reference: reference, kind: kind, amount: Money(minorUnits: amountMinor, currency: currency),
-                     bookedAt: Date(millisecondsSince1970: bookedAtMs), description: description)
+        try translating { try accounts.snapshot(for: iban) }
     }
 }

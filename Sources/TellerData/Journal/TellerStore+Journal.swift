@@ -1,10 +1,9 @@
 import FoundationEssentials
 import TellerCore
 
-/// The electronic journal (docs/architecture.md, "Journal"): appended in
-/// the transaction of the change each entry records, chained by hashes
-/// (``JournalChain``), never changed or removed (the schema's triggers
-/// refuse it).
+/// The journal's port (``JournalStore`` keeps it): every append is a
+/// transaction of its own here; a change that journals itself appends
+/// with ``appendJournal(_:at:)`` inside its own transaction.
 extension TellerStore: JournalPort {
     public func append(_ event: JournalEvent) throws(TellerError) -> JournalEntry {
         try translating {
@@ -13,10 +12,7 @@ extension TellerStore: JournalPort {
     }
 
     public func journalEntries(from first: Int64, limit: Int) throws(TellerError) -> [JournalEntry] {
-        try translating {
-            try database.query("SELECT \(JournalColumns.list) FROM journal WHERE sequence >= ? ORDER BY sequence LIMIT ?",
-                               [.integer(first), .integer(Int64(limit))], row: JournalColumns.entry)
-        }
+        try translating { try journal.entries(from: first, limit: limit) }
     }
 
     /// Every entry written on the terminal's calendar day `day`
@@ -24,98 +20,20 @@ extension TellerStore: JournalPort {
     /// days), in sequence order. Reads the whole journal: it is for
     /// `teller journal export`, not for a screen.
     public func journalEntries(onLocalDay day: String) throws(TellerError) -> [JournalEntry] {
-        var entries: [JournalEntry] = []
-        try translating { () throws -> Void in
-            try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
-                if localDay(Date(millisecondsSince1970: row.int64("time_ms"))) == day { entries.append(try JournalColumns.entry(row)) }
-                return true
-            }
-        }
-        return entries
+        try translating { try journal.entries(onDay: day, day: { localDay($0) }) }
     }
 
     /// Walks the whole chain from the first entry and returns the first
     /// broken link, or how many entries are intact. Only reads: a store
     /// opened ``init(readingOnly:limits:)`` answers it too.
     public func verifyJournal() throws(TellerError) -> JournalVerdict {
-        var expected: Int64 = 1
-        var previous = JournalChain.genesis
-        var found: JournalBreak?
-        try translating { () throws -> Void in
-            try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
-                let sequence = row.int64("sequence")
-                if sequence != expected {
-                    found = .gap(missing: expected...max(expected, sequence - 1), next: sequence)
-                    return false
-                }
-                if row.text("prev_hash") != previous {
-                    found = .previousHashMismatch(sequence: sequence)
-                    return false
-                }
-                let canonical = JournalChain.canonicalBytes(
-                    sequence: sequence, timeMilliseconds: row.int64("time_ms"), kind: row.text("kind"), operatorID: row.text("operator_id"),
-                    supervisorID: row.optionalText("supervisor_id"), payload: row.text("payload"))
-                let stored = row.text("hash")
-                guard JournalChain.hash(previous: previous, canonical: canonical) == stored else {
-                    found = .hashMismatch(sequence: sequence)
-                    return false
-                }
-                previous = stored
-                expected += 1
-                return true
-            }
-            // Removed newest entries leave no gap behind them; AUTOINCREMENT's high-water mark shows them.
-            if found == nil, let highest = try database.queryInt64("SELECT seq FROM sqlite_sequence WHERE name = 'journal'"), highest >= expected {
-                found = .gap(missing: expected...highest, next: nil)
-            }
-        }
-        if let found { return .broken(found) }
-        return .intact(entries: Int(expected - 1))
+        try translating { try journal.verify() }
     }
 
     /// Appends `event` at `time` inside the caller's transaction, so the
     /// entry commits (or rolls back) with the change it records.
     @discardableResult
     func appendJournal(_ event: JournalEvent, at time: Date) throws -> JournalEntry {
-        let (last, previous) = try database.queryFirst("SELECT sequence, hash FROM journal ORDER BY sequence DESC LIMIT 1") {
-            ($0.int64("sequence"), $0.text("hash"))
-        } ?? (0, JournalChain.genesis)
-        let sequence = last + 1
-        let milliseconds = time.millisecondsSince1970
-        let payload = event.payload
-        let canonical = JournalChain.canonicalBytes(sequence: sequence, timeMilliseconds: milliseconds, kind: event.kind.rawValue,
-                                                    operatorID: event.operatorID.rawValue, supervisorID: event.supervisorID?.rawValue,
-                                                    payload: payload)
-        guard let hash = JournalChain.hash(previous: previous, canonical: canonical) else {
-            throw SQLiteError(code: .corrupt, message: "journal entry \(last) has a malformed hash '\(previous)'", path: path)
-        }
-        try database.run("""
-            INSERT INTO journal (sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(sequence), .integer(milliseconds), .text(event.kind.rawValue), .text(event.operatorID.rawValue),
-                  event.supervisorID.map { .text($0.rawValue) } ?? .null, .text(payload), .text(previous), .text(hash)])
-        return JournalEntry(sequence: sequence, time: Date(millisecondsSince1970: milliseconds), kind: event.kind, operatorID: event.operatorID,
-                            supervisorID: event.supervisorID, payload: payload, previousHash: previous, hash: hash)
-    }
-}
-
-/// The journal columns every entry query selects, and how they become an entry.
-enum JournalColumns {
-    static let list = "sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash"
-
-    static func entry(_ row: Statement) throws(SQLiteError) -> JournalEntry {
-        let sequence = row.int64("sequence")
-        func corrupt(_ what: String) -> SQLiteError {
-            SQLiteError(code: .corrupt, message: "journal entry \(sequence) has \(what)", sql: row.sql)
-        }
-        guard let kind = JournalKind(rawValue: row.text("kind")) else { throw corrupt("the unknown kind '\(row.text("kind"))'") }
-        guard let operatorID = OperatorID(row.text("operator_id")) else { throw corrupt("a malformed operator id") }
-        var supervisorID: OperatorID?
-        if let text = row.optionalText("supervisor_id") {
-            guard let id = OperatorID(text) else { throw corrupt("a malformed supervisor id") }
-            supervisorID = id
-        }
-        return JournalEntry(sequence: sequence, time: Date(millisecondsSince1970: row.int64("time_ms")), kind: kind, operatorID: operatorID,
-                            supervisorID: supervisorID, payload: row.text("payload"), previousHash: row.text("prev_hash"), hash: row.text("hash"))
+        try journal.append(event, at: time)
     }
 }

@@ -22,7 +22,7 @@ extension TellerStore: OutboxPort {
         do {
             entry = try insert(prepare, online: false)
         } catch {
-            guard case .limit = error, isOnline(), await proveOnline() else { throw error }
+            guard case .limit = error, onlineEvidence.bankAnsweredRecently(), await onlineEvidence.proveOnline() else { throw error }
             entry = try insert(prepare, online: true)
         }
         clock.committed(at: entry.createdAt)
@@ -79,7 +79,7 @@ extension TellerStore: OutboxPort {
     /// since its last answer and it answers once more now; never a wait on a
     /// host already known to be unreachable.
     public func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
-        let online = isOnline() ? true : (believedOnline() ? await proveOnline() : false)
+        let online = onlineEvidence.bankAnsweredRecently() ? true : (onlineEvidence.believedOnline() ? await onlineEvidence.proveOnline() : false)
         return try translating {
             let context = try limitContext(kind: kind, account: account, isOnline: online, now: clock.now())
             return try limits.remaining(kind: kind, context: context)
@@ -95,17 +95,17 @@ extension TellerStore: OutboxPort {
     public func summary() throws(TellerError) -> QueueSummary {
         try translating {
             var counts = Dictionary(uniqueKeysWithValues: OutboxState.Kind.allCases.map { ($0, 0) })
-            for (state, count) in try database.query("SELECT state, count(*) FROM outbox GROUP BY state", row: {
+            for (state, count) in try database.query("SELECT state, count(*) AS rows FROM outbox GROUP BY state", row: {
                 (row: Statement) throws(SQLiteError) -> (OutboxState.Kind, Int) in
-                let count = Int(row.int64(1))
+                let count = Int(try row.int64("rows"))
                 let subject = "\(database.path): \(count == 1 ? "1 outbox row is" : "\(count) outbox rows are")"
-                return (try OutboxColumns.state(row.text(0), of: subject, sql: row.sql), count)
+                return (try OutboxColumns.state(try row.text("state"), of: subject, sql: row.sql), count)
             }) {
                 counts[state] = count
             }
             var pending: [Currency: Money] = [:]
-            for (code, total) in try database.query("SELECT currency, sum(amount_minor) FROM outbox WHERE state IN (?, ?) GROUP BY currency",
-                                                    .pending, row: { ($0.text(0), $0.int64(1)) }) {
+            for (code, total) in try database.query("SELECT currency, sum(amount_minor) AS total_minor FROM outbox WHERE state IN (?, ?) GROUP BY currency",
+                                                    .pending, row: { (row: Statement) throws(SQLiteError) in (try row.text("currency"), try row.int64("total_minor")) }) {
                 guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): outbox holds unknown currency '\(code)'") }
                 pending[currency] = Money(minorUnits: total, currency: currency)
             }
@@ -158,14 +158,16 @@ extension TellerStore: OutboxPort {
         let currency = limits.currency
         let (today, queued, oldest) = try database.queryFirst("""
             SELECT
-                (SELECT amount_minor FROM outbox_totals WHERE bucket = ?1 AND currency = ?2),
-                (SELECT amount_minor FROM outbox_totals WHERE bucket = 'pending' AND currency = ?2),
+                (SELECT amount_minor FROM outbox_totals WHERE bucket = ?1 AND currency = ?2) AS today_minor,
+                (SELECT amount_minor FROM outbox_totals WHERE bucket = 'pending' AND currency = ?2) AS queued_minor,
                 (SELECT created_at_ms FROM outbox WHERE id = min(
                     coalesce((SELECT min(id) FROM outbox WHERE state = ?3), 9223372036854775807),
-                    coalesce((SELECT min(id) FROM outbox WHERE state = ?4), 9223372036854775807)))
-            """, [.text(localDay(now)), .text(currency.code)] + .pending) { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0.optionalInt64(2)) } ?? (0, 0, nil)
+                    coalesce((SELECT min(id) FROM outbox WHERE state = ?4), 9223372036854775807))) AS oldest_at_ms
+            """, [.text(localDay(now)), .text(currency.code)] + .pending) { (row: Statement) throws(SQLiteError) in
+                (try row.optionalInt64("today_minor") ?? 0, try row.optionalInt64("queued_minor") ?? 0, try row.optionalInt64("oldest_at_ms"))
+            } ?? (0, 0, nil)
         var withdrawable: Money?
-        if kind.isDebit, let known = try cachedAvailable(account) {
+        if kind.isDebit, let known = try accounts.available(account) {
             let debits = try database.queryInt64("""
                 SELECT coalesce(sum(amount_minor), 0) FROM outbox
                 WHERE account_iban = ? AND state IN (?, ?) AND kind IN ('withdrawal', 'transfer') AND currency = ?
@@ -198,12 +200,6 @@ extension TellerStore: OutboxPort {
         namedDay = (minute, name)
         return name
     }
-
-    private func cachedAvailable(_ account: IBAN) throws -> Money? {
-        guard let (code, available) = try database.queryFirst("SELECT currency, available_minor FROM account_cache WHERE iban = ?", [.text(account.electronic)], row: { ($0.text(0), $0.int64(1)) }) else { return nil }
-        guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): cached account holds unknown currency '\(code)'") }
-        return Money(minorUnits: available, currency: currency)
-    }
 }
 
 /// The outbox columns every row query selects, and how they become an entry.
@@ -215,48 +211,50 @@ enum OutboxColumns {
         """
 
     static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
+        let id = try row.int64("id")
         func corrupt(_ what: String) -> SQLiteError {
-            SQLiteError(code: .corrupt, message: "outbox row \(row.int64(0)) has \(what)", sql: row.sql)
+            SQLiteError(code: .corrupt, message: "outbox row \(id) has \(what)", sql: row.sql)
         }
-        guard let key = IdempotencyKey(rawValue: row.text(1)) else { throw corrupt("a malformed idempotency key") }
-        guard let kind = TransactionKind(rawValue: row.text(2)) else { throw corrupt("an unknown kind") }
-        guard let currency = Currency(code: row.text(6)) else { throw corrupt("an unknown currency") }
-        guard let operatorID = OperatorID(row.text(7)) else { throw corrupt("a malformed operator id") }
+        guard let key = IdempotencyKey(rawValue: try row.text("idempotency_key")) else { throw corrupt("a malformed idempotency key") }
+        guard let kind = TransactionKind(rawValue: try row.text("kind")) else { throw corrupt("an unknown kind") }
+        guard let currency = Currency(code: try row.text("currency")) else { throw corrupt("an unknown currency") }
+        guard let operatorID = OperatorID(try row.text("operator_id")) else { throw corrupt("a malformed operator id") }
         var approvedBy: OperatorID?
-        if let text = row.optionalText("approved_by") {
+        if let text = try row.optionalText("approved_by") {
             guard let id = OperatorID(text) else { throw corrupt("a malformed approving supervisor") }
             approvedBy = id
         }
+        let (account, counterparty, amount) = (try row.text("account_iban"), try row.optionalText("counterparty_iban"), try row.int64("amount_minor"))
         let request: TransactionRequest
         do {
             request = try TransactionRequest(
-                kind: kind, account: try IBAN(row.text(3)), counterparty: try row.optionalText(4).map { try IBAN($0) },
-                amount: Money(minorUnits: row.int64(5), currency: currency), operatorID: operatorID, approvedBy: approvedBy)
+                kind: kind, account: try IBAN(account), counterparty: try counterparty.map { try IBAN($0) },
+                amount: Money(minorUnits: amount, currency: currency), operatorID: operatorID, approvedBy: approvedBy)
         } catch {
             throw corrupt("invalid transaction fields (\(error))")
         }
         let state: OutboxState
-        switch try Self.state(row.text(9), of: "outbox row \(row.int64(0)) is", sql: row.sql) {
+        switch try Self.state(try row.text("state"), of: "outbox row \(id) is", sql: row.sql) {
         case .queued: state = .queued
         case .sending: state = .sending
-        case .confirmed: state = .confirmed(reference: row.optionalText(13) ?? "")
-        case .rejected: state = .rejected(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
-        case .needsReview: state = .needsReview(reason: row.optionalText(14) ?? "", acknowledged: !row.isNull(15))
+        case .confirmed: state = .confirmed(reference: try row.optionalText("host_reference") ?? "")
+        case .rejected: state = .rejected(reason: try row.optionalText("reason") ?? "", acknowledged: !(try row.isNull("acknowledged_at_ms")))
+        case .needsReview: state = .needsReview(reason: try row.optionalText("reason") ?? "", acknowledged: !(try row.isNull("acknowledged_at_ms")))
         case .voided:
-            guard let reason = VoidReason(rawValue: row.optionalText("reason") ?? "") else { throw corrupt("an unknown void reason") }
+            guard let reason = VoidReason(rawValue: try row.optionalText("reason") ?? "") else { throw corrupt("an unknown void reason") }
             state = .voided(reason: reason)
         }
         var reverses: IdempotencyKey?
-        if let text = row.optionalText("reverses") {
+        if let text = try row.optionalText("reverses") {
             guard let key = IdempotencyKey(rawValue: text) else { throw corrupt("a malformed reversed key") }
             reverses = key
         }
         return OutboxEntry(
-            id: row.int64(0), key: key, request: request, createdAt: Date(millisecondsSince1970: row.int64(8)),
-            state: state, attempts: Int(row.int64(10)),
-            nextAttemptAt: row.optionalInt64(11).map(Date.init(millisecondsSince1970:)), lastError: row.optionalText(12),
-            lastProblem: row.optionalText(16).flatMap(SyncProblem.Kind.init(rawValue:)),
-            waited: TimeInterval(row.int64(17)) / 1000, reverses: reverses)
+            id: id, key: key, request: request, createdAt: Date(millisecondsSince1970: try row.int64("created_at_ms")),
+            state: state, attempts: Int(try row.int64("attempts")),
+            nextAttemptAt: try row.optionalInt64("next_attempt_at_ms").map(Date.init(millisecondsSince1970:)), lastError: try row.optionalText("last_error"),
+            lastProblem: try row.optionalText("last_error_class").flatMap(SyncProblem.Kind.init(rawValue:)),
+            waited: TimeInterval(try row.int64("waited_ms")) / 1000, reverses: reverses)
     }
 
     /// The state a `state` column holds. A word this Teller does not know
@@ -286,7 +284,7 @@ extension TellerStore {
     /// The exact bytes that every attempt of this row sends to the host.
     public func frozenPayload(for key: IdempotencyKey) throws(TellerError) -> [UInt8]? {
         try translating {
-            try database.queryFirst("SELECT payload FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)]) { $0.blob(0) }
+            try database.queryFirst("SELECT payload FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)]) { (row: Statement) throws(SQLiteError) in try row.blob("payload") }
         }
     }
 }

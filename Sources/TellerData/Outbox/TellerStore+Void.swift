@@ -18,7 +18,7 @@ extension TellerStore {
             try database.inTransaction(.immediate) {
                 guard let (entry, firstSent) = try database.queryFirst(
                     "SELECT \(OutboxColumns.list) FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)],
-                    row: { (row: Statement) throws(SQLiteError) -> (OutboxEntry, Int64?) in (try OutboxColumns.entry(row), row.optionalInt64("first_sent_at_ms")) })
+                    row: { (row: Statement) throws(SQLiteError) -> (OutboxEntry, Int64?) in (try OutboxColumns.entry(row), try row.optionalInt64("first_sent_at_ms")) })
                 else { throw TellerError.noSuchEntry(key) }
                 switch entry.state {
                 case .queued:

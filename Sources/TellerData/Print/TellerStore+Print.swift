@@ -142,16 +142,17 @@ enum PrintJobColumns {
     static let list = "id, document, subject, language, copy, state, attempts, last_error, requested_by, created_at_ms"
 
     static func job(_ row: Statement) throws(SQLiteError) -> PrintJob {
-        let id = row.int64("id")
+        let id = try row.int64("id")
         func corrupt(_ what: String) -> SQLiteError {
             SQLiteError(code: .corrupt, message: "print job \(id) has \(what)", sql: row.sql)
         }
-        guard let document = PrintJob.Document(rawValue: row.text("document")) else { throw corrupt("the unknown document '\(row.text("document"))'") }
-        guard let state = PrintJob.State(rawValue: row.text("state")) else { throw corrupt("the unknown state '\(row.text("state"))'") }
-        guard let language = Language(code: row.text("language")) else { throw corrupt("the unknown language '\(row.text("language"))'") }
-        guard let operatorID = OperatorID(row.text("requested_by")) else { throw corrupt("a malformed operator id") }
-        return PrintJob(id: id, document: document, subject: row.text("subject"), language: language, isCopy: row.int64("copy") != 0,
-                        state: state, attempts: Int(row.int64("attempts")), lastError: row.optionalText("last_error"),
-                        requestedBy: operatorID, createdAt: Date(millisecondsSince1970: row.int64("created_at_ms")))
+        let (storedDocument, storedState, storedLanguage) = (try row.text("document"), try row.text("state"), try row.text("language"))
+        guard let document = PrintJob.Document(rawValue: storedDocument) else { throw corrupt("the unknown document '\(storedDocument)'") }
+        guard let state = PrintJob.State(rawValue: storedState) else { throw corrupt("the unknown state '\(storedState)'") }
+        guard let language = Language(code: storedLanguage) else { throw corrupt("the unknown language '\(storedLanguage)'") }
+        guard let operatorID = OperatorID(try row.text("requested_by")) else { throw corrupt("a malformed operator id") }
+        return PrintJob(id: id, document: document, subject: try row.text("subject"), language: language, isCopy: try row.int64("copy") != 0,
+                        state: state, attempts: Int(try row.int64("attempts")), lastError: try row.optionalText("last_error"),
+                        requestedBy: operatorID, createdAt: Date(millisecondsSince1970: try row.int64("created_at_ms")))
     }
 }

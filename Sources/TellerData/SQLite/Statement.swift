@@ -67,10 +67,14 @@ public final class Statement {
 
     // MARK: Columns of the current row
 
-    /// The index of the result column called `name` (as the SELECT names it).
-    /// A name the statement does not select is a bug in the query, not a
-    /// state of the file: it stops with a precondition.
-    public func column(_ name: String) -> Int32 {
+    /// The index of the result column called `name` (as the SELECT names
+    /// it), the way GRDB reads `row["name"]`: a row read by name keeps its
+    /// meaning when a query gains or reorders columns.
+    ///
+    /// - Throws: ``SQLiteError`` naming the column and the SQL when the
+    ///   statement selects no such column (a misspelt name), rather than
+    ///   SQLite's silent 0 or NULL for a column out of range.
+    public func column(_ name: String) throws(SQLiteError) -> Int32 {
         if columnIndexes == nil {
             var indexes: [String: Int32] = [:]
             for index in 0..<sqlite3_column_count(handle) {
@@ -78,16 +82,19 @@ public final class Statement {
             }
             columnIndexes = indexes
         }
-        guard let index = columnIndexes?[name] else { preconditionFailure("\(sql) selects no column '\(name)'") }
+        guard let index = columnIndexes?[name] else {
+            let selected = (columnIndexes ?? [:]).sorted { $0.value < $1.value }.map(\.key).joined(separator: ", ")
+            throw SQLiteError(code: .error, message: "no column '\(name)' in the result (it has \(selected))", sql: sql, path: database.path)
+        }
         return index
     }
 
-    public func isNull(_ name: String) -> Bool { isNull(column(name)) }
-    public func int64(_ name: String) -> Int64 { int64(column(name)) }
-    public func optionalInt64(_ name: String) -> Int64? { optionalInt64(column(name)) }
-    public func text(_ name: String) -> String { text(column(name)) }
-    public func optionalText(_ name: String) -> String? { optionalText(column(name)) }
-    public func blob(_ name: String) -> [UInt8] { blob(column(name)) }
+    public func isNull(_ name: String) throws(SQLiteError) -> Bool { isNull(try column(name)) }
+    public func int64(_ name: String) throws(SQLiteError) -> Int64 { int64(try column(name)) }
+    public func optionalInt64(_ name: String) throws(SQLiteError) -> Int64? { optionalInt64(try column(name)) }
+    public func text(_ name: String) throws(SQLiteError) -> String { text(try column(name)) }
+    public func optionalText(_ name: String) throws(SQLiteError) -> String? { optionalText(try column(name)) }
+    public func blob(_ name: String) throws(SQLiteError) -> [UInt8] { blob(try column(name)) }
 
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

@@ -1,22 +1,9 @@
 import FoundationEssentials
 import TellerCore
 
-/// What the terminal remembers of an operator between sign-ins.
-struct OperatorRecord: Sendable {
-    let displayName: String
-    /// The Argon2id verifier from the last online sign-in; nil if never online here.
-    let verifier: String?
-    let failedAttempts: Int
-    let lockedUntil: Date?
-}
-
 extension TellerStore {
     func operatorRecord(_ id: OperatorID) throws(TellerError) -> OperatorRecord? {
-        try translating {
-            try database.queryFirst("SELECT display_name, verifier, failed_attempts, locked_until_ms FROM operators WHERE operator_id = ?", [.text(id.rawValue)]) {
-                OperatorRecord(displayName: $0.text(0), verifier: $0.optionalText(1), failedAttempts: Int($0.int64(2)), lockedUntil: $0.optionalInt64(3).map(Date.init(millisecondsSince1970:)))
-            }
-        }
+        try translating { try operators.record(id) }
     }
 
     /// Stores the verifier of a PIN the host just accepted, clears failures
@@ -24,12 +11,7 @@ extension TellerStore {
     func recordOnlineSignIn(_ signedIn: Operator, verifier: String, journaling: Bool = true) throws(TellerError) {
         try translating {
             try database.inTransaction(.immediate) {
-                try database.run("""
-                    INSERT INTO operators (operator_id, display_name, verifier, failed_attempts, locked_until_ms, last_online_at_ms)
-                    VALUES (?, ?, ?, 0, NULL, ?)
-                    ON CONFLICT (operator_id) DO UPDATE SET display_name = excluded.display_name, verifier = excluded.verifier,
-                        failed_attempts = 0, locked_until_ms = NULL, last_online_at_ms = excluded.last_online_at_ms
-                    """, [.text(signedIn.id.rawValue), .text(signedIn.displayName), .text(verifier), .integer(clock.now().millisecondsSince1970)])
+                try operators.storeVerifier(verifier, of: signedIn, at: clock.now())
                 if journaling { try appendJournal(.signIn(signedIn.id, mode: .online), at: clock.now()) }
             }
         }
@@ -40,45 +22,25 @@ extension TellerStore {
     func recordOfflineSignIn(_ id: OperatorID, journaling: Bool = true) throws(TellerError) {
         try translating {
             try database.inTransaction(.immediate) {
-                try database.run("UPDATE operators SET failed_attempts = 0, locked_until_ms = NULL WHERE operator_id = ?", [.text(id.rawValue)])
+                try operators.clearFailedAttempts(id)
                 if journaling { try appendJournal(.signIn(id, mode: .offline), at: clock.now()) }
             }
         }
     }
 
     func clearFailedAttempts(_ id: OperatorID) throws(TellerError) {
-        try translating {
-            try database.run("UPDATE operators SET failed_attempts = 0, locked_until_ms = NULL WHERE operator_id = ?", [.text(id.rawValue)])
-        }
+        try translating { try operators.clearFailedAttempts(id) }
     }
 
     /// Counts one wrong PIN; at `maximum` failures the operator is locked
     /// out until `lockout` has passed. Survives restarts.
     /// - Returns: attempts left, and the lockout end when this failure locked.
     func recordFailedAttempt(_ id: OperatorID, maximum: Int, lockout: TimeInterval) throws(TellerError) -> (attemptsLeft: Int, lockedUntil: Date?) {
-        try translating {
-            try database.inTransaction(.immediate) {
-                let now = clock.now()
-                try database.run("""
-                    INSERT INTO operators (operator_id, display_name, failed_attempts) VALUES (?, ?, 1)
-                    ON CONFLICT (operator_id) DO UPDATE SET failed_attempts = failed_attempts + 1
-                    """, [.text(id.rawValue), .text(id.rawValue)])
-                let failures = Int(try database.queryInt64("SELECT failed_attempts FROM operators WHERE operator_id = ?", [.text(id.rawValue)]) ?? 1)
-                guard failures >= maximum else { return (maximum - failures, nil) }
-                let until = now.addingTimeInterval(lockout)
-                try database.run("UPDATE operators SET failed_attempts = 0, locked_until_ms = ? WHERE operator_id = ?", [.integer(until.millisecondsSince1970), .text(id.rawValue)])
-                return (0, until)
-            }
-        }
+        try translating { try operators.recordFailedAttempt(id, maximum: maximum, lockout: lockout, at: clock.now()) }
     }
 
     /// Locks the operator out until `until` (e.g. the host's 429 Retry-After).
     func lockOut(_ id: OperatorID, until: Date) throws(TellerError) {
-        try translating {
-            try database.run("""
-                INSERT INTO operators (operator_id, display_name, locked_until_ms) VALUES (?, ?, ?)
-                ON CONFLICT (operator_id) DO UPDATE SET locked_until_ms = excluded.locked_until_ms
-                """, [.text(id.rawValue), .text(id.rawValue), .integer(until.millisecondsSince1970)])
-        }
+        try translating { try operators.lockOut(id, until: until) }
     }
 }

@@ -6,9 +6,19 @@ import TellerCore
 /// operators' offline verifiers. Implements the TellerCore ports that read
 /// and write local state.
 ///
-/// An actor, so one connection serves every caller in order.
+/// An actor, so one connection serves every caller in order and a
+/// transaction that spans its parts stays whole. The parts named by what
+/// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``) work on that connection
+/// inside the actor; the outbox, the sync ledger, the till and the print
+/// queue are still its extensions.
 public actor TellerStore {
     let database: Database
+    /// The account snapshots (`account_cache`), on this store's connection.
+    let accounts: AccountCache
+    /// The operators' verifiers and lockouts (`operators`), on this store's connection.
+    let operators: OperatorStore
+    /// The electronic journal (`journal`), on this store's connection.
+    let journal: JournalStore
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -32,14 +42,9 @@ public actor TellerStore {
     nonisolated let receiptCopies = Mutex(0)
     /// Called after a print job is committed (the print spooler's wake-up).
     var printObservers: [@Sendable () -> Void] = []
-    /// Whether the online limits may apply now (see
-    /// ``HostReachability/bankAnswered(within:)``); without a host, never.
-    private let onlineEvidence: @Sendable () -> Bool
-    /// Asks the bank now (one health request); true only if it answered.
-    let proveOnline: @Sendable () async -> Bool
-    /// Whether no request has failed since the bank last answered (the
-    /// status bar's "Online"): worth a proof when the evidence is stale.
-    let believedOnline: @Sendable () -> Bool
+    /// Whether the bank has shown it answers, so the online limits may
+    /// apply (``HostAnswers``); without a host, never (``NoHost``).
+    let onlineEvidence: any OnlineEvidence
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
@@ -55,8 +60,7 @@ public actor TellerStore {
     ///   decided before anything is written: the file is left untouched.
     ///   ``SQLiteError`` when SQLite fails otherwise.
     public init(path: String, limits: Limits, till: TillSettings? = nil, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
-                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
-                believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
+                online: any OnlineEvidence = NoHost()) throws {
         let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
         try Schema.migrator.migrate(database, now: clock.now())
         // Their requests may have reached the bank, so they can no longer be voided.
@@ -68,8 +72,7 @@ public actor TellerStore {
         if let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
             clock.committed(at: Date(millisecondsSince1970: newest))
         }
-        self.init(database: database, limits: limits, till: till, clock: clock, zone: zone, onlineEvidence: onlineEvidence, proveOnline: proveOnline,
-                  believedOnline: believedOnline)
+        self.init(database: database, limits: limits, till: till, clock: clock, zone: zone, online: online)
     }
 
     /// Opens the store at `<directory>/teller.db` for reading only, for
@@ -82,33 +85,30 @@ public actor TellerStore {
     public init(readingOnly dataDirectory: String, limits: Limits) throws {
         let database = try Database(readingOnly: dataDirectory.appendingPathComponent(TellerStore.fileName))
         try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
-        self.init(database: database, limits: limits, till: nil, clock: SystemClock(), zone: .system, onlineEvidence: { false }, proveOnline: { false }, believedOnline: { false })
+        self.init(database: database, limits: limits, till: nil, clock: SystemClock(), zone: .system, online: NoHost())
     }
 
     private init(database: Database, limits: Limits, till: TillSettings?, clock: any WallClock, zone: LocalTime.Zone,
-                 onlineEvidence: @escaping @Sendable () -> Bool, proveOnline: @escaping @Sendable () async -> Bool,
-                 believedOnline: @escaping @Sendable () -> Bool) {
+                 online: any OnlineEvidence) {
         self.database = database
+        self.accounts = AccountCache(database: database, clock: clock)
+        self.operators = OperatorStore(database: database)
+        self.journal = JournalStore(database: database)
         self.path = database.path
         self.limits = limits
         self.tillSettings = till ?? .standard(for: limits.currency)
         self.clock = clock
         self.zone = zone
-        self.onlineEvidence = onlineEvidence
-        self.proveOnline = proveOnline
-        self.believedOnline = believedOnline
+        self.onlineEvidence = online
     }
 
     /// Opens the store at `<directory>/teller.db`, creating the directory (mode 0700) if needed.
     public init(dataDirectory: String, limits: Limits, till: TillSettings? = nil, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
-                onlineEvidence: @escaping @Sendable () -> Bool = { false }, proveOnline: @escaping @Sendable () async -> Bool = { false },
-                believedOnline: @escaping @Sendable () -> Bool = { false }) throws {
+                online: any OnlineEvidence = NoHost()) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try self.init(path: dataDirectory.appendingPathComponent(TellerStore.fileName), limits: limits, till: till, clock: clock, zone: zone,
-                      onlineEvidence: onlineEvidence, proveOnline: proveOnline, believedOnline: believedOnline)
+                      online: online)
     }
-
-    func isOnline() -> Bool { onlineEvidence() }
 
     /// Runs `PRAGMA integrity_check`; "ok" when sound.
     public func integrityReport() throws -> String { try database.integrityReport() }

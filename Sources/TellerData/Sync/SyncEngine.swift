@@ -477,12 +477,13 @@ public actor SyncEngine: SyncStatusPort {
         let attempt = entry.attempts + 1
         let mayHaveReachedHost = handedOver && error.mayHaveBeenPosted
         if case .offline = error { waitingForConnectivity = true } else if case .timeout = error { waitingForConnectivity = true } else { waitingForConnectivity = false }
-        switch error {
-        case .cancelled:
+        let retryAfter: TimeInterval?
+        switch SyncFailure(error) {
+        case .stopping:
             // The terminal is stopping: the row stays queued, as it was.
             try? await store.returnToQueue(entry.id, mayHaveReachedHost: mayHaveReachedHost)
             return policy.idleInterval
-        case .keyReused, .badRequest:
+        case .needsReview:
             try? await store.markNeedsReview(entry.id, reason: error.description, problem: error.problemKind)
             publish(.needsReview(entry.key, reason: error.description))
             return nil
@@ -493,13 +494,8 @@ public actor SyncEngine: SyncStatusPort {
             try? await store.markNeedsReview(entry.id, reason: error.description, problem: .mismatch, recheckAt: store.clock.now().addingTimeInterval(delay))
             publish(.needsReview(entry.key, reason: error.description))
             return nil
-        default:
-            break
-        }
-        let retryAfter: TimeInterval?
-        switch error {
-        case .retryable(_, _, let value), .inProgress(let value): retryAfter = value
-        default: retryAfter = nil
+        case .retry(let after):
+            retryAfter = after
         }
         let delay = policy.delay(retryAfter: retryAfter, attempt: attempt, using: &random)
         let instant = ContinuousClock.now
@@ -559,12 +555,7 @@ public actor SyncEngine: SyncStatusPort {
                 do { try await store.rejectTillEvent(event.id, reason: error.description) } catch { return .storeFailed }
                 return .attempted
             default:
-                let retryAfter: TimeInterval?
-                switch error {
-                case .retryable(_, _, let value), .inProgress(let value): retryAfter = value
-                default: retryAfter = nil
-                }
-                let delay = policy.delay(retryAfter: retryAfter, attempt: event.attempts + 1, using: &random)
+                let delay = policy.delay(retryAfter: error.retryAfter, attempt: event.attempts + 1, using: &random)
                 let next = store.clock.now().addingTimeInterval(delay)
                 do { try await store.scheduleTillEventRetry(event.id, at: next, error: error.description) } catch { return .storeFailed }
                 return .wait(delay)

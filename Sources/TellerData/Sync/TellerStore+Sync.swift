@@ -11,7 +11,7 @@ extension TellerStore {
             try database.queryFirst("SELECT \(OutboxColumns.list), payload FROM outbox WHERE state = ? AND id > ? ORDER BY id LIMIT 1",
                                     [.state(.queued), .integer(id)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob("payload"))
+                (try OutboxColumns.entry(row), try row.blob("payload"))
             }
         }
     }
@@ -51,7 +51,7 @@ extension TellerStore {
                 ORDER BY id LIMIT 1
                 """, [.state(.needsReview), .integer(clock.now().millisecondsSince1970)]) {
                 (row: Statement) throws(SQLiteError) -> (entry: OutboxEntry, payload: [UInt8]) in
-                (try OutboxColumns.entry(row), row.blob("payload"))
+                (try OutboxColumns.entry(row), try row.blob("payload"))
             }
         }
     }
@@ -86,8 +86,8 @@ extension TellerStore {
     /// and its journal entry; inside the caller's transaction.
     private func setOutcome(_ outcome: SubmissionOutcome, of id: Int64) throws(TellerError) {
         let row = try translating {
-            try database.queryFirst("SELECT idempotency_key, operator_id FROM outbox WHERE id = ?", [.integer(id)]) {
-                (IdempotencyKey(rawValue: $0.text("idempotency_key")), OperatorID($0.text("operator_id")))
+            try database.queryFirst("SELECT idempotency_key, operator_id FROM outbox WHERE id = ?", [.integer(id)]) { (row: Statement) throws(SQLiteError) in
+                (IdempotencyKey(rawValue: try row.text("idempotency_key")), OperatorID(try row.text("operator_id")))
             }
         }
         guard let (key, enteredBy) = row, let key, let enteredBy else {
@@ -181,8 +181,9 @@ extension TellerStore {
     /// The problem the sync engine last recorded, or nil.
     public func recordedProblem() throws(TellerError) -> SyncProblem? {
         try translating {
-            try database.queryFirst("SELECT kind, detail, since_ms FROM sync_problem WHERE id = 1") { row in
-                SyncProblem.Kind(rawValue: row.text(0)).map { SyncProblem(kind: $0, detail: row.text(1), since: Date(millisecondsSince1970: row.int64(2))) }
+            try database.queryFirst("SELECT kind, detail, since_ms FROM sync_problem WHERE id = 1") { (row: Statement) throws(SQLiteError) -> SyncProblem? in
+                let (kind, detail, since) = (try row.text("kind"), try row.text("detail"), try row.int64("since_ms"))
+                return SyncProblem.Kind(rawValue: kind).map { SyncProblem(kind: $0, detail: detail, since: Date(millisecondsSince1970: since)) }
             } ?? nil
         }
     }

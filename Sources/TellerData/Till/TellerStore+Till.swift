@@ -78,32 +78,35 @@ extension TellerStore: TillPort {
         guard let row = try database.queryFirst("""
             SELECT operator_id, currency, opened_at_ms, opening_count, closed_at_ms, closing_count, expected_minor, approved_by FROM tills WHERE id = ?
             """, [.integer(id)], row: { (row: Statement) throws(SQLiteError) in
-                (row.text("operator_id"), row.text("currency"), row.int64("opened_at_ms"), row.text("opening_count"), row.optionalInt64("closed_at_ms"),
-                 row.optionalText("closing_count"), row.optionalInt64("expected_minor"), row.optionalText("approved_by"))
+                (operatorID: try row.text("operator_id"), currency: try row.text("currency"), openedAt: try row.int64("opened_at_ms"),
+                 opening: try row.text("opening_count"), closedAt: try row.optionalInt64("closed_at_ms"), closing: try row.optionalText("closing_count"),
+                 expected: try row.optionalInt64("expected_minor"), approvedBy: try row.optionalText("approved_by"))
             }) else { return nil }
         func corrupt(_ what: String) -> SQLiteError { SQLiteError(code: .corrupt, message: "till \(id) has \(what)", path: path) }
-        guard let operatorID = OperatorID(row.0) else { throw corrupt("a malformed operator id") }
-        guard let currency = Currency(code: row.1) else { throw corrupt("the unknown currency '\(row.1)'") }
-        guard let opening = TillCount(json: row.3, currency: currency) else { throw corrupt("an unreadable opening count") }
+        guard let operatorID = OperatorID(row.operatorID) else { throw corrupt("a malformed operator id") }
+        guard let currency = Currency(code: row.currency) else { throw corrupt("the unknown currency '\(row.currency)'") }
+        guard let opening = TillCount(json: row.opening, currency: currency) else { throw corrupt("an unreadable opening count") }
         let (cashIn, cashOut, payments) = try database.queryFirst("""
-            SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount_minor END), 0),
-                   coalesce(sum(CASE WHEN kind = 'withdrawal' THEN amount_minor END), 0), count(*)
+            SELECT coalesce(sum(CASE WHEN kind = 'deposit' THEN amount_minor END), 0) AS cash_in_minor,
+                   coalesce(sum(CASE WHEN kind = 'withdrawal' THEN amount_minor END), 0) AS cash_out_minor, count(*) AS payments
             FROM outbox WHERE till_id = ? AND state != ? AND currency = ?
-            """, [.integer(id), .state(.voided), .text(currency.code)]) { ($0.int64(0), $0.int64(1), Int($0.int64(2))) } ?? (0, 0, 0)
+            """, [.integer(id), .state(.voided), .text(currency.code)]) { (row: Statement) throws(SQLiteError) in
+                (try row.int64("cash_in_minor"), try row.int64("cash_out_minor"), Int(try row.int64("payments")))
+            } ?? (0, 0, 0)
         var closing: TillSession.Closing?
-        if let closedAt = row.4 {
-            guard let text = row.5, let counted = TillCount(json: text, currency: currency), let expected = row.6 else {
+        if let closedAt = row.closedAt {
+            guard let text = row.closing, let counted = TillCount(json: text, currency: currency), let expected = row.expected else {
                 throw corrupt("an unreadable closing count")
             }
             var approvedBy: OperatorID?
-            if let text = row.7 {
+            if let text = row.approvedBy {
                 guard let id = OperatorID(text) else { throw corrupt("a malformed approving supervisor") }
                 approvedBy = id
             }
             closing = TillSession.Closing(closedAt: Date(millisecondsSince1970: closedAt), counted: counted,
                                           expected: Money(minorUnits: expected, currency: currency), approvedBy: approvedBy)
         }
-        return TillSession(id: id, operatorID: operatorID, openedAt: Date(millisecondsSince1970: row.2), opening: opening,
+        return TillSession(id: id, operatorID: operatorID, openedAt: Date(millisecondsSince1970: row.openedAt), opening: opening,
                            cashIn: Money(minorUnits: cashIn, currency: currency), cashOut: Money(minorUnits: cashOut, currency: currency),
                            cashPayments: payments, closing: closing)
     }

@@ -31,15 +31,15 @@ extension TellerStore {
                 SELECT id, idempotency_key, till_id, kind, payload, attempts, next_attempt_at_ms FROM till_events
                 WHERE state = 'queued' ORDER BY id LIMIT 1
                 """) { (row: Statement) throws(SQLiteError) in
-                (row.int64("id"), row.text("idempotency_key"), row.int64("till_id"), row.text("kind"), row.blob("payload"), row.int64("attempts"),
-                 row.optionalInt64("next_attempt_at_ms"))
+                (id: try row.int64("id"), key: try row.text("idempotency_key"), tillID: try row.int64("till_id"), kind: try row.text("kind"),
+                 payload: try row.blob("payload"), attempts: try row.int64("attempts"), nextAttemptAt: try row.optionalInt64("next_attempt_at_ms"))
             }
         }
-        guard let row, (row.6 ?? 0) <= clock.now().millisecondsSince1970 else { return nil }
-        guard let key = IdempotencyKey(rawValue: row.1) else {
-            throw TellerError.storage(detail: "\(path): till event \(row.0) has the malformed key '\(row.1)'")
+        guard let row, (row.nextAttemptAt ?? 0) <= clock.now().millisecondsSince1970 else { return nil }
+        guard let key = IdempotencyKey(rawValue: row.key) else {
+            throw TellerError.storage(detail: "\(path): till event \(row.id) has the malformed key '\(row.key)'")
         }
-        return QueuedTillEvent(id: row.0, key: key, tillID: row.2, kind: row.3, payload: row.4, attempts: Int(row.5))
+        return QueuedTillEvent(id: row.id, key: key, tillID: row.tillID, kind: row.kind, payload: row.payload, attempts: Int(row.attempts))
     }
 
     /// When the oldest queued till event is due, or nil when none is queued.

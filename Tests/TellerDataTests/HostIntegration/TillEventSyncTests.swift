@@ -23,8 +23,8 @@ extension HostIntegrationTests {
             try await store.withDatabase { database in
                 try database.query("SELECT idempotency_key, kind, state, host_reference, attempts, last_error FROM till_events ORDER BY id") {
                     (row: Statement) throws(SQLiteError) in
-                    Row(key: row.text("idempotency_key"), kind: row.text("kind"), state: row.text("state"), reference: row.optionalText("host_reference"),
-                        attempts: row.int64("attempts"), lastError: row.optionalText("last_error"))
+                    Row(key: try row.text("idempotency_key"), kind: try row.text("kind"), state: try row.text("state"), reference: try row.optionalText("host_reference"),
+                        attempts: try row.int64("attempts"), lastError: try row.optionalText("last_error"))
                 }
             }
         }
@@ -83,7 +83,7 @@ extension HostIntegrationTests {
 
             // The same key and frozen bytes again: the stored answer, nothing recorded twice.
             let payload = try await terminal.store.withDatabase { database in
-                try database.queryFirst("SELECT payload FROM till_events WHERE kind = 'closed'") { (row: Statement) throws(SQLiteError) in row.blob("payload") }
+                try database.queryFirst("SELECT payload FROM till_events WHERE kind = 'closed'") { (row: Statement) throws(SQLiteError) in try row.blob("payload") }
             }
             let closing = try #require(rows.last)
             let replay = try await terminal.client.submitTillEvent(try #require(payload), key: try #require(IdempotencyKey(rawValue: closing.key)))

@@ -127,8 +127,7 @@ import TellerCore
 
     @Test func aPostedPaymentIsReversedByANewPaymentThatRefersToIt() async throws {
         // Online: a withdrawal offline needs a known balance, which this test has no host to give.
-        let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc, onlineEvidence: { true },
-                                    proveOnline: { true })
+        let store = try TellerStore(dataDirectory: directory.path, limits: Fixtures.limits, clock: clock, zone: .utc, online: FakeOnlineEvidence(online: true))
         let deposit = try await store.enqueue(Fixtures.deposit(2_500))
         let transfer = try await store.enqueue(try TransactionRequest(kind: .transfer, account: Fixtures.account, counterparty: Fixtures.recipient,
                                                                       amount: Fixtures.eur(700), operatorID: Fixtures.operatorID))

@@ -55,9 +55,7 @@ struct Terminal {
         self.client = client
         // As the executable wires it: online limits only while the bank answered within the timeout.
         store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock,
-                                onlineEvidence: { [reachability = client.connection.reachability] in reachability.bankAnswered(within: requestTimeout) },
-                                proveOnline: { (try? await client.health()) == true },
-                                believedOnline: { [reachability = client.connection.reachability] in reachability.isOnline })
+                                online: HostAnswers(host: client, within: requestTimeout))
     }
 
     static func client(hostURL: URL, directory: TemporaryDirectory, requestTimeout: TimeInterval = 5) throws -> HostClient {

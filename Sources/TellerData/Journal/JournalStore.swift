@@ -1,0 +1,116 @@
+import FoundationEssentials
+import TellerCore
+
+/// The electronic journal (`journal`, docs/architecture.md, "Journal"):
+/// appended in the transaction of the change each entry records, chained
+/// by hashes (``JournalChain``), never changed or removed (the schema's
+/// triggers refuse it).
+///
+/// Not thread-safe: a part of ``TellerStore``, used on its connection only.
+final class JournalStore {
+    private let database: Database
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    func entries(from first: Int64, limit: Int) throws -> [JournalEntry] {
+        try database.query("SELECT \(JournalColumns.list) FROM journal WHERE sequence >= ? ORDER BY sequence LIMIT ?",
+                           [.integer(first), .integer(Int64(limit))], row: JournalColumns.entry)
+    }
+
+    /// Every entry whose time `day(of:)` names `day`, in sequence order:
+    /// reads the whole journal.
+    func entries(onDay day: String, day dayOf: (Date) -> String) throws -> [JournalEntry] {
+        var entries: [JournalEntry] = []
+        try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
+            if dayOf(Date(millisecondsSince1970: try row.int64("time_ms"))) == day { entries.append(try JournalColumns.entry(row)) }
+            return true
+        }
+        return entries
+    }
+
+    /// Walks the whole chain from the first entry and returns the first
+    /// broken link, or how many entries are intact. Only reads: a store
+    /// opened ``TellerStore/init(readingOnly:limits:)`` answers it too.
+    func verify() throws -> JournalVerdict {
+        var expected: Int64 = 1
+        var previous = JournalChain.genesis
+        var found: JournalBreak?
+        try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
+            let sequence = try row.int64("sequence")
+            if sequence != expected {
+                found = .gap(missing: expected...max(expected, sequence - 1), next: sequence)
+                return false
+            }
+            if try row.text("prev_hash") != previous {
+                found = .previousHashMismatch(sequence: sequence)
+                return false
+            }
+            let canonical = JournalChain.canonicalBytes(
+                sequence: sequence, timeMilliseconds: try row.int64("time_ms"), kind: try row.text("kind"), operatorID: try row.text("operator_id"),
+                supervisorID: try row.optionalText("supervisor_id"), payload: try row.text("payload"))
+            let stored = try row.text("hash")
+            guard JournalChain.hash(previous: previous, canonical: canonical) == stored else {
+                found = .hashMismatch(sequence: sequence)
+                return false
+            }
+            previous = stored
+            expected += 1
+            return true
+        }
+        // Removed newest entries leave no gap behind them; AUTOINCREMENT's high-water mark shows them.
+        if found == nil, let highest = try database.queryInt64("SELECT seq FROM sqlite_sequence WHERE name = 'journal'"), highest >= expected {
+            found = .gap(missing: expected...highest, next: nil)
+        }
+        if let found { return .broken(found) }
+        return .intact(entries: Int(expected - 1))
+    }
+
+    /// Appends `event` at `time` inside the caller's transaction, so the
+    /// entry commits (or rolls back) with the change it records.
+    @discardableResult
+    func append(_ event: JournalEvent, at time: Date) throws -> JournalEntry {
+        let (last, previous) = try database.queryFirst("SELECT sequence, hash FROM journal ORDER BY sequence DESC LIMIT 1") { (row: Statement) throws(SQLiteError) in
+            (try row.int64("sequence"), try row.text("hash"))
+        } ?? (0, JournalChain.genesis)
+        let sequence = last + 1
+        let milliseconds = time.millisecondsSince1970
+        let payload = event.payload
+        let canonical = JournalChain.canonicalBytes(sequence: sequence, timeMilliseconds: milliseconds, kind: event.kind.rawValue,
+                                                    operatorID: event.operatorID.rawValue, supervisorID: event.supervisorID?.rawValue,
+                                                    payload: payload)
+        guard let hash = JournalChain.hash(previous: previous, canonical: canonical) else {
+            throw SQLiteError(code: .corrupt, message: "journal entry \(last) has a malformed hash '\(previous)'", path: database.path)
+        }
+        try database.run("""
+            INSERT INTO journal (sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(sequence), .integer(milliseconds), .text(event.kind.rawValue), .text(event.operatorID.rawValue),
+                  event.supervisorID.map { .text($0.rawValue) } ?? .null, .text(payload), .text(previous), .text(hash)])
+        return JournalEntry(sequence: sequence, time: Date(millisecondsSince1970: milliseconds), kind: event.kind, operatorID: event.operatorID,
+                            supervisorID: event.supervisorID, payload: payload, previousHash: previous, hash: hash)
+    }
+}
+
+/// The journal columns every entry query selects, and how they become an entry.
+enum JournalColumns {
+    static let list = "sequence, time_ms, kind, operator_id, supervisor_id, payload, prev_hash, hash"
+
+    static func entry(_ row: Statement) throws(SQLiteError) -> JournalEntry {
+        let sequence = try row.int64("sequence")
+        func corrupt(_ what: String) -> SQLiteError {
+            SQLiteError(code: .corrupt, message: "journal entry \(sequence) has \(what)", sql: row.sql)
+        }
+        let storedKind = try row.text("kind")
+        guard let kind = JournalKind(rawValue: storedKind) else { throw corrupt("the unknown kind '\(storedKind)'") }
+        guard let operatorID = OperatorID(try row.text("operator_id")) else { throw corrupt("a malformed operator id") }
+        var supervisorID: OperatorID?
+        if let text = try row.optionalText("supervisor_id") {
+            guard let id = OperatorID(text) else { throw corrupt("a malformed supervisor id") }
+            supervisorID = id
+        }
+        return JournalEntry(sequence: sequence, time: Date(millisecondsSince1970: try row.int64("time_ms")), kind: kind, operatorID: operatorID,
+                            supervisorID: supervisorID, payload: try row.text("payload"), previousHash: try row.text("prev_hash"), hash: try row.text("hash"))
+    }
+}
