@@ -79,10 +79,13 @@ import Widgets
         // Lifted while moving: the fling moves the list on frame after frame, the same way.
         // The lift's speed is measured on the events' kernel stamps, so the last two moves are
         // 20 ms apart in wall time (about 1000 px/s); the lift comes through the pipe, and its
-        // frame asks for the fling's first timer.
+        // frame asks for the fling's first timer. A busy wait, not a sleep: under load (the
+        // arm64 suite under qemu) a sleep ended past the tracker's 100 ms speed window, and
+        // nothing flung.
         y -= 20
         try touch.move(Point(x: list.midX, y: y))
-        try await Task.sleep(for: .milliseconds(20))
+        let moved = ContinuousClock.now
+        while ContinuousClock.now - moved < .milliseconds(20) {}
         y -= 20
         try touch.move(Point(x: list.midX, y: y))
         try touch.up()
