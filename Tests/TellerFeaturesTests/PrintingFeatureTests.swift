@@ -27,6 +27,22 @@ import TellerFakes
         #expect(receipt.printMessage == "A copy is on its way to the printer.")
     }
 
+    /// The spooler has not seen the copy yet (its report still says none
+    /// wait), but the status bar counts it before the screen says it is on
+    /// its way: QA's `wait-for-gone status.printer` means every slip is out.
+    @Test func theStatusBarCountsASlipFromTheMomentItIsQueued() async throws {
+        let h = FeatureHarness(withPrinter: true)
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(Self.deposit())
+        h.coordinator.push(.receipt(entry))
+        await h.coordinator.settle()
+        #expect(h.coordinator.statusBar.printerText == nil)
+        let receipt = try #require(h.coordinator.current.receipt)
+        await receipt.reprint()
+        #expect(await h.printer?.report.waitingJobs == 0)
+        #expect(h.coordinator.statusBar.printerText == "1 slip to print")
+    }
+
     @Test func withoutAPrinterNothingOffersAReprint() async throws {
         let h = FeatureHarness()
         await h.signIn()
@@ -65,7 +81,8 @@ import TellerFakes
     @Test(arguments: states.indices) func theStatusBarShowsThePrinterOnlyWhenItMatters(_ index: Int) async throws {
         let (condition, waiting, text) = Self.states[index]
         let h = FeatureHarness(withPrinter: true)
-        await h.printer?.set(PrinterReport(address: "usb:/dev/usb/lp0", condition: condition, waitingJobs: waiting))
+        await h.printer?.set(PrinterReport(address: "usb:/dev/usb/lp0", condition: condition, waitingJobs: 0))
+        for till in 0..<waiting { _ = try await h.printQueue?.queueTillReport(tillID: Int64(till), by: OperatorID("1001")!) }
         await h.signIn()
         await h.coordinator.refreshStatus()
         #expect(h.coordinator.statusBar.printerText == text)

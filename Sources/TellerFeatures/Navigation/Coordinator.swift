@@ -27,6 +27,9 @@ public final class Coordinator: Navigator {
     public var onChange: (() -> Void)?
     /// Tasks started by screens, so tests can wait for them.
     private var pending: [Task<Void, Never>] = []
+    /// Bumped when a status refresh starts: a refresh that finishes after a
+    /// later one began shows nothing, so older counts never overwrite newer.
+    private var statusGeneration = 0
 
     public init(dependencies: FeatureDependencies) {
         self.dependencies = dependencies
@@ -85,6 +88,10 @@ public final class Coordinator: Navigator {
 
     public func outboxChanged() {
         perform { await self.refreshStatus() }
+    }
+
+    public func printQueueChanged() async {
+        await refreshStatus()
     }
 
     public func push(_ route: Route) {
@@ -200,14 +207,23 @@ public final class Coordinator: Navigator {
         await refreshStatus()
     }
 
-    /// Re-reads the queue summary and sync status for the status bar.
+    /// Re-reads the queue summary, sync status and printer for the status
+    /// bar. The slips waiting are counted in the print queue itself, so a
+    /// slip shows from the moment it is queued, not from the spooler's next pass.
     public func refreshStatus() async {
+        statusGeneration += 1
+        let generation = statusGeneration
         let status = await dependencies.sync.status()
-        isOnline = status.isOnline
         let summary = try? await dependencies.outbox.summary()
+        var printer = await dependencies.printer?.printerReport()
+        if printer != nil, let waiting = try? await dependencies.printQueue?.waitingPrintJobCount() {
+            printer?.waitingJobs = waiting
+        }
+        guard generation == statusGeneration else { return }
+        isOnline = status.isOnline
         statusBar.update(online: isOnline, problem: status.problem, clockVerified: status.clockVerified, lastSyncAt: status.lastSyncAt,
                          summary: summary, signedIn: signedInOperator)
-        if let printer = dependencies.printer { statusBar.printerChanged(await printer.printerReport()) }
+        if let printer { statusBar.printerChanged(printer) }
         if let summary { current.summaryChanged(summary) }
         invalidate()
     }

@@ -19,4 +19,7 @@ public protocol Navigator: AnyObject {
     /// The outbox changed here (a row written or acknowledged): the status
     /// bar must not wait for a sync event, which an offline terminal never gets.
     func outboxChanged()
+    /// A slip was queued here: returns once the status bar counts it, so the
+    /// screen never says "on its way" before the badge shows the slip waiting.
+    func printQueueChanged() async
 }

@@ -173,6 +173,7 @@ public final class QueueViewModel {
         guard let queue = dependencies.printQueue, let op = navigator?.signedInOperator else { return }
         do throws(TellerError) {
             _ = try await queue.reprintReceipt(key, by: op.id)
+            await navigator?.printQueueChanged()
             printMessage = tr("A copy is on its way to the printer.")
         } catch {
             printMessage = tr("Could not queue the copy: {problem}", ["problem": ErrorText.text(error)])

@@ -111,6 +111,7 @@ public final class ReceiptViewModel {
         guard let queue = dependencies.printQueue, let op = navigator?.signedInOperator else { return }
         do throws(TellerError) {
             _ = try await queue.reprintReceipt(entry.key, by: op.id)
+            await navigator?.printQueueChanged()
             printMessage = tr("A copy is on its way to the printer.")
         } catch {
             printMessage = tr("Could not queue the copy: {problem}", ["problem": ErrorText.text(error)])

@@ -227,6 +227,7 @@ public final class TillViewModel {
         guard case .closed(let till) = phase, let queue = dependencies.printQueue, let signedIn = navigator?.signedInOperator else { return }
         do throws(TellerError) {
             _ = try await queue.queueTillReport(tillID: till.id, by: signedIn.id)
+            await navigator?.printQueueChanged()
             printMessage = tr("The till report is on its way to the printer.")
         } catch {
             printMessage = tr("Could not queue the till report: {problem}", ["problem": ErrorText.text(error)])
