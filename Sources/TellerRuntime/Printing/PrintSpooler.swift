@@ -59,9 +59,8 @@ public actor PrintSpooler: PrinterStatusPort {
     private var observers: [@Sendable (PrinterReport) -> Void] = []
     /// Passes in a row that found the printer unable to print.
     private var failedPasses = 0
-    private var wakePending = false
-    private var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
-    private var waiterCounter: UInt64 = 0
+    /// The pause between passes; a queued job ends it.
+    private let wakeup = Wakeup()
     private var runner: Task<Void, Never>?
 
     /// - Parameters:
@@ -101,19 +100,14 @@ public actor PrintSpooler: PrinterStatusPort {
 
     /// A job was queued: the next pass starts now rather than after its wait.
     public func wake() {
-        if let waiter {
-            self.waiter = nil
-            waiter.continuation.resume()
-        } else {
-            wakePending = true
-        }
+        wakeup.wake()
     }
 
     private func run() async {
         while !Task.isCancelled {
             let next = await drainOnce()
             if Task.isCancelled { break }
-            await sleep(for: next)
+            _ = await wakeup.sleep(for: next)
         }
     }
 
@@ -241,29 +235,5 @@ public actor PrintSpooler: PrinterStatusPort {
         case .error: .error
         case .offline: .offline
         }
-    }
-
-    /// Suspends until woken or until `delay` passes.
-    private func sleep(for delay: Duration) async {
-        if wakePending || delay == .zero {
-            wakePending = false
-            return
-        }
-        waiterCounter += 1
-        let id = waiterCounter
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            await self?.timerFired(id)
-        }
-        await withCheckedContinuation { continuation in
-            waiter = (id, continuation)
-        }
-        timer.cancel()
-    }
-
-    private func timerFired(_ id: UInt64) {
-        guard let waiter, waiter.id == id else { return }
-        self.waiter = nil
-        waiter.continuation.resume()
     }
 }
