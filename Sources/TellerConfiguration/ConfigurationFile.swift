@@ -153,13 +153,3 @@ extension ConfigurationFile {
         return .success(text)
     }
 }
-
-extension String {
-    /// The text without whitespace (Unicode's) at either end: a key, a value, a control or scenario line.
-    public func trimmingWhitespace() -> String {
-        var view = Substring(self)
-        while let first = view.first, first.isWhitespace { view.removeFirst() }
-        while let last = view.last, last.isWhitespace { view.removeLast() }
-        return String(view)
-    }
-}

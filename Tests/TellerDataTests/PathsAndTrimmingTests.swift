@@ -1,6 +1,7 @@
 @testable import ProcessTestSupport
 import Foundation
 import Testing
+import TellerCore
 @testable import TellerData
 
 /// TellerData spells paths and trims text by hand (full Foundation's
@@ -27,8 +28,13 @@ import Testing
 
     @Test func whitespaceIsTrimmedAsFoundationTrimsIt() {
         for text in ["secret\n", "secret\r\n", " \t secret \t\r\n", "se cret", "", " \n ", "application/json ", "120"] {
+            #expect(text.trimmingASCIIWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
             #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
         }
+        // What a person typed may end in a no-break or em space; a header or a secret file's line only in ASCII's.
+        let typed = "\u{00A0}T-0001\u{2003}\n"
+        #expect(typed.trimmingWhitespace() == "T-0001" && typed.trimmingWhitespace() == typed.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(typed.trimmingASCIIWhitespace() == "\u{00A0}T-0001\u{2003}")
         #expect("[::1]".trimmingBytes { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") } == "::1")
         #expect(HostConfiguration.isLoopback("[::1]") && HostConfiguration.isLoopback("LOCALHOST") && !HostConfiguration.isLoopback("[::2]"))
     }

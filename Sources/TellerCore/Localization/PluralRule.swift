@@ -24,9 +24,9 @@ public struct PluralRule: Sendable {
         for part in header.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }
-            let name = pair[0].trimmingWhitespace()
-            if name == "nplurals" { nplurals = Int(pair[1].trimmingWhitespace()) }
-            if name == "plural" { plural = pair[1].trimmingWhitespace() }
+            let name = pair[0].trimmingASCIIWhitespace()
+            if name == "nplurals" { nplurals = Int(pair[1].trimmingASCIIWhitespace()) }
+            if name == "plural" { plural = pair[1].trimmingASCIIWhitespace() }
         }
         guard let nplurals, (1...6).contains(nplurals) else { throw .pluralForms("nplurals must be 1 to 6 in '\(header)'") }
         guard let plural, !plural.isEmpty else { throw .pluralForms("no plural= expression in '\(header)'") }
@@ -172,11 +172,5 @@ public struct PluralRule: Sendable {
             index += token.utf8.count
             return true
         }
-    }
-}
-
-extension Substring {
-    func trimmingWhitespace() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).reversed())
     }
 }

@@ -196,8 +196,8 @@ final class CurlTransfer: @unchecked Sendable {
             var headers: [String: String] = [:]
             for line in headerLines {
                 guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { continue }
-                let name = line[..<colon].trimmingWhitespace().lowercased()
-                headers[name] = line[line.utf8.index(after: colon)...].trimmingWhitespace()
+                let name = line[..<colon].trimmingASCIIWhitespace().lowercased()
+                headers[name] = line[line.utf8.index(after: colon)...].trimmingASCIIWhitespace()
             }
             result = .success(Answer(status: status, headers: headers, body: body, redirectURL: redirect.map { String(cString: $0) }))
         } else if overflowed || code == CURLE_FILESIZE_EXCEEDED {

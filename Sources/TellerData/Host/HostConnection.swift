@@ -85,14 +85,14 @@ public struct HostResponse: Sendable {
     /// `Retry-After` in whole seconds, at most a day (the contract sends
     /// integers only); anything else ("1e300", "inf", a date) is ignored.
     public var retryAfter: TimeInterval? {
-        guard let text = header("Retry-After"), let seconds = Int(text.trimmingWhitespace()), (0...86_400).contains(seconds) else { return nil }
+        guard let text = header("Retry-After"), let seconds = Int(text.trimmingASCIIWhitespace()), (0...86_400).contains(seconds) else { return nil }
         return TimeInterval(seconds)
     }
 
     /// The Content-Type's media type, lower case, without parameters.
     var mediaType: String? {
         header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map(String.init) ?? "" }
-            .map { $0.trimmingWhitespace().lowercased() }
+            .map { $0.trimmingASCIIWhitespace().lowercased() }
     }
 }
 

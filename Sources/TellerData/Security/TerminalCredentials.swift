@@ -38,7 +38,7 @@ public struct TerminalCredentials: Sendable {
            let info = try? Syscall.linkStatus(path), info.st_mode & 0o077 != 0 {
             throw .tooOpen(path, Int(info.st_mode & ~S_IFMT))
         }
-        let secret = String(decoding: data, as: UTF8.self).trimmingWhitespace()
+        let secret = String(decoding: data, as: UTF8.self).trimmingASCIIWhitespace()
         guard !secret.isEmpty else { throw .empty(path) }
         return TerminalCredentials(terminalID: terminalID, secret: secret)
     }

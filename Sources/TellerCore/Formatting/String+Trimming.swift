@@ -3,7 +3,7 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
     /// holds. Byte by byte, for ASCII: Foundation's `trimmingCharacters`
     /// took about 40 us per host answer, between it and the next request
     /// (and is full Foundation's).
-    func trimmingBytes(where isTrimmed: (UInt8) -> Bool) -> String {
+    public func trimmingBytes(where isTrimmed: (UInt8) -> Bool) -> String {
         let bytes = utf8
         var start = bytes.startIndex
         var end = bytes.endIndex
@@ -14,8 +14,18 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
 
     /// The text without spaces, tabs, CRs and LFs at either end: HTTP's
     /// optional whitespace around a header's name or value and its line's
-    /// CR LF, or the newline after a secret in a file.
-    func trimmingWhitespace() -> String {
+    /// CR LF, the newline after a secret in a file, a catalog's header field.
+    public func trimmingASCIIWhitespace() -> String {
         trimmingBytes { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+    }
+
+    /// The text without whitespace (Unicode's, a no-break space too) at
+    /// either end: what a person typed, a teller.conf key or value, a
+    /// control or scenario line.
+    public func trimmingWhitespace() -> String {
+        var view = self[...]
+        while let first = view.first, first.isWhitespace { view = view.dropFirst() }
+        while let last = view.last, last.isWhitespace { view = view.dropLast() }
+        return String(view)
     }
 }
