@@ -73,14 +73,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// empty at the end of the file, nil when nothing is there yet.
     public func readAvailable(upTo count: Int) throws(SystemCallError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: count)
-        let read = try Syscall.nonBlocking("read") { buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) } }
+        let read = try buffer.withUnsafeMutableBytes { into in
+            Result { () throws(SystemCallError) in try Syscall.readAvailable(rawValue, into: into) }
+        }.get()
         return read.value.map { Array(buffer[..<$0]) }
     }
 
     /// Writes what fits now on a non-blocking descriptor.
     /// - Returns: how many bytes went; 0 when nothing fits yet.
     public func writeAvailable(_ bytes: ArraySlice<UInt8>) throws(SystemCallError) -> Int {
-        try Syscall.nonBlocking("write") { bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) } }.value ?? 0
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(SystemCallError) in try Syscall.writeAvailable(rawValue, buffer) }
+        }.get().value ?? 0
     }
 
     /// Writes all of `bytes`, however many calls it takes.
@@ -91,7 +95,9 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Up to `count` bytes; empty at the end of the file.
     public func read(upTo count: Int) throws(SystemCallError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
-        let read = try Syscall.retrying("read") { buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) } }
+        let read = try buffer.withUnsafeMutableBytes { into in
+            Result { () throws(SystemCallError) in try Syscall.read(rawValue, into: into) }
+        }.get()
         return Array(buffer[..<read])
     }
 
