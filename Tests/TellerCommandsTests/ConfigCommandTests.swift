@@ -6,6 +6,8 @@ import TellerData
 
 /// `teller config` on real files: a change the terminal would refuse is not
 /// written, a good one is, and `get` reads what `teller run` reads.
+/// What the technician reads (stdout, the errors naming the key) is checked
+/// on the real binary in `Tests/TerminalTests/ConfigCommandTests.swift`.
 @Suite struct ConfigCommandTests {
     let directory = TemporaryDirectory("teller-config-command")
 
