@@ -23,6 +23,7 @@ let inputBenchmark = Benchmark(
           keypad_input_to_present_p50_ms / _p99_ms       digit and backspace taps on the amount keypad
           navigation_input_to_present_p50_ms / _p99_ms   Back to the account and Deposit to the amount screen
           input_to_present_p50_ms / _p99_ms              both together
+          input_to_present_loaded_p50_ms / _p99_ms       both again, while the other core spins and commits to SQLite
           scroll_1000_rows_input_to_present_p50_ms / _p99_ms   each finger move dragging a 1,000-row queue
         options:
           --taps N   taps of each kind and finger moves (default 200)
@@ -74,6 +75,32 @@ private final class InputBench {
             throw BenchmarkError.failed("the taps did not reach the amount screen; on \(harness.coordinator.current.screenName)")
         }
 
+        let (keypad, navigation) = try await keypadAndNavigation(taps: taps, with: touch)
+        report("keypad_input_to_present", keypad)
+        report("navigation_input_to_present", navigation)
+        report("input_to_present", keypad + navigation)
+        print("input_to_present_samples: \(keypad.count + navigation.count)")
+
+        // The same taps while the other core is busy, as a terminal's always is.
+        let load = try BackgroundLoad()
+        try load.start()
+        let loaded = try await keypadAndNavigation(taps: taps, with: touch)
+        let commits = load.stop()
+        report("input_to_present_loaded", loaded.keypad + loaded.navigation)
+        print("input_to_present_loaded_load: one thread spinning, one committing to SQLite (\(commits) commits meanwhile)")
+
+        // The queue after days offline: a finger drags 1,000 rows up and down.
+        try await harness.fillQueue(rows: 1_000)
+        for id in ["amount.back", "account.back", "find-account.back", "home.queue"] { _ = try await tap(id, with: touch) }
+        guard harness.coordinator.current.screenName == "queue" else {
+            throw BenchmarkError.failed("the taps did not reach the queue; on \(harness.coordinator.current.screenName)")
+        }
+        report("scroll_1000_rows_input_to_present", try await drag("queue.list", moves: taps, with: touch))
+    }
+
+    /// Digit and backspace taps on the amount keypad, then Back and Deposit
+    /// between the account and amount screens; ms per press and release.
+    private func keypadAndNavigation(taps: Int, with touch: TouchInjector) async throws -> (keypad: [Double], navigation: [Double]) {
         var keypad: [Double] = []
         for n in 0..<taps {
             keypad += try await tap("amount.keys.\(n % 9 + 1)", with: touch)
@@ -87,18 +114,7 @@ private final class InputBench {
         guard harness.coordinator.current.screenName == "amount" else {
             throw BenchmarkError.failed("navigation ended on \(harness.coordinator.current.screenName), not the amount screen")
         }
-        report("keypad_input_to_present", keypad)
-        report("navigation_input_to_present", navigation)
-        report("input_to_present", keypad + navigation)
-        print("input_to_present_samples: \(keypad.count + navigation.count)")
-
-        // The queue after days offline: a finger drags 1,000 rows up and down.
-        try await harness.fillQueue(rows: 1_000)
-        for id in ["amount.back", "account.back", "find-account.back", "home.queue"] { _ = try await tap(id, with: touch) }
-        guard harness.coordinator.current.screenName == "queue" else {
-            throw BenchmarkError.failed("the taps did not reach the queue; on \(harness.coordinator.current.screenName)")
-        }
-        report("scroll_1000_rows_input_to_present", try await drag("queue.list", moves: taps, with: touch))
+        return (keypad, navigation)
     }
 
     /// Puts a finger on the middle of `identifier` and moves it `moves` times,
