@@ -114,10 +114,10 @@ let package = Package(
         // MARK: Tests
         /// Child processes, the reference host and temp dirs for tests that run
         /// real processes, and for teller-bench, which runs the same ones.
-        .target(name: "ProcessTestSupport", path: "Tests/Support"),
+        .target(name: "ProcessTestSupport", dependencies: ["SystemCalls"], path: "Tests/Support"),
         /// The virtual receipt printer: an ESC/POS decoder that turns printed
         /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
-        .target(name: "PrinterTestSupport", dependencies: ["Graphics"], path: "Tests/PrinterSupport"),
+        .target(name: "PrinterTestSupport", dependencies: ["Graphics", "SystemCalls"], path: "Tests/PrinterSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),

@@ -1,6 +1,6 @@
-import Glibc
 import ProcessTestSupport
 import Synchronization
+import SystemCalls
 import TellerData
 
 /// Work on the other core while input is measured, as a counter terminal
@@ -12,7 +12,7 @@ import TellerData
 final class BackgroundLoad: Sendable {
     private let stopping = Atomic(false)
     private let commits = Atomic(0)
-    private let threads = Mutex<[pthread_t]>([])
+    private let threads = Mutex<[KernelThread]>([])
     private let directory: TemporaryDirectory
 
     init() throws {
@@ -42,24 +42,13 @@ final class BackgroundLoad: Sendable {
     /// - Returns: how many rows the SQLite thread committed meanwhile.
     func stop() -> Int {
         stopping.store(true, ordering: .relaxed)
-        for thread in threads.withLock({ $0 }) { pthread_join(thread, nil) }
+        for thread in threads.withLock({ $0 }) { thread.join() }
         return commits.load(ordering: .relaxed)
     }
 
     private func start(_ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        precondition(status == 0, "pthread_create: \(status)")
+        let thread = KernelThread.start(body)
         threads.withLock { $0.append(thread) }
-    }
-
-    private final class ThreadBody {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// The connection, handed to the one thread that uses it from then on.

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SystemCalls
 
 /// A receipt printer at the far end of a real line, for the connection
 /// tests and the virtual printer: a TCP listener on the loopback
@@ -97,7 +98,7 @@ public final class FakePrinter: @unchecked Sendable {
             throw failure
         }
         let printer = FakePrinter(endpoint: .network(port: UInt16(bigEndian: address.sin_port)), answers: answers)
-        Self.startThread {
+        KernelThread.detach {
             printer.accept(on: listener)
             close(listener)
             printer.finished.signal()
@@ -149,31 +150,13 @@ public final class FakePrinter: @unchecked Sendable {
         if slave >= 0 { _ = fcntl(slave, F_SETFD, FD_CLOEXEC) }
         let printer = FakePrinter(endpoint: .serial(path: path), answers: answers)
         let (line, heldSlave) = (master, slave)
-        Self.startThread {
+        KernelThread.detach {
             printer.serve(line, waitsForPeer: true)
             if heldSlave >= 0 { close(heldSlave) }
             close(line)
             printer.finished.signal()
         }
         return printer
-    }
-
-    /// Runs `body` on a POSIX thread of its own: the line blocks in poll,
-    /// and Dispatch's global queues have as few threads as the machine has
-    /// cores, which the fakes of tests running side by side would use up.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) {
-        final class Box {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
     }
 
     // MARK: The line

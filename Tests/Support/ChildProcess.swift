@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import SystemCalls
 
 /// A child process whose stdout and stderr are collected as they arrive, so
 /// a test (or teller-bench) can wait for a line without blocking Swift's
@@ -82,7 +83,7 @@ public final class ChildProcess: Sendable {
 
     /// A reader thread per pipe: blocking reads until the child closes its end.
     private func startReading(_ fd: Int32, into stream: Stream) {
-        startThread { [weak self] in
+        KernelThread.detach { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -246,18 +247,4 @@ public func freeLoopbackPort() throws -> Int {
     }
     guard bound else { throw ChildProcessError.failed("bind 127.0.0.1:0", errno, "") }
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-/// Runs `body` on a thread of its own, detached: a blocking read there
-/// holds none of Swift's cooperative threads.
-private func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Body { let run: @Sendable () -> Void; init(_ run: @escaping @Sendable () -> Void) { self.run = run } }
-    let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    var thread = pthread_t()
-    let code = pthread_create(&thread, nil, { context in
-        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, context)
-    precondition(code == 0, "pthread_create: \(String(cString: strerror(code)))")
-    pthread_detach(thread)
 }

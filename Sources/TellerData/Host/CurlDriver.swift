@@ -1,4 +1,5 @@
 import CCurl
+import SystemCalls
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ final class CurlDriver: @unchecked Sendable {
         precondition(Self.globalInit == CURLE_OK, "curl_global_init failed: \(Self.globalInit)")
         guard let multi = curl_multi_init() else { preconditionFailure("curl_multi_init failed: out of memory") }
         self.multi = multi
-        DetachedThread.start { [self] in run() }
+        KernelThread.detach { [self] in run() }
     }
 
     /// Ends the thread; transfers still running complete as cancelled.

@@ -47,7 +47,7 @@ public final class LinkMonitor: Sendable {
         stopWriter = stop.writer
         let callback = ChangeCallback(onChange)
         self.callback = callback
-        DetachedThread.start { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
+        KernelThread.detach { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
     }
 
     deinit {

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A POSIX thread of its own, for a loop that blocks in the kernel
+/// (`curl_multi_poll`, `poll` on a netlink socket or a printer's line, a
+/// child's pipe) or spins, and so must not hold one of the cooperative
+/// pool's few threads, nor one of Dispatch's, which are as few as the cores.
+public struct KernelThread: Sendable {
+    private let thread: pthread_t
+
+    /// Runs `body` on a new thread, which ends when `body` returns; ``join()`` waits for that.
+    public static func start(_ body: @escaping @Sendable () -> Void) -> KernelThread {
+        final class Body {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        }
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        precondition(status == 0, "pthread_create: \(String(cString: strerror(status)))")
+        return KernelThread(thread: thread)
+    }
+
+    /// Runs `body` on a new thread that nobody waits for.
+    public static func detach(_ body: @escaping @Sendable () -> Void) {
+        pthread_detach(start(body).thread)
+    }
+
+    /// Waits until the thread's body has returned. Once, and not for a detached thread.
+    public func join() {
+        pthread_join(thread, nil)
+    }
+}
