@@ -36,7 +36,7 @@ public enum IdentityCommand {
     }
 
     /// A PEM key piped in (from `systemd-creds decrypt`), never from a file.
-    public static func keyFromStandardInput() -> [UInt8] {
+    static func keyFromStandardInput() -> [UInt8] {
         var text = ""
         while let line = readLine(strippingNewline: false) { text += line }
         return Array(text.utf8)

@@ -91,7 +91,7 @@ public enum ConfigurationFile: Sendable {
 
 extension ConfigurationFile {
     /// Far above any real teller.conf (a few hundred bytes), far below what could stall a start.
-    public static let maximumBytes = 64 * 1024
+    static let maximumBytes = 64 * 1024
 
     /// The text of the file at `path`: the terminal, check-config and
     /// `teller config` all read teller.conf through here. The file is opened

@@ -11,14 +11,14 @@ import Glibc
 /// looked up where the C library will look: tzdata, a dependency of the .deb.
 public enum SystemTimeZone: Sendable {
     /// Where tzdata keeps one compiled file per zone.
-    public static let zoneDirectory = "/usr/share/zoneinfo"
+    static let zoneDirectory = "/usr/share/zoneinfo"
 
     /// Whether `name` is a zone tzdata has, such as "Europe/Berlin" or
     /// "Etc/GMT+5": a relative path of letters, digits, '_', '-' and '+'
     /// between single slashes (so never "..", which could leave the
     /// folder), naming a compiled zone file (one that starts with "TZif";
     /// zone.tab and the other tables beside them do not).
-    public static func isInstalled(_ name: String) -> Bool {
+    static func isInstalled(_ name: String) -> Bool {
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
         let safe = components.allSatisfy { component in
             !component.isEmpty && component.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-+".contains($0)) }

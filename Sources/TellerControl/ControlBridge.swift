@@ -35,12 +35,12 @@ private let portEvents = Atomic<Int>(0)
 /// Not thread-safe: one bridge runs on one thread.
 public final class ControlBridge {
     /// The control socket's own deadline for a command line (``ControlConnection``).
-    public static let lineDeadlineSeconds = ControlConnection.readDeadlineSeconds
+    static let lineDeadlineSeconds = ControlConnection.readDeadlineSeconds
     /// A host client that stops reading its answer is dropped, as on the control socket.
-    public static let writeDeadlineSeconds = ControlConnection.writeDeadlineSeconds
+    static let writeDeadlineSeconds = ControlConnection.writeDeadlineSeconds
     /// While no host client is connected a virtio port reads as ended at
     /// once; the port is opened again after this pause instead of in a spin.
-    public static let reopenPauseMilliseconds: Int32 = 100
+    static let reopenPauseMilliseconds: Int32 = 100
 
     private let portPath: String
     private let socketPath: String

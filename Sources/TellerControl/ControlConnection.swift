@@ -14,12 +14,12 @@ import FoundationEssentials
 ///
 /// Everything runs on `queue`; that confinement is what `@unchecked
 /// Sendable` stands for.
-public final class ControlConnection: @unchecked Sendable {
+final class ControlConnection: @unchecked Sendable {
     /// A command is one short line; a peer that has not sent one by then is answered with an error.
-    public static let readDeadlineSeconds = 2
+    static let readDeadlineSeconds = 2
     /// A peer that stops reading its answer is dropped.
-    public static let writeDeadlineSeconds = 10
-    public static let maximumLineBytes = ControlCommand.maximumLineBytes
+    static let writeDeadlineSeconds = 10
+    static let maximumLineBytes = ControlCommand.maximumLineBytes
 
     private enum Phase { case reading, running, writing, finished }
 
@@ -35,13 +35,13 @@ public final class ControlConnection: @unchecked Sendable {
     /// Sources not yet through their cancellation; the descriptor closes after the last.
     private var watching = 0
 
-    public init(peer: UnixSocket, queue: DispatchQueue, run: @escaping @Sendable (ControlCommand) async -> Data) {
+    init(peer: UnixSocket, queue: DispatchQueue, run: @escaping @Sendable (ControlCommand) async -> Data) {
         self.peer = peer
         self.queue = queue
         self.run = run
     }
 
-    public func start() {
+    func start() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard peer.peerIsRootOrOwnUserOrGroup else {
             reply(ControlAnswer.error("permission denied: only the terminal's user and group may use the control socket"))

@@ -7,14 +7,14 @@ import FoundationEssentials
 ///
 /// Everything but ``stop()`` runs on `queue`; that confinement is what
 /// `@unchecked Sendable` stands for.
-public final class ControlListener: @unchecked Sendable {
+final class ControlListener: @unchecked Sendable {
     private let queue = DispatchQueue(label: "teller.control")
     private let socket: UnixSocket
     private let source: any DispatchSourceRead
     private let run: @Sendable (ControlCommand) async -> Data
 
     /// - Parameter run: executes a parsed command (on the main actor) and returns the JSON answer.
-    public init(socket: UnixSocket, run: @escaping @Sendable (ControlCommand) async -> Data) {
+    init(socket: UnixSocket, run: @escaping @Sendable (ControlCommand) async -> Data) {
         self.socket = socket
         self.run = run
         source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
@@ -25,7 +25,7 @@ public final class ControlListener: @unchecked Sendable {
     }
 
     /// Stops accepting; peers already accepted are still answered.
-    public func stop() {
+    func stop() {
         source.cancel()
     }
 

@@ -48,7 +48,7 @@ extension GoldenComparison {
         return frames
     }
 
-    public static func isVolatile(_ text: String) -> Bool {
+    static func isVolatile(_ text: String) -> Bool {
         let timeOfDay = #/(^|\D)\d{1,2}:\d{2}(\D|$)/#
         let receiptNumber = #/^[0-9A-F]{8}$/#
         return text.contains(timeOfDay) || text.wholeMatch(of: receiptNumber) != nil

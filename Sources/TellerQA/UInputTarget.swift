@@ -15,7 +15,7 @@ import Widgets
 public final class UInputTarget: ScenarioTarget {
     public let socketPath: String
     /// The serial line to deploy/vm/teller_vm.py, open for reading and writing.
-    public let hostChannel: FileDescriptor?
+    let hostChannel: FileDescriptor?
     private var touch: TouchInjector?
     private var keyboard: KeyboardInjector?
 
