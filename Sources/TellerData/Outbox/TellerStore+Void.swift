@@ -22,7 +22,7 @@ extension TellerStore {
                 else { throw TellerError.noSuchEntry(key) }
                 switch entry.state {
                 case .queued:
-                    if sendingClaims.contains(entry.id) { throw TellerError.voidRefused(.sending) }
+                    if ledger.isClaimed(entry.id) { throw TellerError.voidRefused(.sending) }
                     if firstSent != nil { throw TellerError.voidRefused(.sentBefore) }
                 case .sending: throw TellerError.voidRefused(.sending)
                 case .confirmed(let reference): throw TellerError.voidRefused(.alreadySent(reference: reference))
@@ -85,16 +85,5 @@ extension TellerStore {
         } catch {
             throw .rule(error)
         }
-    }
-
-    /// Takes queued row `id` for the sync engine to send now. False when it
-    /// is no longer queued (voided since the engine read it): the engine
-    /// must not send it. Until the attempt ends (the row moves to any state
-    /// but `sending`) a void refuses it.
-    func claimForSending(_ id: Int64) throws(TellerError) -> Bool {
-        let state = try translating { try database.queryText("SELECT state FROM outbox WHERE id = ?", [.integer(id)]) }
-        guard state == OutboxState.Kind.queued.rawValue else { return false }
-        sendingClaims.insert(id)
-        return true
     }
 }

@@ -8,9 +8,9 @@ import TellerCore
 ///
 /// An actor, so one connection serves every caller in order and a
 /// transaction that spans its parts stays whole. The parts named by what
-/// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``) work on that connection
-/// inside the actor; the outbox, the sync ledger, the till and the print
-/// queue are still its extensions.
+/// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``,
+/// ``SyncLedger``) work on that connection inside the actor; the outbox,
+/// the till and the print queue are still its extensions.
 public actor TellerStore {
     let database: Database
     /// The account snapshots (`account_cache`), on this store's connection.
@@ -19,6 +19,8 @@ public actor TellerStore {
     let operators: OperatorStore
     /// The electronic journal (`journal`), on this store's connection.
     let journal: JournalStore
+    /// What the sync engine records of the payments it sends (`outbox`, `sync_problem`), on this store's connection.
+    let ledger: SyncLedger
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -31,11 +33,6 @@ public actor TellerStore {
     var namedDay: (minute: Int64, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
     var tillEventObservers: [@Sendable () -> Void] = []
-    /// Queued rows the sync engine has taken to send and not yet finished
-    /// with (see ``claimForSending(_:)``): a void refuses them although the
-    /// `sending` commit may still be on its way (it is made while the
-    /// request is on the wire).
-    var sendingClaims: Set<Int64> = []
     /// Receipts each payment queues for the printer: `receipt_copies`, or
     /// 0 without a printer (``configurePrinting(receiptCopies:)``). Set
     /// from outside the actor, so the terminal sets it as it opens the store.
@@ -94,6 +91,7 @@ public actor TellerStore {
         self.accounts = AccountCache(database: database, clock: clock)
         self.operators = OperatorStore(database: database)
         self.journal = JournalStore(database: database)
+        self.ledger = SyncLedger(database: database, clock: clock)
         self.path = database.path
         self.limits = limits
         self.tillSettings = till ?? .standard(for: limits.currency)
