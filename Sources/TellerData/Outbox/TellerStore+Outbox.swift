@@ -50,7 +50,7 @@ extension TellerStore: OutboxPort {
                 }
                 try limits.check(request.amount, kind: request.kind, context: context, approved: request.approvedBy != nil)
                 // Cash moves the operator's open till; a transfer moves no cash.
-                let till = request.kind == .transfer ? nil : try openTillID(of: request.operatorID)
+                let till = request.kind == .transfer ? nil : try tills.openTillID(of: request.operatorID)
                 let key = IdempotencyKey.random()
                 let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: !verified, reverses: reverses).encoded()
                 try database.run("""
@@ -199,6 +199,12 @@ extension TellerStore: OutboxPort {
         let name = "\(local.year.zeroPadded(4))-\(local.month.zeroPadded(2))-\(local.day.zeroPadded(2))"
         namedDay = (minute, name)
         return name
+    }
+
+    /// The time a row is stamped with, and whether the clock was above its trusted floor.
+    func stamp() -> (Date, verified: Bool) {
+        let stamp = clock.stamp()
+        return (stamp.date, verified: stamp.isVerified)
     }
 }
 

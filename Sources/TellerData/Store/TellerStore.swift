@@ -9,8 +9,8 @@ import TellerCore
 /// An actor, so one connection serves every caller in order and a
 /// transaction that spans its parts stays whole. The parts named by what
 /// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``,
-/// ``SyncLedger``) work on that connection inside the actor; the outbox,
-/// the till and the print queue are still its extensions.
+/// ``SyncLedger``, ``TillStore``) work on that connection inside the
+/// actor; the outbox and the print queue are still its extensions.
 public actor TellerStore {
     let database: Database
     /// The account snapshots (`account_cache`), on this store's connection.
@@ -21,6 +21,8 @@ public actor TellerStore {
     let journal: JournalStore
     /// What the sync engine records of the payments it sends (`outbox`, `sync_problem`), on this store's connection.
     let ledger: SyncLedger
+    /// The tills and their events for the bank (`tills`, `till_events`), on this store's connection.
+    let tills: TillStore
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -92,9 +94,11 @@ public actor TellerStore {
         self.operators = OperatorStore(database: database)
         self.journal = JournalStore(database: database)
         self.ledger = SyncLedger(database: database, clock: clock)
+        let tillSettings = till ?? .standard(for: limits.currency)
+        self.tills = TillStore(database: database, clock: clock, settings: tillSettings)
         self.path = database.path
         self.limits = limits
-        self.tillSettings = till ?? .standard(for: limits.currency)
+        self.tillSettings = tillSettings
         self.clock = clock
         self.zone = zone
         self.onlineEvidence = online
