@@ -8,9 +8,9 @@ import TellerCore
 ///
 /// An actor, so one connection serves every caller in order and a
 /// transaction that spans its parts stays whole. The parts named by what
-/// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``,
-/// ``SyncLedger``, ``TillStore``) work on that connection inside the
-/// actor; the outbox and the print queue are still its extensions.
+/// they keep (``OutboxStore``, ``SyncLedger``, ``TillStore``,
+/// ``AccountCache``, ``OperatorStore``, ``JournalStore``) work on that
+/// connection inside the actor; the print queue is still its extension.
 public actor TellerStore {
     let database: Database
     /// The account snapshots (`account_cache`), on this store's connection.
@@ -19,6 +19,8 @@ public actor TellerStore {
     let operators: OperatorStore
     /// The electronic journal (`journal`), on this store's connection.
     let journal: JournalStore
+    /// The payments (`outbox`), on this store's connection.
+    let outbox: OutboxStore
     /// What the sync engine records of the payments it sends (`outbox`, `sync_problem`), on this store's connection.
     let ledger: SyncLedger
     /// The tills and their events for the bank (`tills`, `till_events`), on this store's connection.
@@ -29,10 +31,6 @@ public actor TellerStore {
     /// How this terminal's tills are counted (``TillPort``).
     public nonisolated let tillSettings: TillSettings
     let clock: any WallClock
-    /// Whose wall clock says which day it is, for the daily terminal limit.
-    let zone: LocalTime.Zone
-    /// The day ``localDay(_:)`` named last, and the minute (since 1970, UTC) it named it for.
-    var namedDay: (minute: Int64, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
     var tillEventObservers: [@Sendable () -> Void] = []
     /// Receipts each payment queues for the printer: `receipt_copies`, or
@@ -93,6 +91,7 @@ public actor TellerStore {
         self.accounts = AccountCache(database: database, clock: clock)
         self.operators = OperatorStore(database: database)
         self.journal = JournalStore(database: database)
+        self.outbox = OutboxStore(database: database, accounts: accounts, limits: limits, zone: zone)
         self.ledger = SyncLedger(database: database, clock: clock)
         let tillSettings = till ?? .standard(for: limits.currency)
         self.tills = TillStore(database: database, clock: clock, settings: tillSettings)
@@ -100,7 +99,6 @@ public actor TellerStore {
         self.limits = limits
         self.tillSettings = tillSettings
         self.clock = clock
-        self.zone = zone
         self.onlineEvidence = online
     }
 

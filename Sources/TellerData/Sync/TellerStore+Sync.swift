@@ -116,13 +116,6 @@ extension TellerStore {
         try translating { try ledger.recordedProblem() }
     }
 
-    /// Rows a person has to look at, oldest first, with the reason.
-    public func needsReviewEntries() throws(TellerError) -> [OutboxEntry] {
-        try translating {
-            try database.query("SELECT \(OutboxColumns.list) FROM outbox WHERE state = ? ORDER BY id", [.state(.needsReview)], row: OutboxColumns.entry)
-        }
-    }
-
     /// Registers a callback run after every committed enqueue (the sync engine's wake-up).
     public func onEnqueue(_ observer: @escaping @Sendable (OutboxEntry) -> Void) {
         enqueueObservers.append(observer)
