@@ -2,15 +2,18 @@ import FoundationEssentials
 import Synchronization
 import TellerCore
 
-/// The terminal's SQLite database: the outbox, the account cache and the
-/// operators' offline verifiers. Implements the TellerCore ports that read
-/// and write local state.
+/// The terminal's SQLite database: the outbox, the account cache, the
+/// operators' offline verifiers, the journal, the tills and the print
+/// queue. Implements the TellerCore ports that read and write local state.
 ///
 /// An actor, so one connection serves every caller in order and a
-/// transaction that spans its parts stays whole. The parts named by what
-/// they keep (``OutboxStore``, ``SyncLedger``, ``TillStore``,
-/// ``AccountCache``, ``OperatorStore``, ``JournalStore``) work on that
-/// connection inside the actor; the print queue is still its extension.
+/// transaction that spans its parts stays whole. Its parts are named by
+/// what they keep (``OutboxStore``, ``SyncLedger``, ``TillStore``,
+/// ``PrintQueueStore``, ``AccountCache``, ``OperatorStore``,
+/// ``JournalStore``) and work on that connection inside the actor; its
+/// extensions implement the ports by forwarding to them, keep the
+/// observers, and open the transactions that span parts (an enqueue
+/// writes the outbox row, its journal entries and its receipts in one).
 public actor TellerStore {
     let database: Database
     /// The account snapshots (`account_cache`), on this store's connection.
@@ -25,6 +28,8 @@ public actor TellerStore {
     let ledger: SyncLedger
     /// The tills and their events for the bank (`tills`, `till_events`), on this store's connection.
     let tills: TillStore
+    /// The print jobs (`print_jobs`), on this store's connection.
+    let printQueue: PrintQueueStore
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -95,6 +100,7 @@ public actor TellerStore {
         self.ledger = SyncLedger(database: database, clock: clock)
         let tillSettings = till ?? .standard(for: limits.currency)
         self.tills = TillStore(database: database, clock: clock, settings: tillSettings)
+        self.printQueue = PrintQueueStore(database: database)
         self.path = database.path
         self.limits = limits
         self.tillSettings = tillSettings
