@@ -1,6 +1,9 @@
 import FoundationEssentials
 import TellerCore
 
+/// The outbox's port (``OutboxStore`` keeps it). An enqueue is one
+/// transaction over several parts: the row and its limits, the open till,
+/// the journal entries and the receipts.
 extension TellerStore: OutboxPort {
     /// Checks the limits and writes one queued row, in one transaction.
     ///
@@ -42,30 +45,10 @@ extension TellerStore: OutboxPort {
                 let (request, reverses) = try prepare()
                 // A clock below the trusted floor: the row is stamped from the floor and says so.
                 let (now, verified) = stamp()
-                let context = try limitContext(kind: request.kind, account: request.account, isOnline: online, now: now)
-                // A supervisor's approval lifts the counter limits only; the one it lifted is journaled with it.
-                var overridden: LimitViolation?
-                if request.approvedBy != nil {
-                    do throws(LimitViolation) { try limits.check(request.amount, kind: request.kind, context: context) } catch { overridden = error }
-                }
-                try limits.check(request.amount, kind: request.kind, context: context, approved: request.approvedBy != nil)
+                let overridden = try outbox.checkLimits(request, online: online, at: now)
                 // Cash moves the operator's open till; a transfer moves no cash.
-                let till = request.kind == .transfer ? nil : try openTillID(of: request.operatorID)
-                let key = IdempotencyKey.random()
-                let payload = WireTransaction(request, key: key, createdAt: now, clockUnverified: !verified, reverses: reverses).encoded()
-                try database.run("""
-                    INSERT INTO outbox (idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency,
-                                        operator_id, created_at_ms, local_day, payload, state, updated_at_ms, reverses, till_id, approved_by)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [
-                        .text(key.rawValue), .text(request.kind.rawValue), .text(request.account.electronic),
-                        request.counterparty.map { .text($0.electronic) } ?? .null, .integer(request.amount.minorUnits),
-                        .text(request.amount.currency.code), .text(request.operatorID.rawValue),
-                        .integer(now.millisecondsSince1970), .text(localDay(now)), .blob(payload), .state(.queued),
-                        .integer(now.millisecondsSince1970), reverses.map { .text($0.rawValue) } ?? .null,
-                        till.map { .integer($0) } ?? .null, request.approvedBy.map { .text($0.rawValue) } ?? .null,
-                    ])
-                let entry = OutboxEntry(id: database.lastInsertRowID, key: key, request: request, createdAt: now, state: .queued, reverses: reverses)
+                let till = request.kind == .transfer ? nil : try tills.openTillID(of: request.operatorID)
+                let entry = try outbox.insert(request, reverses: reverses, till: till, at: now, verified: verified)
                 if let supervisor = request.approvedBy, let overridden { try appendJournal(.approval(of: entry, over: overridden, by: supervisor), at: now) }
                 try appendJournal(.enqueued(entry), at: now)
                 try queueReceipts(for: entry, at: now)
@@ -80,211 +63,55 @@ extension TellerStore: OutboxPort {
     /// host already known to be unreachable.
     public func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits {
         let online = onlineEvidence.bankAnsweredRecently() ? true : (onlineEvidence.believedOnline() ? await onlineEvidence.proveOnline() : false)
-        return try translating {
-            let context = try limitContext(kind: kind, account: account, isOnline: online, now: clock.now())
-            return try limits.remaining(kind: kind, context: context)
-        }
+        return try translating { try outbox.remaining(kind: kind, account: account, online: online, at: clock.now()) }
     }
 
     public func entries() throws(TellerError) -> [OutboxEntry] {
-        try translating {
-            try database.query("SELECT \(OutboxColumns.list) FROM outbox ORDER BY id DESC", row: OutboxColumns.entry)
-        }
+        try translating { try outbox.entries() }
     }
 
     public func summary() throws(TellerError) -> QueueSummary {
-        try translating {
-            var counts = Dictionary(uniqueKeysWithValues: OutboxState.Kind.allCases.map { ($0, 0) })
-            for (state, count) in try database.query("SELECT state, count(*) AS rows FROM outbox GROUP BY state", row: {
-                (row: Statement) throws(SQLiteError) -> (OutboxState.Kind, Int) in
-                let count = Int(try row.int64("rows"))
-                let subject = "\(database.path): \(count == 1 ? "1 outbox row is" : "\(count) outbox rows are")"
-                return (try OutboxColumns.state(try row.text("state"), of: subject, sql: row.sql), count)
-            }) {
-                counts[state] = count
-            }
-            var pending: [Currency: Money] = [:]
-            for (code, total) in try database.query("SELECT currency, sum(amount_minor) AS total_minor FROM outbox WHERE state IN (?, ?) GROUP BY currency",
-                                                    .pending, row: { (row: Statement) throws(SQLiteError) in (try row.text("currency"), try row.int64("total_minor")) }) {
-                guard let currency = Currency(code: code) else { throw TellerError.storage(detail: "\(database.path): outbox holds unknown currency '\(code)'") }
-                pending[currency] = Money(minorUnits: total, currency: currency)
-            }
-            let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN (?, ?)", .pending)
-            let unacknowledged = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = ? AND acknowledged_at_ms IS NULL", [.state(.rejected)]) ?? 0
-            let reviews = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = ? AND acknowledged_at_ms IS NULL", [.state(.needsReview)]) ?? 0
-            return QueueSummary(countsByState: counts, pendingByCurrency: pending, oldestQueuedAt: oldest.map(Date.init(millisecondsSince1970:)),
-                                unacknowledgedRejections: Int(unacknowledged), unacknowledgedReviews: Int(reviews))
-        }
+        try translating { try outbox.summary() }
     }
 
     public func pendingDebits(for account: IBAN) throws(TellerError) -> [OutboxEntry] {
-        try translating {
-            try database.query("""
-                SELECT \(OutboxColumns.list) FROM outbox
-                WHERE account_iban = ? AND state IN (?, ?) AND kind IN ('withdrawal', 'transfer') ORDER BY id
-                """, [.text(account.electronic)] + .pending, row: OutboxColumns.entry)
-        }
+        try translating { try outbox.pendingDebits(for: account) }
     }
 
     public func pendingEntries(for account: IBAN) throws(TellerError) -> [OutboxEntry] {
-        try translating {
-            try database.query("""
-                SELECT \(OutboxColumns.list) FROM outbox
-                WHERE state IN (?, ?) AND account_iban = ? ORDER BY id DESC
-                """, .pending + [.text(account.electronic)], row: OutboxColumns.entry)
-        }
+        try translating { try outbox.pendingEntries(for: account) }
     }
 
     public func acknowledge(_ key: IdempotencyKey, by operatorID: OperatorID) throws(TellerError) {
-        try translating {
-            try database.run("""
-                UPDATE outbox SET acknowledged_at_ms = ?, acknowledged_by = ?, updated_at_ms = ?
-                WHERE idempotency_key = ? AND state IN (?, ?) AND acknowledged_at_ms IS NULL
-                """, [.integer(clock.now().millisecondsSince1970), .text(operatorID.rawValue), .integer(clock.now().millisecondsSince1970), .text(key.rawValue),
-                      .state(.rejected), .state(.needsReview)])
-            guard database.changes == 1 else { throw TellerError.noSuchEntry(key) }
-        }
+        try translating { try outbox.acknowledge(key, by: operatorID, at: clock.now()) }
     }
 
     /// One row by key, or nil.
     public func entry(for key: IdempotencyKey) throws(TellerError) -> OutboxEntry? {
-        try translating {
-            try database.queryFirst("SELECT \(OutboxColumns.list) FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)], row: OutboxColumns.entry)
-        }
+        try translating { try outbox.entry(for: key) }
     }
 
-    /// What the limits are checked against, read inside the caller's transaction.
-    func limitContext(kind: TransactionKind, account: IBAN, isOnline: Bool, now: Date) throws -> LimitContext {
-        let currency = limits.currency
-        let (today, queued, oldest) = try database.queryFirst("""
-            SELECT
-                (SELECT amount_minor FROM outbox_totals WHERE bucket = ?1 AND currency = ?2) AS today_minor,
-                (SELECT amount_minor FROM outbox_totals WHERE bucket = 'pending' AND currency = ?2) AS queued_minor,
-                (SELECT created_at_ms FROM outbox WHERE id = min(
-                    coalesce((SELECT min(id) FROM outbox WHERE state = ?3), 9223372036854775807),
-                    coalesce((SELECT min(id) FROM outbox WHERE state = ?4), 9223372036854775807))) AS oldest_at_ms
-            """, [.text(localDay(now)), .text(currency.code)] + .pending) { (row: Statement) throws(SQLiteError) in
-                (try row.optionalInt64("today_minor") ?? 0, try row.optionalInt64("queued_minor") ?? 0, try row.optionalInt64("oldest_at_ms"))
-            } ?? (0, 0, nil)
-        var withdrawable: Money?
-        if kind.isDebit, let known = try accounts.available(account) {
-            let debits = try database.queryInt64("""
-                SELECT coalesce(sum(amount_minor), 0) FROM outbox
-                WHERE account_iban = ? AND state IN (?, ?) AND kind IN ('withdrawal', 'transfer') AND currency = ?
-                """, [.text(account.electronic)] + .pending + [.text(known.currency.code)]) ?? 0
-            withdrawable = try known.subtracting(Money(minorUnits: debits, currency: known.currency))
-        }
-        return LimitContext(
-            isOnline: isOnline,
-            todayTotal: Money(minorUnits: today, currency: currency),
-            queuedTotal: Money(minorUnits: queued, currency: currency),
-            oldestQueuedAge: oldest.map { now.timeIntervalSince(Date(millisecondsSince1970: $0)) },
-            withdrawable: withdrawable)
+    /// Rows a person has to look at, oldest first, with the reason.
+    public func needsReviewEntries() throws(TellerError) -> [OutboxEntry] {
+        try translating { try outbox.needsReviewEntries() }
     }
 
-    /// The terminal's calendar day of `date` on its wall clock
-    /// (``LocalTime``, in the store's zone), "YYYY-MM-DD": the daily
-    /// limit's bucket.
-    ///
-    /// The day named last is kept with its minute, so the zone is asked at
-    /// most once a minute rather than twice an enqueue (perf: for the system
-    /// zone, `localtime_r` looks at /etc/localtime again, about 5 us each
-    /// time). A minute of UTC never spans two days: midnight and every
-    /// change of offset fall on a whole minute wherever offsets are whole
-    /// minutes, as tzdata's have been everywhere since 1972.
+    /// The terminal's calendar day of `date` (see ``OutboxStore/localDay(_:)``):
+    /// the daily limit's bucket, and the day a journal export names.
     func localDay(_ date: Date) -> String {
-        let minute = Int64((date.timeIntervalSince1970 / 60).rounded(.down))
-        if let day = namedDay, day.minute == minute { return day.name }
-        let local = LocalTime(date, in: zone)
-        let name = "\(local.year.zeroPadded(4))-\(local.month.zeroPadded(2))-\(local.day.zeroPadded(2))"
-        namedDay = (minute, name)
-        return name
-    }
-}
-
-/// The outbox columns every row query selects, and how they become an entry.
-enum OutboxColumns {
-    static let list = """
-        id, idempotency_key, kind, account_iban, counterparty_iban, amount_minor, currency, operator_id,
-        created_at_ms, state, attempts, next_attempt_at_ms, last_error, host_reference, reason, acknowledged_at_ms,
-        last_error_class, waited_ms, reverses, first_sent_at_ms, approved_by
-        """
-
-    static func entry(_ row: Statement) throws(SQLiteError) -> OutboxEntry {
-        let id = try row.int64("id")
-        func corrupt(_ what: String) -> SQLiteError {
-            SQLiteError(code: .corrupt, message: "outbox row \(id) has \(what)", sql: row.sql)
-        }
-        guard let key = IdempotencyKey(rawValue: try row.text("idempotency_key")) else { throw corrupt("a malformed idempotency key") }
-        guard let kind = TransactionKind(rawValue: try row.text("kind")) else { throw corrupt("an unknown kind") }
-        guard let currency = Currency(code: try row.text("currency")) else { throw corrupt("an unknown currency") }
-        guard let operatorID = OperatorID(try row.text("operator_id")) else { throw corrupt("a malformed operator id") }
-        var approvedBy: OperatorID?
-        if let text = try row.optionalText("approved_by") {
-            guard let id = OperatorID(text) else { throw corrupt("a malformed approving supervisor") }
-            approvedBy = id
-        }
-        let (account, counterparty, amount) = (try row.text("account_iban"), try row.optionalText("counterparty_iban"), try row.int64("amount_minor"))
-        let request: TransactionRequest
-        do {
-            request = try TransactionRequest(
-                kind: kind, account: try IBAN(account), counterparty: try counterparty.map { try IBAN($0) },
-                amount: Money(minorUnits: amount, currency: currency), operatorID: operatorID, approvedBy: approvedBy)
-        } catch {
-            throw corrupt("invalid transaction fields (\(error))")
-        }
-        let state: OutboxState
-        switch try Self.state(try row.text("state"), of: "outbox row \(id) is", sql: row.sql) {
-        case .queued: state = .queued
-        case .sending: state = .sending
-        case .confirmed: state = .confirmed(reference: try row.optionalText("host_reference") ?? "")
-        case .rejected: state = .rejected(reason: try row.optionalText("reason") ?? "", acknowledged: !(try row.isNull("acknowledged_at_ms")))
-        case .needsReview: state = .needsReview(reason: try row.optionalText("reason") ?? "", acknowledged: !(try row.isNull("acknowledged_at_ms")))
-        case .voided:
-            guard let reason = VoidReason(rawValue: try row.optionalText("reason") ?? "") else { throw corrupt("an unknown void reason") }
-            state = .voided(reason: reason)
-        }
-        var reverses: IdempotencyKey?
-        if let text = try row.optionalText("reverses") {
-            guard let key = IdempotencyKey(rawValue: text) else { throw corrupt("a malformed reversed key") }
-            reverses = key
-        }
-        return OutboxEntry(
-            id: id, key: key, request: request, createdAt: Date(millisecondsSince1970: try row.int64("created_at_ms")),
-            state: state, attempts: Int(try row.int64("attempts")),
-            nextAttemptAt: try row.optionalInt64("next_attempt_at_ms").map(Date.init(millisecondsSince1970:)), lastError: try row.optionalText("last_error"),
-            lastProblem: try row.optionalText("last_error_class").flatMap(SyncProblem.Kind.init(rawValue:)),
-            waited: TimeInterval(try row.int64("waited_ms")) / 1000, reverses: reverses)
+        outbox.localDay(date)
     }
 
-    /// The state a `state` column holds. A word this Teller does not know
-    /// (a newer Teller's state, a damaged file) makes the database corrupt
-    /// and says which word: a row is never skipped, nor counted under a guess.
-    /// - Parameter subject: whose state it is, for the message ("outbox row 7 is").
-    static func state(_ stored: String, of subject: String, sql: String?) throws(SQLiteError) -> OutboxState.Kind {
-        guard let kind = OutboxState.Kind(rawValue: stored) else {
-            let known = OutboxState.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw SQLiteError(code: .corrupt, message: "\(subject) in state '\(stored)', which this Teller does not know (it knows \(known))", sql: sql)
-        }
-        return kind
+    /// The time a row is stamped with, and whether the clock was above its trusted floor.
+    func stamp() -> (Date, verified: Bool) {
+        let stamp = clock.stamp()
+        return (stamp.date, verified: stamp.isVerified)
     }
-}
-
-extension SQLValue {
-    /// A state bound as the word the `state` column stores, so queries never spell it.
-    static func state(_ kind: OutboxState.Kind) -> SQLValue { .text(kind.rawValue) }
-}
-
-extension [SQLValue] {
-    /// Queued and sending, bound for `state IN (?, ?)`: the rows whose money has not reached the host.
-    static var pending: [SQLValue] { [.state(.queued), .state(.sending)] }
 }
 
 extension TellerStore {
     /// The exact bytes that every attempt of this row sends to the host.
     public func frozenPayload(for key: IdempotencyKey) throws(TellerError) -> [UInt8]? {
-        try translating {
-            try database.queryFirst("SELECT payload FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)]) { (row: Statement) throws(SQLiteError) in try row.blob("payload") }
-        }
+        try translating { try outbox.frozenPayload(for: key) }
     }
 }

@@ -22,12 +22,9 @@ extension TellerStore {
         let summary = try summary()
         let review = try needsReviewEntries()
         let problem = try recordedProblem()
-        // A confirmed row is never acknowledged, so its last update is the bank's answer.
-        let lastConfirmed = try translating {
-            try database.queryInt64("SELECT max(updated_at_ms) FROM outbox WHERE state = ?", [.state(.confirmed)])
-        }
-        return OutboxReport(summary: summary, needsReview: review, problem: problem,
-                            lastConfirmedAt: lastConfirmed.map(Date.init(millisecondsSince1970:)), tillEventsQueued: try queuedTillEventCount())
+        let lastConfirmed = try translating { try outbox.lastConfirmedAt() }
+        return OutboxReport(summary: summary, needsReview: review, problem: problem, lastConfirmedAt: lastConfirmed,
+                            tillEventsQueued: try queuedTillEventCount())
     }
 }
 

@@ -16,28 +16,8 @@ extension TellerStore {
     public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) throws(TellerError) -> OutboxEntry {
         try translating {
             try database.inTransaction(.immediate) {
-                guard let (entry, firstSent) = try database.queryFirst(
-                    "SELECT \(OutboxColumns.list) FROM outbox WHERE idempotency_key = ?", [.text(key.rawValue)],
-                    row: { (row: Statement) throws(SQLiteError) -> (OutboxEntry, Int64?) in (try OutboxColumns.entry(row), try row.optionalInt64("first_sent_at_ms")) })
-                else { throw TellerError.noSuchEntry(key) }
-                switch entry.state {
-                case .queued:
-                    if sendingClaims.contains(entry.id) { throw TellerError.voidRefused(.sending) }
-                    if firstSent != nil { throw TellerError.voidRefused(.sentBefore) }
-                case .sending: throw TellerError.voidRefused(.sending)
-                case .confirmed(let reference): throw TellerError.voidRefused(.alreadySent(reference: reference))
-                case .rejected: throw TellerError.voidRefused(.rejected)
-                case .needsReview: throw TellerError.voidRefused(.needsReview)
-                case .voided: throw TellerError.voidRefused(.alreadyVoided)
-                }
                 let now = clock.now()
-                try database.run("""
-                    UPDATE outbox SET state = ?, reason = ?, updated_at_ms = ?
-                    WHERE id = ? AND state = ? AND first_sent_at_ms IS NULL
-                    """, [.state(.voided), .text(reason.rawValue), .integer(now.millisecondsSince1970), .integer(entry.id), .state(.queued)])
-                guard database.changes == 1 else {
-                    throw TellerError.storage(detail: "\(path): outbox row \(entry.id) changed while it was being voided")
-                }
+                let entry = try outbox.void(key, reason: reason, at: now, isClaimed: ledger.isClaimed)
                 try appendJournal(.void(entry, reason: reason, by: operatorID), at: now)
                 var voided = entry
                 voided.state = .voided(reason: reason)
@@ -53,18 +33,7 @@ extension TellerStore {
     /// of any payment, with a `reversal` journal entry, in one transaction.
     public func reverse(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
         try await enqueueChecked { () throws(TellerError) in
-            let original = try translating { () throws -> OutboxEntry in
-                guard let found = try database.queryFirst("SELECT \(OutboxColumns.list) FROM outbox WHERE idempotency_key = ?",
-                                                          [.text(key.rawValue)], row: OutboxColumns.entry) else { throw TellerError.noSuchEntry(key) }
-                guard case .confirmed = found.state else { throw TellerError.reversalRefused(.notPosted(found.state.kind)) }
-                guard found.reverses == nil else { throw TellerError.reversalRefused(.isReversal) }
-                if let other = try database.queryText("""
-                    SELECT idempotency_key FROM outbox WHERE reverses = ? AND state != ? AND state != ? ORDER BY id LIMIT 1
-                    """, [.text(key.rawValue), .state(.voided), .state(.rejected)]).flatMap(IdempotencyKey.init(rawValue:)) {
-                    throw TellerError.reversalRefused(.alreadyReversed(by: other))
-                }
-                return found
-            }
+            let original = try translating { try outbox.reversible(key) }
             return (try Self.reversing(original.request, by: operatorID), key)
         }
     }
@@ -85,16 +54,5 @@ extension TellerStore {
         } catch {
             throw .rule(error)
         }
-    }
-
-    /// Takes queued row `id` for the sync engine to send now. False when it
-    /// is no longer queued (voided since the engine read it): the engine
-    /// must not send it. Until the attempt ends (the row moves to any state
-    /// but `sending`) a void refuses it.
-    func claimForSending(_ id: Int64) throws(TellerError) -> Bool {
-        let state = try translating { try database.queryText("SELECT state FROM outbox WHERE id = ?", [.integer(id)]) }
-        guard state == OutboxState.Kind.queued.rawValue else { return false }
-        sendingClaims.insert(id)
-        return true
     }
 }

@@ -2,15 +2,18 @@ import FoundationEssentials
 import Synchronization
 import TellerCore
 
-/// The terminal's SQLite database: the outbox, the account cache and the
-/// operators' offline verifiers. Implements the TellerCore ports that read
-/// and write local state.
+/// The terminal's SQLite database: the outbox, the account cache, the
+/// operators' offline verifiers, the journal, the tills and the print
+/// queue. Implements the TellerCore ports that read and write local state.
 ///
 /// An actor, so one connection serves every caller in order and a
-/// transaction that spans its parts stays whole. The parts named by what
-/// they keep (``AccountCache``, ``OperatorStore``, ``JournalStore``) work on that connection
-/// inside the actor; the outbox, the sync ledger, the till and the print
-/// queue are still its extensions.
+/// transaction that spans its parts stays whole. Its parts are named by
+/// what they keep (``OutboxStore``, ``SyncLedger``, ``TillStore``,
+/// ``PrintQueueStore``, ``AccountCache``, ``OperatorStore``,
+/// ``JournalStore``) and work on that connection inside the actor; its
+/// extensions implement the ports by forwarding to them, keep the
+/// observers, and open the transactions that span parts (an enqueue
+/// writes the outbox row, its journal entries and its receipts in one).
 public actor TellerStore {
     let database: Database
     /// The account snapshots (`account_cache`), on this store's connection.
@@ -19,23 +22,22 @@ public actor TellerStore {
     let operators: OperatorStore
     /// The electronic journal (`journal`), on this store's connection.
     let journal: JournalStore
+    /// The payments (`outbox`), on this store's connection.
+    let outbox: OutboxStore
+    /// What the sync engine records of the payments it sends (`outbox`, `sync_problem`), on this store's connection.
+    let ledger: SyncLedger
+    /// The tills and their events for the bank (`tills`, `till_events`), on this store's connection.
+    let tills: TillStore
+    /// The print jobs (`print_jobs`), on this store's connection.
+    let printQueue: PrintQueueStore
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
     /// How this terminal's tills are counted (``TillPort``).
     public nonisolated let tillSettings: TillSettings
     let clock: any WallClock
-    /// Whose wall clock says which day it is, for the daily terminal limit.
-    let zone: LocalTime.Zone
-    /// The day ``localDay(_:)`` named last, and the minute (since 1970, UTC) it named it for.
-    var namedDay: (minute: Int64, name: String)?
     var enqueueObservers: [@Sendable (OutboxEntry) -> Void] = []
     var tillEventObservers: [@Sendable () -> Void] = []
-    /// Queued rows the sync engine has taken to send and not yet finished
-    /// with (see ``claimForSending(_:)``): a void refuses them although the
-    /// `sending` commit may still be on its way (it is made while the
-    /// request is on the wire).
-    var sendingClaims: Set<Int64> = []
     /// Receipts each payment queues for the printer: `receipt_copies`, or
     /// 0 without a printer (``configurePrinting(receiptCopies:)``). Set
     /// from outside the actor, so the terminal sets it as it opens the store.
@@ -94,11 +96,15 @@ public actor TellerStore {
         self.accounts = AccountCache(database: database, clock: clock)
         self.operators = OperatorStore(database: database)
         self.journal = JournalStore(database: database)
+        self.outbox = OutboxStore(database: database, accounts: accounts, limits: limits, zone: zone)
+        self.ledger = SyncLedger(database: database, clock: clock)
+        let tillSettings = till ?? .standard(for: limits.currency)
+        self.tills = TillStore(database: database, clock: clock, settings: tillSettings)
+        self.printQueue = PrintQueueStore(database: database)
         self.path = database.path
         self.limits = limits
-        self.tillSettings = till ?? .standard(for: limits.currency)
+        self.tillSettings = tillSettings
         self.clock = clock
-        self.zone = zone
         self.onlineEvidence = online
     }
 
