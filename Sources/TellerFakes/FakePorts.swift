@@ -207,7 +207,36 @@ public actor FakeSync: SyncStatusPort {
     public var problem: SyncProblem?
     public func setProblem(_ value: SyncProblem?) { problem = value }
     public func setOnline(_ value: Bool) { online = value }
-    public func status() async -> SyncStatus { SyncStatus(isOnline: online, lastSyncAt: lastSync, problem: problem) }
+    public func status() async -> SyncStatus {
+        if holdsStatus { await withCheckedContinuation { heldStatusCalls.append($0) } }
+        return SyncStatus(isOnline: online, lastSyncAt: lastSync, problem: problem)
+    }
+
+    /// While true, each ``status()`` waits until ``releaseFirstHeldStatus()``
+    /// (first in, first out), so a test can decide which of two concurrent
+    /// readers finishes first. Setting it false releases every waiting call.
+    public private(set) var holdsStatus = false
+    private var heldStatusCalls: [CheckedContinuation<Void, Never>] = []
+
+    public func holdStatus(_ value: Bool) {
+        holdsStatus = value
+        guard !value else { return }
+        for call in heldStatusCalls { call.resume() }
+        heldStatusCalls.removeAll()
+    }
+
+    public func releaseFirstHeldStatus() {
+        guard !heldStatusCalls.isEmpty else { return }
+        heldStatusCalls.removeFirst().resume()
+    }
+
+    /// Waits until `count` calls of ``status()`` are held (a test's time limit bounds it).
+    public func waitUntilHeld(_ count: Int) async {
+        while heldStatusCalls.count < count {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     public func syncNow() async { syncNowCount += 1 }
     public func setLastSync(_ date: Date?) { lastSync = date }
 

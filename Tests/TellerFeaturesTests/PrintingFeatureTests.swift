@@ -43,6 +43,37 @@ import TellerFakes
         #expect(h.coordinator.statusBar.printerText == "1 slip to print")
     }
 
+    /// A sync event's refresh that starts while the reprint's own refresh
+    /// is still reading must not swallow it: when the reprint says "on its
+    /// way", the badge counts the copy, whichever refresh finishes first.
+    @Test(.timeLimit(.minutes(1))) func aSlipIsCountedEvenWhileASyncEventRefreshesTheStatusBar() async throws {
+        let h = FeatureHarness(withPrinter: true)
+        await h.signIn()
+        let entry = try await h.outbox.enqueue(Self.deposit())
+        h.coordinator.push(.receipt(entry))
+        await h.coordinator.settle()
+        let receipt = try #require(h.coordinator.current.receipt)
+        await h.sync.holdStatus(true)
+        let reprint = Task { await receipt.reprint() }
+        await h.sync.waitUntilHeld(1)
+        // The sync event's refresh begins (up to its first suspension) while the reprint's is reading.
+        let started = StartedFlag()
+        let syncEvent = Task { @MainActor in
+            started.value = true
+            await h.coordinator.refreshStatus()
+        }
+        while !started.value { await Task.yield() }
+        await h.sync.releaseFirstHeldStatus()
+        await reprint.value
+        #expect(receipt.printMessage == "A copy is on its way to the printer.")
+        #expect(h.coordinator.statusBar.printerText == "1 slip to print")
+        await h.sync.holdStatus(false)
+        await syncEvent.value
+        #expect(h.coordinator.statusBar.printerText == "1 slip to print")
+    }
+
+    @MainActor final class StartedFlag { var value = false }
+
     @Test func withoutAPrinterNothingOffersAReprint() async throws {
         let h = FeatureHarness()
         await h.signIn()

@@ -27,9 +27,10 @@ public final class Coordinator: Navigator {
     public var onChange: (() -> Void)?
     /// Tasks started by screens, so tests can wait for them.
     private var pending: [Task<Void, Never>] = []
-    /// Bumped when a status refresh starts: a refresh that finishes after a
-    /// later one began shows nothing, so older counts never overwrite newer.
-    private var statusGeneration = 0
+    /// The status refresh in flight, if any: refreshes run one after the
+    /// other, so an older count never overwrites a newer one, and each
+    /// caller returns only once what it read is shown.
+    private var statusRefresh: Task<Void, Never>?
 
     public init(dependencies: FeatureDependencies) {
         self.dependencies = dependencies
@@ -210,16 +211,29 @@ public final class Coordinator: Navigator {
     /// Re-reads the queue summary, sync status and printer for the status
     /// bar. The slips waiting are counted in the print queue itself, so a
     /// slip shows from the moment it is queued, not from the spooler's next pass.
+    ///
+    /// Refreshes run in the order they were asked for, each after the one
+    /// before has been shown. When this returns, the status bar shows what
+    /// was true when it was called or later: a caller that queued a slip
+    /// and then refreshed can rely on the badge counting it, even while a
+    /// sync event's refresh runs at the same time.
     public func refreshStatus() async {
-        statusGeneration += 1
-        let generation = statusGeneration
+        let previous = statusRefresh
+        let refresh = Task { @MainActor in
+            await previous?.value
+            await self.readAndShowStatus()
+        }
+        statusRefresh = refresh
+        await refresh.value
+    }
+
+    private func readAndShowStatus() async {
         let status = await dependencies.sync.status()
         let summary = try? await dependencies.outbox.summary()
         var printer = await dependencies.printer?.printerReport()
         if printer != nil, let waiting = try? await dependencies.printQueue?.waitingPrintJobCount() {
             printer?.waitingJobs = waiting
         }
-        guard generation == statusGeneration else { return }
         isOnline = status.isOnline
         statusBar.update(online: isOnline, problem: status.problem, clockVerified: status.clockVerified, lastSyncAt: status.lastSyncAt,
                          summary: summary, signedIn: signedInOperator)
