@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI", "TellerRuntime",
-                           "TellerFakes", "ProcessTestSupport", "SystemCalls"]),
+                           "TellerFakes", "ProcessTestSupport", "SystemCalls", "TellerConfiguration"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",

@@ -192,6 +192,14 @@ extension Configuration {
             return nil
         },
         "bank_name": text(maximumLength: 64) { value, c in c.bankName = value; return nil },
+        "frame_priority": text { value, c in
+            let range = framePriorityRange
+            guard let priority = Int32(value), range.contains(priority) else {
+                return "'\(value)' is not a whole number from \(range.lowerBound) (ordinary scheduling) to \(range.upperBound)"
+            }
+            c.framePriority = priority
+            return nil
+        },
     ]
 
     /// A text value: not empty, no control characters, and bounded (a path

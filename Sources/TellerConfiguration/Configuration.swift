@@ -97,6 +97,15 @@ public struct Configuration: Sendable {
     /// The bank's name at the top of every receipt; empty prints none.
     public var bankName = ""
 
+    // Scheduling
+    /// The real-time priority (SCHED_RR) of the thread that reads input and
+    /// draws every frame, so a tap is drawn at once however busy the other
+    /// threads and processes are; 0 leaves it to ordinary scheduling.
+    public var framePriority = defaultFramePriority
+    public static let defaultFramePriority: Int32 = 5
+    /// 0 to 20: the highest stays well below the kernel's interrupt threads (50).
+    public static let framePriorityRange: ClosedRange<Int32> = 0...20
+
     /// The file's default location.
     public static let defaultPath = "/etc/teller/teller.conf"
 

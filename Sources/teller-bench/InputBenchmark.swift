@@ -4,6 +4,8 @@ import TellerCore
 import TellerFakes
 import TellerFeatures
 import TellerRuntime
+import SystemCalls
+import TellerConfiguration
 import Widgets
 
 /// Input to presented frame on the terminal's own path at 1280x800, on the
@@ -25,12 +27,16 @@ let inputBenchmark = Benchmark(
           input_to_present_p50_ms / _p99_ms              both together
           input_to_present_loaded_p50_ms / _p99_ms       both again, while the other core spins and commits to SQLite
           scroll_1000_rows_input_to_present_p50_ms / _p99_ms   each finger move dragging a 1,000-row queue
+          input_frame_priority                           the loop thread's scheduling, as `teller run` sets it
         options:
-          --taps N   taps of each kind and finger moves (default 200)
+          --taps N             taps of each kind and finger moves (default 200)
+          --frame-priority N   the loop thread's real-time priority, 0 for ordinary scheduling
+                               (default: teller.conf's default, \(Configuration.defaultFramePriority))
         """
 ) { args in
     let taps = args.firstIndex(of: "--taps").flatMap { Int(args[$0 + 1]) } ?? 200
-    try await InputBench().run(taps: taps)
+    let priority = args.firstIndex(of: "--frame-priority").flatMap { Int32(args[$0 + 1]) } ?? Configuration.defaultFramePriority
+    try await InputBench().run(taps: taps, framePriority: priority)
 }
 
 @MainActor
@@ -47,7 +53,7 @@ private final class InputBench {
                                   scale: Scale(1.5))
     }
 
-    func run(taps: Int) async throws {
+    func run(taps: Int, framePriority priority: Int32) async throws {
         runtime.onFramePresented = { [unowned self] _ in
             // The clock stops here, in the loop's callback, not when the awaiting task next runs.
             let now = ContinuousClock.now
@@ -55,6 +61,7 @@ private final class InputBench {
             presented = nil
             waiting?.resume(returning: now)
         }
+        framePriority(priority)
         runtime.start()
         await harness.coordinator.start()
         let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "teller-bench touchscreen"),
@@ -96,6 +103,17 @@ private final class InputBench {
             throw BenchmarkError.failed("the taps did not reach the queue; on \(harness.coordinator.current.screenName)")
         }
         report("scroll_1000_rows_input_to_present", try await drag("queue.list", moves: taps, with: touch))
+    }
+
+    /// Schedules this thread, the loop's, as `teller run` does its own (`frame_priority`), and says how it runs.
+    private func framePriority(_ priority: Int32) {
+        guard priority > 0 else { return print("input_frame_priority: ordinary scheduling") }
+        do throws(SystemCallError) {
+            try KernelThread.runCurrentInRealTime(priority: priority)
+            print("input_frame_priority: SCHED_RR \(priority)")
+        } catch {
+            print("input_frame_priority: ordinary scheduling (\(error))")
+        }
     }
 
     /// Digit and backspace taps on the amount keypad, then Back and Deposit

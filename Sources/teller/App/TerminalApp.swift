@@ -99,6 +99,7 @@ final class TerminalApp {
         if configuration.logLatency { runtime.reportInputLatency { Log.info($0.description) } }
         runtime.onDeviceNotice = { notice in Self.log(notice) }
         runtime.onInputUnavailable = { error in Log.warning("input: \(error); only teller ctl can touch this terminal") }
+        raiseFramePriority()
         runtime.start()
         startControlSocket()
         tokens.append(loop.every(milliseconds: 1000) { [unowned self] in self.coordinator.tick() })
@@ -110,6 +111,24 @@ final class TerminalApp {
             await self.startPrinting()
             if let engine = self.live.engine { await engine.start() }
             await self.coordinator.start()
+        }
+    }
+
+    /// Puts this thread, the main queue's, which reads input and draws every
+    /// frame, under real-time scheduling (`frame_priority`): it then gets a
+    /// core the moment an event arrives, instead of waiting behind the sync
+    /// engine, SQLite or another process (docs/device.md measures the
+    /// difference). Threads started later keep ordinary scheduling. Where it
+    /// is not allowed (no `LimitRTPRIO`), the terminal says so and runs on.
+    private func raiseFramePriority() {
+        let priority = configuration.framePriority
+        guard priority > 0 else { return Log.info("frames: ordinary scheduling (frame_priority = 0)") }
+        do throws(SystemCallError) {
+            try KernelThread.runCurrentInRealTime(priority: priority)
+            Log.info("frames: real-time priority \(priority) (SCHED_RR) for input and drawing")
+        } catch {
+            Log.warning("frames: \(error); input and drawing wait for a core like any other thread "
+                        + "(teller.service allows it with LimitRTPRIO; frame_priority = 0 turns this off)")
         }
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import ProcessTestSupport
+
+/// `frame_priority`: check-config takes 0 to 20 and names anything else;
+/// the running terminal puts its main thread (input and frames) under
+/// SCHED_RR at that priority, or leaves it ordinary at 0, and the threads
+/// it starts stay ordinary. (The tests run as root; teller.service allows
+/// it through LimitRTPRIO, which deploy/tests/vm-checks proves under systemd.)
+@Suite struct FramePriorityTests {
+    static let teller = TestProducts.executable("teller")
+
+    func checkConfig(_ text: String) async throws -> (status: Int32, output: String) {
+        let directory = TemporaryDirectory("teller-frame-priority")
+        let file = directory.file("teller.conf")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try await ChildProcess.run(Self.teller, ["check-config", file])
+        return (result.status, result.stdout + result.stderr)
+    }
+
+    @Test(arguments: ["0", "1", "5", "20"]) func aPriorityFrom0To20IsTaken(_ value: String) async throws {
+        let result = try await checkConfig("frame_priority = \(value)\n")
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test(arguments: ["21", "-1", "99", "high", "5.5"]) func anythingElseIsNamedWithItsLine(_ value: String) async throws {
+        let result = try await checkConfig("# scheduling\nframe_priority = \(value)\n")
+        #expect(result.status == 1)
+        #expect(result.output.contains("teller.conf:2: frame_priority: '\(value)' is not a whole number from 0 (ordinary scheduling) to 20"),
+                "\(result.output)")
+    }
+
+    /// Policy and real-time priority of each thread of `pid`, the main thread first
+    /// (/proc/PID/task/TID/stat fields 41 and 40; the name in brackets may hold spaces).
+    static func scheduling(of pid: pid_t) throws -> [(policy: Int, priority: Int)] {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap(Int32.init).sorted { a, b in
+            a == pid || (b != pid && a < b)
+        }
+        return try tasks.map { task in
+            let stat = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)
+            let fields = stat[stat.range(of: ") ", options: .backwards)!.upperBound...].split(separator: " ")
+            // fields[0] is field 3 (state): field N is fields[N - 3].
+            return (policy: Int(fields[41 - 3])!, priority: Int(fields[40 - 3])!)
+        }
+    }
+
+    @Test func theMainThreadRunsInRealTimeAndTheOthersDoNot() async throws {
+        let terminal = try TerminalProcess(host: nil)
+        try await terminal.start()
+        let child = try #require(terminal.child)
+        let threads = try Self.scheduling(of: child.pid)
+        await terminal.stop()
+        let sched_rr = 2
+        #expect(threads.first.map { [$0.policy, $0.priority] } == [sched_rr, 5], "\(threads)")
+        #expect(threads.count > 1 && threads.dropFirst().allSatisfy { $0.policy == 0 && $0.priority == 0 }, "\(threads)")
+        #expect(child.stderr.contains("frames: real-time priority 5 (SCHED_RR) for input and drawing"), "\(child.stderr)")
+    }
+
+    @Test func zeroLeavesItOrdinary() async throws {
+        let terminal = try TerminalProcess(host: nil, configuration: ["frame_priority = 0"])
+        try await terminal.start()
+        let child = try #require(terminal.child)
+        let threads = try Self.scheduling(of: child.pid)
+        await terminal.stop()
+        #expect(threads.allSatisfy { $0.policy == 0 && $0.priority == 0 }, "\(threads)")
+        #expect(child.stderr.contains("frames: ordinary scheduling (frame_priority = 0)"), "\(child.stderr)")
+    }
+}
