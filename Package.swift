@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", path: "COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
+        /// epoll, and libdispatch's main-queue functions for a main thread that serves the main queue itself (Device's MainThread).
+        .systemLibrary(name: "CEventLoop", path: "CEventLoop"),
         /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
         .systemLibrary(name: "CNetlink", path: "CNetlink"),
         .systemLibrary(
@@ -76,7 +78,7 @@ let package = Package(
         .target(name: "TellerUI", dependencies: ["TellerFeatures", "TellerCore", "Widgets", "Graphics"]),
 
         // MARK: Device (displays, evdev input, uinput, evemu)
-        .target(name: "Device", dependencies: ["SystemCalls", "CDRM", "CEvdev", "Graphics"]),
+        .target(name: "Device", dependencies: ["SystemCalls", "CDRM", "CEvdev", "CEventLoop", "Graphics"]),
 
         // MARK: Runtime
         /// Kernel to screen: the display, the input devices and the main loop joined to the

@@ -382,7 +382,7 @@ Report.step("event-loop") {
         }
         Report.check(
             "loop-input", names == ["added multitouchScreen", "began@200,150", "ended@200,150", "began@400,300", "cancelled@400,300", "removed"],
-            "through dispatch watches: \(names)")
+            "through the loop's epoll watches: \(names)")
     }
 
     let taskRan = Flag()

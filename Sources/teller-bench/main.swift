@@ -1,6 +1,7 @@
 // teller-bench: measures Teller's speed and memory targets as ratios against
 // a baseline taken in the same run, so a noisy machine moves both sides.
 // Each benchmark lives in its own file and registers itself in `benchmarks`.
+import Device
 import Glibc
 
 /// A named benchmark: `run` prints `key: value` lines to stdout.
@@ -38,9 +39,17 @@ if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
     if !benchmark.usage.isEmpty { print(benchmark.usage) }
     exit(0)
 }
-do {
-    try await benchmark.run(Array(arguments.dropFirst()))
-} catch {
-    printError("teller-bench \(name): \(error)\n")
+// Served on the main thread as `teller` serves it (Device's MainThread), so
+// what runs on the main actor here runs where it runs in the terminal.
+let failure: String? = MainThread.run {
+    do {
+        try await benchmark.run(Array(arguments.dropFirst()))
+        return nil
+    } catch {
+        return "teller-bench \(name): \(error)\n"
+    }
+}
+if let failure {
+    printError(failure)
     exit(1)
 }

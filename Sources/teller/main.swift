@@ -3,7 +3,11 @@ import TellerCommands
 import TellerControl
 import TellerConfiguration
 import SystemCalls
+import Device
 // teller: the counter terminal's executable and composition root.
+// No top-level await: an async main would hand the main queue to Dispatch's
+// pool (dispatchMain). The main thread serves it itself instead (Device's
+// MainThread), so the terminal's input and frames run on this one thread.
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -16,15 +20,15 @@ if let command = arguments.first, let help = commandUsage[command],
 }
 switch arguments.first {
 case "run":
-    exitCode = await RunCommand.run(Array(arguments.dropFirst()))
+    exitCode = MainThread.run { await RunCommand.run(Array(arguments.dropFirst())) }
 case "status":
-    exitCode = await StatusCommand.run(Array(arguments.dropFirst()))
+    exitCode = MainThread.run { await StatusCommand.run(Array(arguments.dropFirst())) }
 case "metrics":
-    exitCode = await MetricsCommand.run(Array(arguments.dropFirst()))
+    exitCode = MainThread.run { await MetricsCommand.run(Array(arguments.dropFirst())) }
 case "journal":
-    exitCode = await JournalCommand.run(Array(arguments.dropFirst()))
+    exitCode = MainThread.run { await JournalCommand.run(Array(arguments.dropFirst())) }
 case "drain":
-    exitCode = await DrainCommand.run(Array(arguments.dropFirst()))
+    exitCode = MainThread.run { await DrainCommand.run(Array(arguments.dropFirst())) }
 case "check-config":
     exitCode = CheckConfigCommand.run(Array(arguments.dropFirst()))
 case "config":
@@ -34,7 +38,7 @@ case "identity":
 case "hash-pin":
     exitCode = HashPINCommand.run(Array(arguments.dropFirst()))
 case "scenario":
-    exitCode = await ScenarioCommand.run(Array(arguments.dropFirst()))
+    exitCode = MainThread.run { await ScenarioCommand.run(Array(arguments.dropFirst())) }
 case "ctl":
     exitCode = ControlClient.run(Array(arguments.dropFirst()))
 case "ctl-bridge":

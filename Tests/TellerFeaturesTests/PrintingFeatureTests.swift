@@ -54,7 +54,11 @@ import TellerFakes
         await h.coordinator.settle()
         let receipt = try #require(h.coordinator.current.receipt)
         await h.sync.holdStatus(true)
-        let reprint = Task { await receipt.reprint() }
+        let reprinted = StartedFlag()
+        let reprint = Task { @MainActor in
+            await receipt.reprint()
+            reprinted.value = true
+        }
         await h.sync.waitUntilHeld(1)
         // The sync event's refresh begins (up to its first suspension) while the reprint's is reading.
         let started = StartedFlag()
@@ -63,7 +67,13 @@ import TellerFakes
             await h.coordinator.refreshStatus()
         }
         while !started.value { await Task.yield() }
-        await h.sync.releaseFirstHeldStatus()
+        // The reads finish one at a time in the order they began (a refresh
+        // of the harness's own may come first), each given a second to let
+        // the reprint finish before the next is released.
+        while !reprinted.value {
+            await h.sync.releaseFirstHeldStatus()
+            for _ in 0..<100 where !reprinted.value { try await Task.sleep(for: .milliseconds(10)) }
+        }
         await reprint.value
         #expect(receipt.printMessage == "A copy is on its way to the printer.")
         #expect(h.coordinator.statusBar.printerText == "1 slip to print")

@@ -9,6 +9,8 @@ import Testing
 /// it through LimitRTPRIO, which deploy/tests/vm-checks proves under systemd.)
 @Suite struct FramePriorityTests {
     static let teller = TestProducts.executable("teller")
+    /// teller.conf's default (docs/configuration.md); TerminalProcess runs its other terminals at 0.
+    static let shippedDefault = 5
 
     func checkConfig(_ text: String) async throws -> (status: Int32, output: String) {
         let directory = TemporaryDirectory("teller-frame-priority")
@@ -44,14 +46,20 @@ import Testing
         }
     }
 
+    /// The main thread serves the main queue itself (Device's MainThread):
+    /// it waits in poll(2), not parked in sigsuspend under dispatchMain()
+    /// while Dispatch's pool runs the frames at ordinary priority.
     @Test func theMainThreadRunsInRealTimeAndTheOthersDoNot() async throws {
-        let terminal = try TerminalProcess(host: nil)
+        let terminal = try TerminalProcess(host: nil, configuration: ["frame_priority = \(Self.shippedDefault)"])
         try await terminal.start()
         let child = try #require(terminal.child)
+        try await terminal.tap("sign-in.pin.1")
         let threads = try Self.scheduling(of: child.pid)
+        let waitsIn = try String(contentsOfFile: "/proc/\(child.pid)/task/\(child.pid)/wchan", encoding: .utf8)
         await terminal.stop()
+        #expect(waitsIn.contains("poll"), "the main thread waits in \(waitsIn)")
         let sched_rr = 2
-        #expect(threads.first.map { [$0.policy, $0.priority] } == [sched_rr, 5], "\(threads)")
+        #expect(threads.first.map { [$0.policy, $0.priority] } == [sched_rr, Self.shippedDefault], "\(threads)")
         #expect(threads.count > 1 && threads.dropFirst().allSatisfy { $0.policy == 0 && $0.priority == 0 }, "\(threads)")
         #expect(child.stderr.contains("frames: real-time priority 5 (SCHED_RR) for input and drawing"), "\(child.stderr)")
     }

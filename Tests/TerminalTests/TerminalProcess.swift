@@ -21,7 +21,10 @@ final class TerminalProcess: @unchecked Sendable {
         chmod(directory.file("secret"), 0o600)
         var lines = ["terminal_id = T-0001", "branch = E2E", "data_dir = \(dataDirectory ?? directory.file("data"))",
                      "runtime_dir = \(directory.file("run"))", "display = offscreen", "offscreen_size = 800x480",
-                     "secret_file = \(directory.file("secret"))", "request_timeout_s = 2", "retry_base_s = 0.2", "retry_cap_s = 1"]
+                     "secret_file = \(directory.file("secret"))", "request_timeout_s = 2", "retry_base_s = 0.2", "retry_cap_s = 1",
+                     // Many terminals run at once on the test machine's two cores: none takes one
+                     // ahead of the test runner. FramePriorityTests runs the real-time default.
+                     "frame_priority = 0"]
         if let host { lines.append("host_url = \(host.absoluteString)") }
         extraConfiguration = configuration
         // A test's own setting replaces the default of the same key.

@@ -6,7 +6,9 @@ import Graphics
 /// Teller's single-threaded main loop, on the main dispatch queue.
 ///
 /// Descriptors (the DRM fd, evdev fds, inotify), timers and SIGTERM/SIGINT
-/// all become main-queue handlers, so @MainActor view models and async tasks
+/// all become main-actor handlers (descriptors through one epoll set that
+/// the main thread itself waits on when it serves the main queue,
+/// ``MainThread``), so @MainActor view models and async tasks
 /// run between them with no locks. Frames are drawn only when the display is
 /// ready (no flip pending) and something asked for one: at most once per
 /// vblank, and the loop never waits for vblank. A frame counts as presented
@@ -28,6 +30,8 @@ public final class EventLoop {
     public typealias Renderer = @MainActor (_ surface: Surface, _ stale: Rect) -> Rect
 
     private var tokens: [Token] = []
+    /// The descriptors watched, in one epoll set (see ``MainThread``).
+    private let watches = WatchSet()
     var inputRouters: [InputRouter] = []
     private var cleanups: [@MainActor () -> Void] = []
     private var display: (any Display)?
@@ -54,19 +58,13 @@ public final class EventLoop {
         self.clock = clock ?? MonotonicLoopClock()
     }
 
-    /// Calls `handler` on the main queue whenever `fd` is readable.
+    /// Calls `handler` on the main actor whenever `fd` is readable.
     ///
     /// - Parameter owner: kept alive until the watch is cancelled; pass the
     ///   object that closes `fd`, so the descriptor outlives its watch.
     @discardableResult
     public func watch(_ fd: Int32, keepingAlive owner: AnyObject? = nil, _ handler: @escaping @MainActor () -> Void) -> Token {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
-        source.setEventHandler { MainActor.assumeIsolated { handler() } }
-        if let owner {
-            let box = OwnerBox(owner)
-            source.setCancelHandler { box.release() }
-        }
-        return keep(source)
+        keep(watches.watch(fd, keepingAlive: owner, handler))
     }
 
     /// Calls `handler` every `milliseconds` on ``clock``, first after one period.
@@ -169,9 +167,10 @@ public final class EventLoop {
         try? FileDescriptor.standardError.writeAll(Array("<3>display: \(error)\n".utf8))
     }
 
-    /// Runs the main queue forever (until ``stop(status:)``).
+    /// Serves the main queue and this loop's descriptors on the calling
+    /// main thread forever (until ``stop(status:)``): ``MainThread``.
     public func run() -> Never {
-        dispatchMain()
+        MainThread.serveForever()
     }
 
     /// Runs the cleanups, releases the display (restoring the CRTC) and exits.
@@ -204,12 +203,4 @@ public final class EventLoop {
 
     /// Watches, timers and signal sources the loop holds (for tests).
     var heldSources: Int { tokens.count }
-}
-
-/// Holds a descriptor's owner until the dispatch source watching it is cancelled.
-private final class OwnerBox: @unchecked Sendable {
-    // Touched only on the main queue: at creation and in the cancel handler.
-    private var owner: AnyObject?
-    init(_ owner: AnyObject) { self.owner = owner }
-    func release() { owner = nil }
 }
