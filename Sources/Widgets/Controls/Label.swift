@@ -37,7 +37,7 @@ public struct Label: Widget {
         let natural = measure(available, context)
         let font = context.font(style)
         if !canTruncate { return maxLines > 1 ? narrowestWhole(available, font) ?? natural : natural }
-        let width = canTruncate ? min(natural.width, font.width(of: text.prefix(1) + Font.ellipsis)) : natural.width
+        let width = canTruncate ? min(natural.width, font.width(of: String(text.prefix(1)) + Font.ellipsis)) : natural.width
         return Size(width: width, height: min(natural.height, font.lineHeight))
     }
 
