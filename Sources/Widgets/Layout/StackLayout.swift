@@ -34,8 +34,13 @@ struct StackLayout {
 
     func flexibility(_ along: Axis) -> Double {
         // A Spacer stretches its stack along the stack's own axis only.
-        let relevant = along == axis ? children : children.filter { !($0 is Spacer) }
-        return relevant.map { weight(of: $0, along) }.max() ?? 0
+        // Asked for every child of every stack, several times a layout: no arrays made.
+        var most: Double?
+        for child in children where along == axis || !(child is Spacer) {
+            let weight = weight(of: child, along)
+            most = max(most ?? weight, weight)
+        }
+        return most ?? 0
     }
 
     func layoutChildren(in frame: Rect, _ context: LayoutContext) -> [LayoutNode] {
