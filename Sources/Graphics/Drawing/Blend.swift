@@ -29,7 +29,8 @@ func multiplyAlpha(_ a: UInt32, _ b: UInt32) -> UInt32 {
 /// blend gives exactly). Four pixels go at a time in 16-bit lanes, one
 /// channel each: a product of two bytes and the rounding step fit in 16 bits,
 /// so the lanes give the very values of the 32-bit form, without the branch
-/// per pixel that a glyph's ragged edges make unpredictable.
+/// per pixel that a glyph's ragged edges make unpredictable; four fully
+/// covered pixels of an opaque colour are stored without blending.
 /// - Parameter src: An xRGB colour with its top byte set (``Color/xrgb``).
 @inline(__always)
 func blendSpan(_ coverage: UnsafePointer<UInt8>, into row: UnsafeMutablePointer<UInt32>, count: Int,
@@ -40,14 +41,23 @@ func blendSpan(_ coverage: UnsafePointer<UInt8>, into row: UnsafeMutablePointer<
         let srcRB = unsafeBitCast(SIMD4<UInt32>(repeating: src & 0x00FF_00FF), to: Lanes.self)
         let srcAG = unsafeBitCast(SIMD4<UInt32>(repeating: (src >> 8) & 0x00FF_00FF), to: Lanes.self)
         let tint = Lanes(repeating: UInt16(truncatingIfNeeded: colorAlpha))
+        let opaque = colorAlpha == 255
         while x &+ 4 <= count {
             let raw = UnsafeRawPointer(coverage + x)
-            if raw.loadUnaligned(as: UInt32.self) == 0 {
+            let four = raw.loadUnaligned(as: UInt32.self)
+            if four == 0 {
+                x &+= 4
+                continue
+            }
+            // Fully covered in an opaque colour: the blend gives `src` exactly (the inside of a
+            // rounded corner, a heavy stroke of a large glyph).
+            if four == 0xFFFF_FFFF && opaque {
+                UnsafeMutableRawPointer(row + x).storeBytes(of: SIMD4<UInt32>(repeating: src), as: SIMD4<UInt32>.self)
                 x &+= 4
                 continue
             }
             // Each pixel's coverage in both of its 16-bit lanes (written so that it compiles to two unpacks).
-            let bytes = unsafeBitCast(SIMD4<UInt32>(raw.loadUnaligned(as: UInt32.self), 0, 0, 0), to: SIMD16<UInt8>.self)
+            let bytes = unsafeBitCast(SIMD4<UInt32>(four, 0, 0, 0), to: SIMD16<UInt8>.self)
             let spread = unsafeBitCast(SIMD16<UInt8>(bytes[0], 0, 0, 0, bytes[1], 0, 0, 0, bytes[2], 0, 0, 0, bytes[3], 0, 0, 0),
                                        to: SIMD4<UInt32>.self)
             let covered = unsafeBitCast(spread | (spread &<< 16), to: Lanes.self)

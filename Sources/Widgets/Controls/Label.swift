@@ -26,6 +26,12 @@ public struct Label: Widget {
 
     public func measure(_ available: Size, _ context: LayoutContext) -> Size {
         let font = context.font(style)
+        if maxLines == 1 {
+            // What lines(width:) and the width of its one line give, with one look-up when the text fits.
+            let whole = font.width(of: text)
+            let width = whole <= available.width ? whole : font.width(of: font.truncated(text, toWidth: available.width))
+            return Size(width: min(width, available.width), height: font.lineHeight)
+        }
         let lines = self.lines(width: available.width, font)
         let width = lines.map { font.width(of: $0) }.max() ?? 0
         return Size(width: min(width, available.width), height: lines.count * font.lineHeight)
@@ -37,7 +43,7 @@ public struct Label: Widget {
         let natural = measure(available, context)
         let font = context.font(style)
         if !canTruncate { return maxLines > 1 ? narrowestWhole(available, font) ?? natural : natural }
-        let width = canTruncate ? min(natural.width, font.width(of: text.prefix(1) + Font.ellipsis)) : natural.width
+        let width = canTruncate ? min(natural.width, font.width(of: String(text.prefix(1)) + Font.ellipsis)) : natural.width
         return Size(width: width, height: min(natural.height, font.lineHeight))
     }
 
@@ -68,8 +74,11 @@ public struct Label: Widget {
                           paints: text.paints(in: frame, context), isTruncated: text.isCut(in: frame, context))
     }
 
+    /// Text that fits is its own line (as ``Font/truncated(_:toWidth:)`` would say): its
+    /// width is a cheaper question than a truncation at a width.
     private func lines(width: Int, _ font: Font) -> [String] {
-        maxLines == 1 ? [font.truncated(text, toWidth: width)] : font.wrapped(text, toWidth: width, maxLines: maxLines)
+        guard maxLines == 1 else { return font.wrapped(text, toWidth: width, maxLines: maxLines) }
+        return [font.width(of: text) <= width ? text : font.truncated(text, toWidth: width)]
     }
 
     /// Whether breaking to `lines` lost text: a single line differs from the

@@ -44,7 +44,13 @@ public final class RowHeightCache {
     /// row heights, the first 0.
     func offsets(of rows: ListRows, list: String, width: Int, _ context: LayoutContext) -> [Int] {
         let key = ListKey(list: list, width: width, textScale: context.textScale, scale: context.scale.factor)
-        if let kept = offsets[key], kept.rows.isSame(as: rows) { return kept.offsets }
+        if let kept = offsets[key], kept.rows.isSame(as: rows) {
+            // A rebuilt but equal source is kept in place of the old one: a layout asks
+            // about the same rows several times, and comparing an array with its own
+            // storage stops at once, where an equal copy is compared row by row.
+            offsets[key] = (rows, kept.offsets)
+            return kept.offsets
+        }
         var sums = [Int](repeating: 0, count: rows.count + 1)
         for index in 0..<rows.count { sums[index + 1] = sums[index] + height(of: rows[index], width: width, context) }
         // A few lists at a few widths; more means the keys are going stale.

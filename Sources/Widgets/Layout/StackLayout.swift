@@ -34,8 +34,13 @@ struct StackLayout {
 
     func flexibility(_ along: Axis) -> Double {
         // A Spacer stretches its stack along the stack's own axis only.
-        let relevant = along == axis ? children : children.filter { !($0 is Spacer) }
-        return relevant.map { weight(of: $0, along) }.max() ?? 0
+        // Asked for every child of every stack, several times a layout: no arrays made.
+        var most: Double?
+        for child in children where along == axis || !(child is Spacer) {
+            let weight = weight(of: child, along)
+            most = max(most ?? weight, weight)
+        }
+        return most ?? 0
     }
 
     func layoutChildren(in frame: Rect, _ context: LayoutContext) -> [LayoutNode] {
@@ -74,13 +79,32 @@ struct StackLayout {
     }
 
     /// Every child measured in `content`, and its length along the main axis.
+    ///
+    /// A fixed child's minimum counts only when the natural lengths do not
+    /// fit (``distribute(room:natural:minimum:weights:)``), so it is asked
+    /// for only then: a minimum measures the child again, and its children
+    /// in turn: a fifth of the account screen's layout when everything fits.
     private func mainLengths(_ content: Size, _ context: LayoutContext, measured: [Size]? = nil) -> ([Size], [Int]) {
         let room = max(0, main(content) - context.px(spacing) * max(0, children.count - 1))
         let measured = measured ?? children.map { $0.measure(content, context) }
         let natural = measured.map(main)
-        let minimum = zip(children, natural).map { min($1, main($0.minimumSize(content, context))) }
         let weights = children.map { weight(of: $0, axis) }
-        return (measured, distribute(room: room, natural: natural, minimum: minimum, weights: weights))
+        func minimum(_ i: Int) -> Int { min(natural[i], main(children[i].minimumSize(content, context))) }
+        // Until it is known to count, a fixed child's minimum stands at its natural length.
+        var minimums = natural
+        var fixedNatural = 0, flexibleMinimum = 0
+        for i in children.indices {
+            if weights[i] > 0 {
+                minimums[i] = minimum(i)
+                flexibleMinimum += minimums[i]
+            } else {
+                fixedNatural += natural[i]
+            }
+        }
+        if fixedNatural + flexibleMinimum > room {
+            for i in children.indices where weights[i] == 0 { minimums[i] = minimum(i) }
+        }
+        return (measured, distribute(room: room, natural: natural, minimum: minimums, weights: weights))
     }
 
     /// Main-axis lengths for every child; see the type's discussion for the rules.
