@@ -101,7 +101,7 @@ public enum StartupPages {
         let vdso: UInt
         var released = Released()
 
-        mutating func advise(_ object: dl_phdr_info) {
+        mutating func advise(_ object: cmemory_phdr_info) {
             guard let headers = object.dlpi_phdr else { return }
             let segments = (0..<Int(object.dlpi_phnum)).map { index in
                 let header = headers[index]
