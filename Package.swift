@@ -36,6 +36,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
         /// epoll, and libdispatch's main-queue functions for a main thread that serves the main queue itself (Device's MainThread).
         .systemLibrary(name: "CEventLoop", path: "CEventLoop"),
+        /// The process's own memory (libc headers only): the dynamic loader's
+        /// list of loaded objects and their segments, and malloc's arenas.
+        .systemLibrary(name: "CMemory", path: "CMemory"),
         /// Kernel headers only (linux-libc-dev): the rtnetlink link watcher.
         .systemLibrary(name: "CNetlink", path: "CNetlink"),
         .systemLibrary(
@@ -84,7 +87,7 @@ let package = Package(
         /// Kernel to screen: the display, the input devices and the main loop joined to the
         /// coordinator and the screens, and the print spooler. Knows no data layer (only its ports), so
         /// teller-bench drives it on the fakes.
-        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI"]),
+        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI", "CMemory"]),
 
         // MARK: The terminal's own libraries (what the executable wires)
         /// teller.conf: the keys, their parsers and rules, the file's reader and editor.

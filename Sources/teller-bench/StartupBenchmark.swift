@@ -10,11 +10,13 @@ let startupBenchmark = Benchmark(name: "startup", summary: "the shipped static b
                                  usage: startupUsage) { arguments in
     var runs = 5
     var teller: String?
+    var smapsCopy: String?
     var rest = arguments[...]
     while let flag = rest.popFirst() {
         switch flag {
         case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
         case "--teller": teller = rest.popFirst()
+        case "--smaps": smapsCopy = rest.popFirst()
         default: throw BenchmarkError.unknownOption(flag)
         }
     }
@@ -73,6 +75,10 @@ let startupBenchmark = Benchmark(name: "startup", summary: "the shipped static b
     }
     report("rss_after_flow_mb", try terminal.statusMegabytes("VmRSS"))
     report("vmhwm_after_flow_mb", try terminal.statusMegabytes("VmHWM"))
+    if let smapsCopy {
+        // Where those pages are, per mapping, at the same moment (docs/device.md's breakdown).
+        try Data(try terminal.procFile("smaps").utf8).write(to: URL(fileURLWithPath: smapsCopy))
+    }
     await terminal.stop()
     await host.stop()
 }
@@ -91,6 +97,8 @@ private let startupUsage = """
     options:
       --runs N        cold starts, each on a fresh data directory (default 5)
       --teller PATH   measure another teller build instead
+      --smaps FILE    also write the terminal's /proc/PID/smaps, read right after
+                      rss_after_flow_mb, to FILE (tools/smaps-summary FILE tabulates it)
 
     By default it measures \(shippedTellerPath), where deploy/install and
     deploy/package-deb build the static binary. It builds nothing itself,
@@ -166,7 +174,7 @@ private extension ChildProcess {
 
     /// A /proc file of the child, read to its end: /proc reports a size of 0,
     /// so a reader that trusts the size stops early.
-    private func procFile(_ name: String) throws -> String {
+    func procFile(_ name: String) throws -> String {
         let path = "/proc/\(pid)/\(name)"
         do {
             let file = try FileDescriptor.open(path, O_RDONLY)

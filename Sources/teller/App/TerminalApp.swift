@@ -141,6 +141,9 @@ final class TerminalApp {
         announcedReady = true
         notifier.ready()
         Log.info("ready: first frame presented on \(display.name)")
+        // Start-up is over: what only it touched need not stay resident (issue 30).
+        let released = StartupPages.release()
+        Log.info("memory: start-up pages of \(released.objects) objects given back (\(released.bytes / 1_048_576) MiB mapped, \(released.refused) refused)")
     }
 
     /// The widget tree of the screen on top, at the display's size, for QA

@@ -3,11 +3,13 @@ import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
 import TellerData
+import TellerRuntime
 
 /// `teller run`: the terminal itself, on the best display available.
 enum RunCommand {
     @MainActor
     static func run(_ arguments: [String]) async -> Int32 {
+        MallocArenas.limitToOne()
         let options = CommandLineOptions(arguments)
         guard options.reportProblems(command: "run") else { return 2 }
         do {
