@@ -137,16 +137,36 @@ final class WatchSet {
 
     /// Calls `handler` whenever `fd` is readable, until the returned watch is cancelled.
     /// - Parameter owner: kept alive until then, so the descriptor outlives its watch.
+    ///
+    /// A descriptor epoll refuses (EPERM: a regular file or `/dev/null`,
+    /// which are always readable) is watched by a Dispatch read source of
+    /// its own instead, on the main queue, as every descriptor was before.
     func watch(_ fd: Int32, keepingAlive owner: AnyObject?, _ handler: @escaping @MainActor () -> Void) -> any LoopCancellable {
         let tag = nextTag
         nextTag += 1
-        do throws(SystemCallError) {
-            _ = try Syscall.retrying("epoll_ctl add \(fd)") { teller_epoll_add_readable(descriptor, fd, tag) }
-        } catch {
-            preconditionFailure("main loop: \(error)")  // a descriptor that epoll cannot watch is a bug in its caller
+        guard teller_epoll_add_readable(descriptor, fd, tag) == 0 else {
+            return Self.dispatchWatch(fd, keepingAlive: owner, handler)
         }
         watches[tag] = Watch(descriptor: fd, handler: handler, owner: owner)
         return Handle(set: self, tag: tag)
+    }
+
+    private static func dispatchWatch(_ fd: Int32, keepingAlive owner: AnyObject?,
+                                      _ handler: @escaping @MainActor () -> Void) -> any LoopCancellable {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler { MainActor.assumeIsolated { handler() } }
+        let kept = KeptUntilCancelled(owner)
+        source.setCancelHandler { kept.release() }
+        source.resume()
+        return DispatchHandle(source)
+    }
+
+    /// Holds a descriptor's owner until the Dispatch source watching it is cancelled.
+    private final class KeptUntilCancelled: @unchecked Sendable {
+        // Touched only on the main queue: at creation and in the cancel handler.
+        private var owner: AnyObject?
+        init(_ owner: AnyObject?) { self.owner = owner }
+        func release() { owner = nil }
     }
 
     /// Runs the handler of each descriptor that is readable now.
