@@ -8,16 +8,11 @@ import Testing
 /// it starts stay ordinary. (The tests run as root; teller.service allows
 /// it through LimitRTPRIO, which deploy/tests/vm-checks proves under systemd.)
 @Suite struct FramePriorityTests {
-    static let teller = TestProducts.executable("teller")
     /// teller.conf's default (docs/configuration.md); TerminalProcess runs its other terminals at 0.
     static let shippedDefault = 5
 
     func checkConfig(_ text: String) async throws -> (status: Int32, output: String) {
-        let directory = TemporaryDirectory("teller-frame-priority")
-        let file = directory.file("teller.conf")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        let result = try await ChildProcess.run(Self.teller, ["check-config", file])
-        return (result.status, result.stdout + result.stderr)
+        try await TerminalTests.checkConfig(text, label: "teller-frame-priority")
     }
 
     @Test(arguments: ["0", "1", "5", "20"]) func aPriorityFrom0To20IsTaken(_ value: String) async throws {

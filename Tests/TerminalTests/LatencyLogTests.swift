@@ -6,14 +6,9 @@ import Testing
 /// the running terminal logs one line per press, release and key with the
 /// kernel's time and the presented frame's, and nothing when it is off.
 @Suite struct LatencyLogTests {
-    static let teller = TestProducts.executable("teller")
 
     func checkConfig(_ text: String) async throws -> (status: Int32, output: String) {
-        let directory = TemporaryDirectory("teller-latency-config")
-        let file = directory.file("teller.conf")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        let result = try await ChildProcess.run(Self.teller, ["check-config", file])
-        return (result.status, result.stdout + result.stderr)
+        try await TerminalTests.checkConfig(text, label: "teller-latency-config")
     }
 
     @Test(arguments: ["true", "false", "yes", "off"]) func aBooleanIsAccepted(_ value: String) async throws {
