@@ -104,7 +104,15 @@ let package = Package(
         .executableTarget(
             name: "teller",
             dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device", "SystemCalls",
-                           "TellerConfiguration", "TellerControl", "TellerQA", "TellerCommands"]),
+                           "TellerConfiguration", "TellerControl", "TellerQA", "TellerCommands"],
+            exclude: ["hot-functions.order"],
+            // The functions a start-up and a deposit run, laid out together, so that the
+            // text they keep resident is theirs and not their neighbours' (docs/device.md,
+            // "Resident memory after a deposit"; tools/order-functions writes the list).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld",
+                                           "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/teller/hot-functions.order",
+                                           "-Xlinker", "--no-warn-symbol-ordering"],
+                                          .when(configuration: .release))]),
         .executableTarget(
             name: "teller-bench",
             dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI", "TellerRuntime",
