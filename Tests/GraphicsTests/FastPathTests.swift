@@ -128,14 +128,35 @@ import Testing
 
     @Test(arguments: colors.indices)
     func glyphsMatchThePixelByPixelBlend(_ colorIndex: Int) throws {
-        let color = Self.colors[colorIndex]
+        try checkGlyphs(Self.colors[colorIndex]) { n, origin in noise(90, 70, seed: UInt64(n * 7 + origin.x + 10)) }
+    }
+
+    /// On a plain panel an opaque glyph is copied from the glyph blended over
+    /// that colour once (``GlyphMask``'s composites): three panels in turn,
+    /// top bytes included, so the third also replaces the oldest composite.
+    @Test(arguments: colors.indices)
+    func glyphsOnAPlainPanelMatchThePixelByPixelBlend(_ colorIndex: Int) throws {
+        let panels: [UInt32] = [0xFFF4_F5F7, 0x0012_3456, 0xFF00_0000]
+        try checkGlyphs(Self.colors[colorIndex]) { n, origin in
+            let surface = Surface(width: 90, height: 70)
+            for y in 0..<surface.height {
+                for x in 0..<surface.width { surface[x, y] = panels[abs(n + origin.x) % panels.count] }
+            }
+            return surface
+        }
+    }
+
+    /// Draws glyphs of two fonts, in three clips at three origins, over
+    /// `background(clip index, origin)`, and compares each with the same
+    /// mask blended pixel by pixel.
+    func checkGlyphs(_ color: Color, over background: (Int, Point) -> Surface) throws {
         let fonts = try FontLibrary()
         for font in [fonts.font(.regular, pixelSize: 15), fonts.font(.bold, pixelSize: 41)] {
             for scalar in ["g", "W", "8", "\u{20AC}", "\u{232B}", "i"] {
                 let glyph = font.glyph(scalar.unicodeScalars.first!)
                 for (n, clip) in Self.clips.enumerated() {
                     for origin in [Point(x: 20, y: 45), Point(x: 38, y: 20), Point(x: -3, y: 66)] {
-                        let background = noise(90, 70, seed: UInt64(n * 7 + origin.x + 10))
+                        let background = background(n, origin)
                         let fast = copy(background), slow = copy(background)
                         let fastCanvas = Canvas(surface: fast), slowCanvas = Canvas(surface: slow)
                         fastCanvas.pushClip(clip)

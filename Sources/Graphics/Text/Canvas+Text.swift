@@ -68,10 +68,26 @@ extension Canvas {
         drawText(line, font: font, color: color, baseline: Point(x: x, y: baseline))
     }
 
+    /// Draws one glyph's mask with its top left at (`x0`, `y0`).
+    ///
+    /// Text in an opaque colour on a plain panel (every pixel under the
+    /// glyph's box the same colour) copies the glyph already blended over
+    /// that colour (``GlyphMask/composite(_:over:)``): a look at the box
+    /// and a copy of it instead of a blend per pixel. Anything else (a
+    /// translucent colour, text over an edge or another glyph) is blended.
     @inline(__always)
     private func drawMask(_ glyph: GlyphMask, x x0: Int, y y0: Int, src: UInt32, colorAlpha: UInt32, clip: Rect) {
         let box = Rect(x: x0, y: y0, width: glyph.width, height: glyph.height).intersection(clip)
         guard !box.isEmpty else { return }
+        if colorAlpha == 255, let background = plainColor(of: box) {
+            glyph.composite(src, over: background).withUnsafeBufferPointer { pixels in
+                let base = pixels.baseAddress!
+                for y in box.minY..<box.maxY {
+                    (surface.row(y) + box.minX).update(from: base + (y - y0) * glyph.width + (box.minX - x0), count: box.width)
+                }
+            }
+            return
+        }
         glyph.coverage.withUnsafeBufferPointer { coverage in
             let base = coverage.baseAddress!
             for y in box.minY..<box.maxY {
@@ -79,5 +95,26 @@ extension Canvas {
                           count: box.width, src: src, colorAlpha: colorAlpha)
             }
         }
+    }
+
+    /// The one colour of every pixel in `box` (inside the surface), or nil
+    /// when two differ.
+    @inline(__always)
+    private func plainColor(of box: Rect) -> UInt32? {
+        let first = surface.row(box.minY)[box.minX]
+        let four = SIMD4<UInt32>(repeating: first)
+        for y in box.minY..<box.maxY {
+            let row = surface.row(y) + box.minX
+            var x = 0
+            while x &+ 4 <= box.width {
+                if UnsafeRawPointer(row + x).loadUnaligned(as: SIMD4<UInt32>.self) != four { return nil }
+                x &+= 4
+            }
+            while x < box.width {
+                if row[x] != first { return nil }
+                x &+= 1
+            }
+        }
+        return first
     }
 }

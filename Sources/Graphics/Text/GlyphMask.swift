@@ -16,6 +16,20 @@ public final class GlyphMask {
     /// `width * height` coverage values, rows packed.
     public let coverage: [UInt8]
 
+    /// The glyph already blended in an opaque colour over an opaque plain
+    /// background, for text on a panel (``composite(_:over:)``). At most
+    /// ``compositesKept``, the newest first.
+    private var composites: [Composite] = []
+    static let compositesKept = 2
+
+    struct Composite {
+        let color: UInt32
+        let background: UInt32
+        /// `width * height` pixels, rows packed: every pixel the blend of
+        /// `color` at the mask's coverage over `background`.
+        let pixels: [UInt32]
+    }
+
     init(glyphIndex: UInt32, width: Int, height: Int, left: Int, top: Int, advance: Int, coverage: [UInt8]) {
         self.glyphIndex = glyphIndex
         self.width = width
@@ -24,5 +38,25 @@ public final class GlyphMask {
         self.top = top
         self.advance = advance
         self.coverage = coverage
+    }
+
+    /// The mask's box as drawing `color` (opaque, xRGB) over a box of
+    /// `background` leaves it: made by the same ``blendSpan(_:into:count:src:colorAlpha:)``
+    /// as any text, once per colour and background, so copying it is
+    /// pixel for pixel the blend. A glyph is drawn in one or two colours on
+    /// one or two panels; a third pair replaces the oldest.
+    func composite(_ color: UInt32, over background: UInt32) -> [UInt32] {
+        if let index = composites.firstIndex(where: { $0.color == color && $0.background == background }) {
+            return composites[index].pixels
+        }
+        var pixels = [UInt32](repeating: background, count: width * height)
+        coverage.withUnsafeBufferPointer { coverage in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                blendSpan(coverage.baseAddress!, into: pixels.baseAddress!, count: coverage.count, src: color, colorAlpha: 255)
+            }
+        }
+        composites.insert(Composite(color: color, background: background, pixels: pixels), at: 0)
+        if composites.count > Self.compositesKept { composites.removeLast() }
+        return pixels
     }
 }
