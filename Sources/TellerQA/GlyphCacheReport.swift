@@ -59,7 +59,8 @@ public struct GlyphCacheReport: Sendable {
             "glyph cache: \(frames) frames presented, \(frames == 0 ? 0 : (lookups.hits + lookups.misses) / frames) look-ups per frame "
                 + "(a layout measures text as well as drawing it)",
             "glyph cache: \(size.glyphs) glyphs in \(size.fonts) fonts, \(size.bytes) bytes (masks \(size.maskBytes), "
-                + "ASCII kerning tables \(size.kerningBytes)); unbounded, nothing evicted",
+                + "ASCII kerning tables \(size.kerningBytes), glyphs blended over a panel \(size.compositeBytes)); "
+                + "unbounded but for four panels a glyph",
         ]
         if !screens.isEmpty {
             let each = screens.map { $0.later == 0 ? "\($0.name) \($0.firstShown)" : "\($0.name) \($0.firstShown) (+\($0.later) later)" }

@@ -103,6 +103,7 @@ private final class GlyphBench {
         print("glyph_cache_scenario_bytes: \(size.bytes)")
         print("glyph_cache_scenario_mask_bytes: \(size.maskBytes)")
         print("glyph_cache_scenario_kerning_bytes: \(size.kerningBytes)")
+        print("glyph_cache_scenario_composite_bytes: \(size.compositeBytes)")
         for screen in screens { print("glyph_cache_first_misses_\(key(screen.name)): \(screen.misses)") }
     }
 

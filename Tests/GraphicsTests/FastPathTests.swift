@@ -132,11 +132,12 @@ import Testing
     }
 
     /// On a plain panel an opaque glyph is copied from the glyph blended over
-    /// that colour once (``GlyphMask``'s composites): three panels in turn,
-    /// top bytes included, so the third also replaces the oldest composite.
+    /// that colour once (``GlyphMask``'s composites): five panels in turn,
+    /// top bytes included, so the fifth replaces the one used least recently
+    /// and later draws meet both kept and replaced composites.
     @Test(arguments: colors.indices)
     func glyphsOnAPlainPanelMatchThePixelByPixelBlend(_ colorIndex: Int) throws {
-        let panels: [UInt32] = [0xFFF4_F5F7, 0x0012_3456, 0xFF00_0000]
+        let panels: [UInt32] = [0xFFF4_F5F7, 0x0012_3456, 0xFF00_0000, 0xFFFF_FFFF, 0x80C0_FFEE]
         try checkGlyphs(Self.colors[colorIndex]) { n, origin in
             let surface = Surface(width: 90, height: 70)
             for y in 0..<surface.height {

@@ -110,7 +110,29 @@ import Testing
         let masks = "abc".unicodeScalars.map { font.glyph($0) }
         #expect(size.maskBytes == masks.reduce(0) { $0 + $1.width * $1.height })
         #expect(size.maskBytes > 0)
-        #expect(size.bytes == size.maskBytes + size.kerningBytes)
+        #expect(size.bytes == size.maskBytes + size.kerningBytes + size.compositeBytes)
+    }
+
+    /// A glyph drawn in an opaque colour on a plain panel keeps its blend
+    /// over that panel: counted in the cache size, at most four pairs a glyph.
+    @Test func compositesOfAGlyphAreCountedAndAtMostFour() {
+        let library = freshFonts
+        let font = library.font(.bold, pixelSize: 30)
+        let mask = font.glyph("W")
+        let canvas = Canvas(surface: Surface(width: 60, height: 50))
+        let pixels = mask.width * mask.height * 4
+        #expect(pixels > 0)
+        for (n, color) in [Color.white, .black, Color(red: 200, green: 0, blue: 0), Color(red: 0, green: 90, blue: 200),
+                           Color(red: 10, green: 120, blue: 30)].enumerated() {
+            canvas.fill(Rect(x: 0, y: 0, width: 60, height: 50), Color(red: 240, green: 240, blue: 230))
+            canvas.drawText("W", font: font, color: color, baseline: Point(x: 5, y: 40))
+            #expect(library.glyphCacheSize.compositeBytes == min(n + 1, 4) * pixels, "after colour \(n)")
+        }
+        // Over an edge (two colours under the box) the glyph is blended, and nothing is kept.
+        canvas.fill(Rect(x: 0, y: 0, width: 20, height: 50), .black)
+        canvas.drawText("W", font: font, color: Color(red: 1, green: 2, blue: 3), baseline: Point(x: 5, y: 40))
+        #expect(library.glyphCacheSize.compositeBytes == 4 * pixels)
+        #expect(library.glyphCacheSize.bytes == library.glyphCacheSize.maskBytes + library.glyphCacheSize.kerningBytes + 4 * pixels)
     }
 
     @Test func missingFontNamesThePath() {

@@ -118,8 +118,12 @@ public final class Font {
 
     /// What this font's cache holds now.
     public var cacheSize: GlyphCacheSize {
-        GlyphCacheSize(fonts: 1, glyphs: cachedGlyphs, maskBytes: cachedMaskBytes,
-                       kerningBytes: asciiKerning.count * MemoryLayout<Int32>.stride)
+        var compositeBytes = 0
+        for case let mask? in asciiGlyphs { compositeBytes += mask.compositeBytes }
+        for mask in otherGlyphs.values { compositeBytes += mask.compositeBytes }
+        for mask in indexedGlyphs.values { compositeBytes += mask.compositeBytes }
+        return GlyphCacheSize(fonts: 1, glyphs: cachedGlyphs, maskBytes: cachedMaskBytes,
+                              kerningBytes: asciiKerning.count * MemoryLayout<Int32>.stride, compositeBytes: compositeBytes)
     }
 
     private func lookUpKerning(_ left: UInt32, _ right: UInt32) -> Int {

@@ -14,19 +14,23 @@ public struct GlyphCacheSize: Hashable, Sendable {
     public var maskBytes: Int
     /// The fonts' ASCII kerning tables: 128x128 pairs of 4 bytes, allocated whole with each font that has kerning.
     public var kerningBytes: Int
+    /// Pixels of the glyphs already blended over a plain panel, 4 bytes each,
+    /// at most four colour-and-panel pairs a mask (``GlyphMask``).
+    public var compositeBytes: Int
 
-    public init(fonts: Int = 0, glyphs: Int = 0, maskBytes: Int = 0, kerningBytes: Int = 0) {
+    public init(fonts: Int = 0, glyphs: Int = 0, maskBytes: Int = 0, kerningBytes: Int = 0, compositeBytes: Int = 0) {
         self.fonts = fonts
         self.glyphs = glyphs
         self.maskBytes = maskBytes
         self.kerningBytes = kerningBytes
+        self.compositeBytes = compositeBytes
     }
 
-    /// Mask and kerning bytes together.
-    public var bytes: Int { maskBytes + kerningBytes }
+    /// Mask, kerning and composite bytes together.
+    public var bytes: Int { maskBytes + kerningBytes + compositeBytes }
 
     public static func + (a: GlyphCacheSize, b: GlyphCacheSize) -> GlyphCacheSize {
         GlyphCacheSize(fonts: a.fonts + b.fonts, glyphs: a.glyphs + b.glyphs, maskBytes: a.maskBytes + b.maskBytes,
-                       kerningBytes: a.kerningBytes + b.kerningBytes)
+                       kerningBytes: a.kerningBytes + b.kerningBytes, compositeBytes: a.compositeBytes + b.compositeBytes)
     }
 }

@@ -18,9 +18,12 @@ public final class GlyphMask {
 
     /// The glyph already blended in an opaque colour over an opaque plain
     /// background, for text on a panel (``composite(_:over:)``). At most
-    /// ``compositesKept``, the newest first.
+    /// ``compositesKept``, the most recently used first.
     private var composites: [Composite] = []
-    static let compositesKept = 2
+    /// A screen draws a glyph in a few colour-and-panel pairs (ink on the
+    /// page, on a key, on a selected row, a warning); four keeps a screen's
+    /// pairs without one evicting another on every frame.
+    static let compositesKept = 4
 
     struct Composite {
         let color: UInt32
@@ -43,11 +46,12 @@ public final class GlyphMask {
     /// The mask's box as drawing `color` (opaque, xRGB) over a box of
     /// `background` leaves it: made by the same ``blendSpan(_:into:count:src:colorAlpha:)``
     /// as any text, once per colour and background, so copying it is
-    /// pixel for pixel the blend. A glyph is drawn in one or two colours on
-    /// one or two panels; a third pair replaces the oldest.
+    /// pixel for pixel the blend. A fifth pair replaces the one used least
+    /// recently.
     func composite(_ color: UInt32, over background: UInt32) -> [UInt32] {
         if let index = composites.firstIndex(where: { $0.color == color && $0.background == background }) {
-            return composites[index].pixels
+            if index != 0 { composites.insert(composites.remove(at: index), at: 0) }
+            return composites[0].pixels
         }
         var pixels = [UInt32](repeating: background, count: width * height)
         coverage.withUnsafeBufferPointer { coverage in
@@ -58,5 +62,10 @@ public final class GlyphMask {
         composites.insert(Composite(color: color, background: background, pixels: pixels), at: 0)
         if composites.count > Self.compositesKept { composites.removeLast() }
         return pixels
+    }
+
+    /// Bytes of the composites kept now (``GlyphCacheSize/compositeBytes``).
+    var compositeBytes: Int {
+        composites.reduce(0) { $0 + $1.pixels.count * MemoryLayout<UInt32>.stride }
     }
 }
