@@ -60,7 +60,7 @@ public struct GlyphCacheReport: Sendable {
                 + "(a layout measures text as well as drawing it)",
             "glyph cache: \(size.glyphs) glyphs in \(size.fonts) fonts, \(size.bytes) bytes (masks \(size.maskBytes), "
                 + "ASCII kerning tables \(size.kerningBytes), glyphs blended over a panel \(size.compositeBytes)); "
-                + "unbounded but for four panels a glyph",
+                + "masks and kerning kept for the process's life, at most four blended panels a glyph",
         ]
         if !screens.isEmpty {
             let each = screens.map { $0.later == 0 ? "\($0.name) \($0.firstShown)" : "\($0.name) \($0.firstShown) (+\($0.later) later)" }

@@ -1,9 +1,10 @@
 /// What the glyph caches hold: the fonts made so far and their masks.
 ///
-/// The caches are unbounded and never evict: a font is kept per weight and
-/// pixel size for the life of its ``FontLibrary``, and a mask per distinct
-/// scalar (and per glyph index of shaped text) for the life of its ``Font``.
-/// These figures are how a reader judges whether that is still right; the
+/// The fonts and masks are unbounded and never evicted: a font is kept per
+/// weight and pixel size for the life of its ``FontLibrary``, and a mask per
+/// distinct scalar (and per glyph index of shaped text) for the life of its
+/// ``Font``. Each mask keeps at most four composites (the glyph blended over
+/// a plain panel), the least recently used replaced. These figures are how a reader judges whether that is still right; the
 /// shaped lines themselves are bounded apart (``ShapedLines``) and not counted.
 public struct GlyphCacheSize: Hashable, Sendable {
     /// Fonts made, one per (weight, pixel size) asked for.
