@@ -16,6 +16,8 @@ public struct FileStatus: Sendable {
     public let permissions: mode_t
     public let owner: uid_t
     public let group: gid_t
+    /// Which device a character or block device node is (st_rdev); nil for any other kind.
+    public let device: DeviceNumber?
 
     /// The file at `path`, through symbolic links; nil when there is none
     /// (or it cannot be looked at).
@@ -53,5 +55,28 @@ public struct FileStatus: Sendable {
         permissions = info.st_mode & 0o7777
         owner = info.st_uid
         group = info.st_gid
+        device = kind == .characterDevice || kind == .blockDevice ? DeviceNumber(info.st_rdev) : nil
     }
+}
+
+/// A device node's number: the driver (major) and which of its devices (minor), e.g. 4:1 for /dev/tty1.
+public struct DeviceNumber: Hashable, Sendable, CustomStringConvertible {
+    public let major: UInt32
+    public let minor: UInt32
+
+    public init(major: UInt32, minor: UInt32) {
+        self.major = major
+        self.minor = minor
+    }
+
+    /// Splits a `dev_t` as glibc's major() and minor() do (<bits/sysmacros.h>),
+    /// which are macros Swift's Glibc module does not import.
+    public init(_ device: dev_t) {
+        let raw = UInt64(device)
+        major = UInt32(truncatingIfNeeded: ((raw & 0x0000_0000_000f_ff00) >> 8) | ((raw & 0xffff_f000_0000_0000) >> 32))
+        minor = UInt32(truncatingIfNeeded: (raw & 0x0000_0000_0000_00ff) | ((raw & 0x0000_0fff_fff0_0000) >> 12))
+    }
+
+    /// "4:1".
+    public var description: String { "\(major):\(minor)" }
 }

@@ -150,6 +150,11 @@ public enum Syscall {
         _ = try retrying("ioctl") { Glibc.ioctl(fd, request, argument) }
     }
 
+    /// An ioctl that passes one integer by value (KDSETMODE, VT_ACTIVATE), not a pointer to it.
+    public static func ioctl(_ fd: Int32, _ request: UInt, value: Int32) throws(SystemCallError) {
+        _ = try retrying("ioctl") { Glibc.ioctl(fd, request, value) }
+    }
+
     // MARK: Waiting
 
     /// poll(2) on one descriptor for `events`; returns the events that

@@ -58,6 +58,24 @@ import SystemCalls
         #expect(fcntl(reader, F_GETFD) & FD_CLOEXEC != 0 && fcntl(writer, F_GETFD) & FD_CLOEXEC != 0)
     }
 
+    /// An ioctl that takes its integer by value fails with the kernel's errno
+    /// on a file that does not know it (KDSETMODE on /dev/null: ENOTTY).
+    @Test func anIoctlByValueThrowsTheKernelsErrno() throws {
+        let file = try FileDescriptor.open("/dev/null", O_RDWR)
+        defer { file.close() }
+        let error = try #require(thrownError { () throws(SystemCallError) in try Syscall.ioctl(file.rawValue, 0x4B3A, value: 1) })
+        #expect(error == SystemCallError(call: "ioctl", errno: .notATerminalOrDevice))
+    }
+
+    /// A device node's number, split as glibc's major() and minor() split it.
+    @Test func aDeviceNodeHasItsNumber() throws {
+        #expect(FileStatus(path: "/dev/null")?.device == DeviceNumber(major: 1, minor: 3))
+        #expect(try #require(FileStatus(path: "/tmp")).device == nil, "a directory is no device")
+        // makedev(0x1234, 0x56789): both numbers wider than the old 8-bit fields.
+        #expect(DeviceNumber(0x0000_1000_5672_3489) == DeviceNumber(major: 0x1234, minor: 0x56789))
+        #expect("\(DeviceNumber(major: 4, minor: 1))" == "4:1")
+    }
+
     /// A line through a unix socket, as `teller ctl` and the control socket use it.
     @Test func aUnixSocketCarriesALineBothWays() throws {
         let path = "/tmp/teller-syscalls-\(getpid()).sock"
