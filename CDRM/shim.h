@@ -5,6 +5,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/fb.h>
+// The virtual terminal the display draws over (VirtualTerminal): KDSETMODE,
+// KDSKBMODE, VT_ACTIVATE and their values are plain integers; TTY_MAJOR names its nodes.
+#include <linux/kd.h>
+#include <linux/vt.h>
+#include <linux/major.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 #include <drm_fourcc.h>
