@@ -95,8 +95,9 @@ let package = Package(
         /// The control socket: its line protocol, server, connections, `teller ctl`'s client and the virtual device's bridge.
         .target(name: "TellerControl", dependencies: ["TellerConfiguration", "TellerData", "TellerCore", "Device", "SystemCalls"]),
         /// The command line's commands over configuration and data (config, identity, hash-pin,
-        /// check-config, status, metrics, journal, drain) and its usage text; `teller` dispatches to them.
-        .target(name: "TellerCommands", dependencies: ["TellerConfiguration", "TellerControl", "TellerData", "TellerCore", "SystemCalls"]),
+        /// check-config, status, metrics, journal, drain), console-lock over the panel's VT, and its
+        /// usage text; `teller` dispatches to them.
+        .target(name: "TellerCommands", dependencies: ["TellerConfiguration", "TellerControl", "TellerData", "TellerCore", "Device", "SystemCalls"]),
         /// QA scenarios: the file format, the runner, goldens, and the uinput target.
         .target(name: "TellerQA", dependencies: ["TellerControl", "TellerConfiguration", "TellerCore", "Device", "Graphics", "Widgets", "SystemCalls"]),
 
@@ -138,7 +139,7 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
-        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "ProcessTestSupport"]),
+        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "Device", "ProcessTestSupport"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),

@@ -20,6 +20,8 @@ public let usage = """
       scenario FILE...          run QA scenarios in-process, or through uinput with --drive uinput (docs/qa.md)
       ctl COMMAND               talk to the running terminal: \(ControlCommand.usage)
       ctl-bridge --port PATH    serve the control protocol on a virtio-serial port (the virtual device)
+      console-lock [--tty TTY]  (root) lock the panel's VT (default /dev/tty1): graphics mode, console
+                                keyboard off, made the active VT; --unlock gives it back, --check reports
 
     status, metrics and journal only read: they never create, migrate or write the database. Their exit codes
     (run exits 4 to 8 too when it refuses the database):
@@ -127,6 +129,21 @@ public let commandUsage: [String: String] = [
         usage: teller ctl [--socket PATH] COMMAND
         talks to the running terminal over its control socket: \(ControlCommand.usage)
         TELLER_CONTROL_SOCKET overrides the socket path.
+        """,
+    "console-lock": """
+        usage: teller console-lock [--tty /dev/ttyN]
+               teller console-lock --unlock [--tty /dev/ttyN]
+               teller console-lock --check [--tty /dev/ttyN]
+        locks the virtual terminal the terminal draws over (default /dev/tty1) for the kiosk:
+        graphics mode (KDSETMODE KD_GRAPHICS: the kernel draws no console text on it, also
+        while teller restarts), the console keyboard off (KDSKBMODE K_OFF: no typing into a
+        console, no Ctrl+Alt+Fn switch, no Ctrl+Alt+Del from the keymap; teller still reads
+        its keys through evdev), and makes it the active VT (VT_ACTIVATE). It changes only
+        what differs and prints one line saying what it did. Needs root.
+        --unlock gives the VT back to a technician: text mode, keyboard in Unicode.
+        --check prints the display and keyboard modes and changes nothing.
+        exit codes: 0 done (--check: locked), 1 the path is not a VT or a call on it failed
+        (the error names the path and the call), 2 bad usage, 3 --check: not locked.
         """,
     "ctl-bridge": """
         usage: teller ctl-bridge --port PATH [--socket PATH]

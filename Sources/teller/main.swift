@@ -43,6 +43,8 @@ case "ctl":
     exitCode = ControlClient.run(Array(arguments.dropFirst()))
 case "ctl-bridge":
     exitCode = ControlBridge.run(Array(arguments.dropFirst()))
+case "console-lock":
+    exitCode = ConsoleLockCommand.run(Array(arguments.dropFirst()))
 case "--version", "version":
     print(BuildInfo.version)
     exitCode = 0

@@ -7,12 +7,29 @@ import Testing
 /// file without letting the file's bytes into the terminal.
 @Suite struct CommandLineTests {
     static let teller = TestProducts.executable("teller")
-    static let subcommands = ["run", "status", "metrics", "drain", "check-config", "hash-pin", "scenario", "ctl", "ctl-bridge"]
+    static let subcommands = ["run", "status", "metrics", "drain", "check-config", "hash-pin", "scenario", "ctl", "ctl-bridge", "console-lock"]
 
     @Test(arguments: subcommands) func everySubcommandAnswersHelp(_ command: String) async throws {
         let result = try await ChildProcess.run(Self.teller, [command, "--help"])
         #expect(result.status == 0, "\(command) --help: \(result.stderr)")
         #expect(result.stdout.hasPrefix("usage: teller \(command)"), "\(result.stdout)")
+    }
+
+    /// `teller --help` lists console-lock, and the binary refuses a file that
+    /// is not a VT by name, exit 1, and a bad command line with 2. Only
+    /// /dev/null is named: this machine's own consoles are never touched.
+    @Test func consoleLockIsListedAndNamesWhatIsNotAVirtualTerminal() async throws {
+        let help = try await ChildProcess.run(Self.teller, ["--help"])
+        #expect(help.stdout.contains("console-lock [--tty TTY]"), "\(help.stdout)")
+        for arguments in [["--tty", "/dev/null"], ["--check", "--tty", "/dev/null"], ["--unlock", "--tty", "/dev/null"]] {
+            let result = try await ChildProcess.run(Self.teller, ["console-lock"] + arguments)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("/dev/null: KDGETMODE failed: Inappropriate ioctl for device (errno 25)"), "\(arguments): \(result.stderr)")
+        }
+        let both = try await ChildProcess.run(Self.teller, ["console-lock", "--check", "--unlock", "--tty", "/dev/null"])
+        #expect(both.status == 2, "\(both.stderr)")
+        #expect(both.stderr.contains("--unlock and --check cannot go together"), "\(both.stderr)")
     }
 
     func checkConfig(_ path: String) async throws -> (status: Int32, output: String) {
