@@ -416,6 +416,7 @@ def run_all(args, p):
             raise Failed("the terminal rebooted")
         if term.ssh("systemctl show -p MainPID --value teller").stdout.strip() != pid:
             raise Failed("teller restarted")
+        log(term.ssh("teller console-lock --check --tty /dev/tty1").stdout.strip())
         vt = term.ssh("cat /sys/class/tty/tty0/active").stdout.strip()
         if vt != "tty1":
             raise Failed(f"the active VT is {vt}, not tty1")
