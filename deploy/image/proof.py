@@ -364,6 +364,41 @@ def run_all(args, p):
         grubenv_write(disk, env)
     p.check("bmaptool writes the image to a virtual disk; the provisioning file goes on its boot partition", write_card)
 
+    def bad_file():
+        # A technician's mistakes: every one named on the screen, nothing applied, teller not started.
+        bad_out = os.path.join(out, "bad-provisioning")
+        os.makedirs(bad_out, exist_ok=True)
+        bad_disk = os.path.join(bad_out, "disk.img")
+        run(["bmaptool", "-q", "copy", image, bad_disk])
+        text = provisioning_file(pub).replace("rotation = 0", "rotation = 45").replace("health_gate_seconds = 60", "health_gate_seconds = soon")
+        text += "wifi_ssid = Branch\nthis line has no equals sign\n"
+        esp_put(bad_disk, "teller-provision.conf", text)
+        env = grubenv_read(bad_disk)
+        env["TELLER_SERIAL"] = "1"
+        grubenv_write(bad_disk, env)
+        bad = Terminal(bad_out, bad_disk, port, args.teller, args.arch)
+        bad.start()
+        deadline = time.time() + 240
+        while time.time() < deadline and "teller-firstboot" not in bad.console() and "Finished" not in bad.console():
+            time.sleep(3)
+        time.sleep(60)
+        rc, _, _ = bad.ctl("status", timeout=10)
+        bad.screendump("bad-provisioning-screen")
+        bad.kill()
+        if rc == 0:
+            raise Failed("the terminal started with a provisioning file that has errors")
+        left = esp_get(bad_disk, "teller-provision.conf")
+        if left is None or "rotation = 45" not in left:
+            raise Failed("the bad provisioning file did not stay on the boot partition as it was")
+        if esp_get(bad_disk, "teller-provision.applied") is not None:
+            raise Failed("a bad provisioning file was applied")
+        console = bad.console()
+        for want in ("health_gate_seconds", "wifi_ssid", "not 'key = value'"):
+            if want not in console:
+                raise Failed(f"the problems shown do not name {want} (bad-provisioning/serial-1.log)")
+        os.unlink(bad_disk)
+    p.check("a provisioning file with mistakes: each named on the screen and the console, nothing applied, teller not started", bad_file)
+
     def first_boot():
         t0 = time.time()
         term.start()
