@@ -8,7 +8,7 @@
 # per-terminal, and GRUB and the kernel find the slots by them.
 ESP_MB=64
 SLOT_MB=640
-DATA_MB=512
+DATA_MB=1024
 DISK_GUID=5E11E700-7E11-4E70-A000-000000000000
 ESP_PARTUUID=5E11E700-7E11-4E70-A000-0000000000B0
 ROOT_A_PARTUUID=5E11E700-7E11-4E70-A000-00000000000A
@@ -26,7 +26,7 @@ IMAGE_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the image holds besides teller's own Depends: systemd, the kernel,
 # GRUB's EFI modules and grub-editenv (RAUC's boot counter), RAUC, the
 # filesystems' tools, the network, and sshd (off unless provisioned).
-IMAGE_PACKAGES_COMMON=systemd,systemd-sysv,systemd-timesyncd,udev,dbus,kmod,initramfs-tools,adduser,rauc,e2fsprogs,dosfstools,squashfs-tools,openssh-server,ca-certificates,iproute2
+IMAGE_PACKAGES_COMMON=systemd,rauc-service,systemd-sysv,systemd-timesyncd,udev,dbus,kmod,initramfs-tools,adduser,rauc,e2fsprogs,dosfstools,squashfs-tools,openssh-server,ca-certificates,iproute2
 
 # Sets IMAGE_ARCH, IMAGE_SUITE, IMAGE_PACKAGES, the GRUB target and the root partition type.
 image_set_arch() {

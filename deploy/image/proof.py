@@ -466,13 +466,14 @@ def run_all(args, p):
 
     def queued_then_update():
         term.scp(os.path.join(bundles, "good.raucb"), "/data/good.raucb")
+        p.figures["bundle_mib"] = os.path.getsize(os.path.join(bundles, "good.raucb")) // 1048576
         term.monitor("set_link nic0 off")
         time.sleep(5)
         deposit(term, "2200", "Queued")
         state["rows"] = outbox(term)[1]
         log(f"rows before the update: {state['rows']}")
         started = time.time()
-        done = term.ssh("rauc install /data/good.raucb 2>&1", timeout=1200)
+        done = term.ssh("rauc install /data/good.raucb 2>&1; rc=$?; rm -f /data/good.raucb; exit $rc", timeout=1200)
         state["install_seconds"] = time.time() - started
         p.figures["bundle_install_s"] = round(state["install_seconds"])
         log(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "rauc install: no output")
@@ -524,7 +525,7 @@ def run_all(args, p):
         def f():
             status, rows = outbox(term)
             term.scp(os.path.join(bundles, name), f"/data/{name}")
-            term.ssh(f"rauc install /data/{name} >/dev/null 2>&1 && rm -f /data/{name}", timeout=1200)
+            term.ssh(f"rauc install /data/{name} >/dev/null 2>&1; rc=$?; rm -f /data/{name}; exit $rc", timeout=1200)
             term.ssh("systemctl reboot", check=False)
             term.stop(300)
             # The new slot A fails: the gate or GRUB goes back to B by itself, in one or more boots.
