@@ -378,10 +378,11 @@ def run_all(args, p):
         grubenv_write(bad_disk, env)
         bad = Terminal(bad_out, bad_disk, port, args.teller, args.arch)
         bad.start()
-        deadline = time.time() + 240
-        while time.time() < deadline and "teller-firstboot" not in bad.console() and "Finished" not in bad.console():
-            time.sleep(3)
-        time.sleep(60)
+        deadline = time.time() + 300
+        while time.time() < deadline and "Fix teller-provision.conf" not in bad.console():
+            time.sleep(2)
+        # Long enough for teller to have started, had it been let.
+        time.sleep(15)
         rc, _, _ = bad.ctl("status", timeout=10)
         bad.screendump("bad-provisioning-screen")
         bad.kill()
@@ -425,6 +426,13 @@ def run_all(args, p):
         mounts = term.ssh("findmnt -n -o OPTIONS /; findmnt -n -o FSTYPE /").stdout
         if "ro" not in mounts.split("\n")[0].split(",") or "squashfs" not in mounts:
             raise Failed(f"the root is not read-only squashfs: {mounts}")
+        # Sealed secrets stay readable across boots only with the same machine id and host key.
+        mid = term.ssh("cat /etc/machine-id").stdout.strip()
+        env = term.ssh("grub-editenv /boot/efi/EFI/teller/grubenv list").stdout
+        if f"TELLER_MACHINE_ID={mid}" not in env:
+            raise Failed(f"the machine id {mid} is not kept for the next boot: {env}")
+        term.ssh("test -s /var/lib/systemd/credential.secret")
+        state["machine_id"] = mid
         term.screendump("first-boot-ready")
     p.check("first boot: provisioned from the file (checked, secret sealed with systemd-creds and wiped from the boot partition), READY, root read-only squashfs", first_boot)
 
@@ -487,6 +495,8 @@ def run_all(args, p):
         term.wait_ssh()
         if booted_slot(term) != "B":
             raise Failed(f"booted slot {booted_slot(term)}, not B")
+        if term.ssh("cat /etc/machine-id").stdout.strip() != state["machine_id"]:
+            raise Failed("slot B booted with another machine id")
         term.monitor("set_link nic0 on")
         sign_in(term)
         deadline = time.time() + 180
