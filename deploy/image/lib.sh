@@ -62,3 +62,14 @@ image_keys() {
     [ "$(openssl x509 -in "$dir/signing.cert.pem" -noout -pubkey)" = "$(openssl pkey -in "$dir/signing.key.pem" -pubout)" ] ||
         die "$dir: signing.key.pem is not the key of signing.cert.pem"
 }
+
+# arm64 from this amd64 machine: mmdebstrap runs apt natively and only the
+# maintainer scripts (and customize's chroot calls) under qemu-user, through
+# binfmt_misc, which this registers when it is not yet.
+image_foreign_arch_ready() {
+    [ "$IMAGE_ARCH" = "$(dpkg --print-architecture)" ] && return 0
+    command -v arch-test >/dev/null 2>&1 || die "arch-test is missing (mmdebstrap needs it for $IMAGE_ARCH; tools/debian-packages lists it)"
+    [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || die "cannot mount binfmt_misc"
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 || die "cannot register qemu-aarch64 with binfmt_misc (apt-get install binfmt-support qemu-user-static)"
+    arch-test "$IMAGE_ARCH" >/dev/null || die "this machine cannot run $IMAGE_ARCH programs (arch-test $IMAGE_ARCH)"
+}

@@ -30,6 +30,9 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 ESP_OFFSET = "@@1M"
 SECRET = "demo-secret-T-0001"
 ACCOUNT = "DE54500105170426397158"
+# UEFI firmware (code, variables template): OVMF on amd64, AAVMF on arm64.
+FIRMWARE = {"amd64": ("/usr/share/OVMF/OVMF_CODE.fd", "/usr/share/OVMF/OVMF_VARS.fd"),
+            "arm64": ("/usr/share/AAVMF/AAVMF_CODE.fd", "/usr/share/AAVMF/AAVMF_VARS.fd")}
 
 
 def log(msg):
@@ -89,7 +92,7 @@ class Terminal:
     def __init__(self, out, disk, host_port, teller, arch="amd64"):
         self.out, self.disk, self.host_port, self.teller, self.arch = out, disk, host_port, teller, arch
         self.vars = os.path.join(out, "efivars.fd")
-        shutil.copy("/usr/share/OVMF/OVMF_VARS.fd", self.vars)
+        shutil.copy(FIRMWARE[arch][1], self.vars)
         self.ctl_path = os.path.join(out, "ctl.sock")
         self.mon_path = os.path.join(out, "monitor.sock")
         self.ssh_port = free_port()
@@ -104,11 +107,19 @@ class Terminal:
             if os.path.exists(p):
                 os.unlink(p)
         relay = f"cmd:python3 {os.path.join(REPO, 'deploy/vm/loopback-relay.py')} {self.host_port}"
-        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-machine", "q35", "-m", "1536", "-smp", "2",
-               "-drive", "if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE.fd",
-               "-drive", f"if=pflash,format=raw,file={self.vars}",
+        if self.arch == "arm64":
+            # -M virt with AAVMF (UEFI) and virtio-gpu; the 64 MiB flash images Debian ships.
+            machine = ["qemu-system-aarch64", "-accel", "tcg", "-machine", "virt", "-cpu", "max", "-m", "1536", "-smp", "2",
+                       "-drive", f"if=pflash,format=raw,readonly=on,file={FIRMWARE['arm64'][0]}",
+                       "-drive", f"if=pflash,format=raw,file={self.vars}",
+                       "-device", "virtio-gpu-pci,xres=1280,yres=800"]
+        else:
+            machine = ["qemu-system-x86_64", "-accel", "tcg", "-machine", "q35", "-m", "1536", "-smp", "2",
+                       "-drive", f"if=pflash,format=raw,readonly=on,file={FIRMWARE['amd64'][0]}",
+                       "-drive", f"if=pflash,format=raw,file={self.vars}", "-vga", "std"]
+        cmd = [*machine,
                "-drive", f"file={self.disk},format=raw,if=virtio,cache=unsafe",
-               "-vga", "std", "-display", "none", "-no-reboot",
+               "-display", "none", "-no-reboot",
                "-serial", f"file:{self.serial}",
                "-monitor", f"unix:{self.mon_path},server=on,wait=off",
                # The bank link: it reaches the reference host and nothing else.
@@ -398,7 +409,9 @@ def run_all(args, p):
             if want not in console:
                 raise Failed(f"the problems shown do not name {want} (bad-provisioning/serial-1.log)")
         os.unlink(bad_disk)
-    p.check("a provisioning file with mistakes: each named on the screen and the console, nothing applied, teller not started", bad_file)
+    full = args.arch == "amd64"
+    if full:
+        p.check("a provisioning file with mistakes: each named on the screen and the console, nothing applied, teller not started", bad_file)
 
     def first_boot():
         t0 = time.time()
@@ -470,7 +483,8 @@ def run_all(args, p):
         changed = vmtools.differing_pixels(before[2], after[2]) if before[:2] == after[:2] else None
         if changed is None or changed > before[0] * before[1] // 50:
             raise Failed(f"the screen changed: {changed} pixels differ (lockdown-before.png, lockdown-after.png)")
-    p.check("lockdown: Ctrl+Alt+F1..F12, Alt+SysRq+b/e/i, Ctrl+Alt+Del and typed text from a USB keyboard change nothing: same boot, same teller, tty1, no login, the screen Teller's", lockdown)
+    if full:
+        p.check("lockdown: Ctrl+Alt+F1..F12, Alt+SysRq+b/e/i, Ctrl+Alt+Del and typed text from a USB keyboard change nothing: same boot, same teller, tty1, no login, the screen Teller's", lockdown)
 
     def queued_then_update():
         term.scp(os.path.join(bundles, "good.raucb"), "/data/good.raucb")
@@ -528,8 +542,9 @@ def run_all(args, p):
                 raise Failed("the refused bundle changed slot A or the boot state")
             term.ssh(f"rm -f /data/{name}")
         return f
-    p.check("a bundle signed by another key is refused before anything is written", refuse("foreign-key.raucb", "signature"))
-    p.check("a bundle for the other architecture is refused before anything is written", refuse("foreign-arch.raucb", "ompatible"))
+    if full:
+        p.check("a bundle signed by another key is refused before anything is written", refuse("foreign-key.raucb", "signature"))
+        p.check("a bundle for the other architecture is refused before anything is written", refuse("foreign-arch.raucb", "ompatible"))
 
     def fallback(name, label):
         def f():
@@ -565,7 +580,8 @@ def run_all(args, p):
             log(term.ssh("tail -n 2 /var/lib/teller-image/history").stdout.strip())
         return f
     p.check("a bundle whose teller exits on start: slot A fails its health gate, the terminal is back on B, A marked bad, the queue intact", fallback("broken-teller.raucb", "broken teller"))
-    p.check("a bundle whose kernel does not boot: GRUB falls back to B by itself, A marked bad, the queue intact", fallback("broken-kernel.raucb", "broken kernel"))
+    if full:
+        p.check("a bundle whose kernel does not boot: GRUB falls back to B by itself, A marked bad, the queue intact", fallback("broken-kernel.raucb", "broken kernel"))
 
     def power_cuts():
         status, rows = outbox(term)
@@ -590,7 +606,8 @@ def run_all(args, p):
                 raise Failed(f"cut {i + 1}: {rows} rows before, {rows2} after")
             wait_gate(term, slot, "good")
         term.ssh("rm -f /data/good.raucb")
-    p.check(f"{args.power_cuts} power cuts (qemu killed) during rauc install: every boot comes up on a good slot, READY, no row lost", power_cuts)
+    if full:
+        p.check(f"{args.power_cuts} power cuts (qemu killed) during rauc install: every boot comes up on a good slot, READY, no row lost", power_cuts)
 
     term.ssh("poweroff", check=False)
     term.stop(120)
