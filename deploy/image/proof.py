@@ -502,11 +502,15 @@ def run_all(args, p):
         env = term.ssh("grub-editenv /boot/efi/EFI/teller/grubenv list").stdout
         if "ORDER=B A" not in env:
             raise Failed(f"after rauc install the primary slot is not B: {env}")
+        t0 = time.time()
         term.ssh("systemctl reboot", check=False)
         term.stop(300)
         term.start()
         term.wait_ready(900)
+        p.figures["reboot_to_ready_s"] = round(time.time() - t0)
         term.wait_ssh()
+        # RAUC writes the whole slot image: what the new squashfs holds is what was written.
+        p.figures["update_bytes_written_mib"] = int(term.ssh("unsquashfs -s /dev/disk/by-partlabel/root-b | sed -n 's/^Filesystem size \\([0-9.]*\\) Kbytes.*/\\1/p'").stdout.strip().split(".")[0] or 0) // 1024
         if booted_slot(term) != "B":
             raise Failed(f"booted slot {booted_slot(term)}, not B")
         if term.ssh("cat /etc/machine-id").stdout.strip() != state["machine_id"]:
