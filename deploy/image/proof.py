@@ -15,6 +15,7 @@ Usage: proof.py --image-dir DIR --teller HOST_TELLER --out DIR [--phases LIST]
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -509,8 +510,10 @@ def run_all(args, p):
         term.wait_ready(900)
         p.figures["reboot_to_ready_s"] = round(time.time() - t0)
         term.wait_ssh()
-        # RAUC writes the whole slot image: what the new squashfs holds is what was written.
-        p.figures["update_bytes_written_mib"] = int(term.ssh("unsquashfs -s /dev/disk/by-partlabel/root-b | sed -n 's/^Filesystem size \\([0-9.]*\\) Kbytes.*/\\1/p'").stdout.strip().split(".")[0] or 0) // 1024
+        # RAUC writes the whole slot image: the new squashfs's size is what it wrote.
+        said = term.ssh("unsquashfs -s /dev/disk/by-partlabel/root-b").stdout
+        written = re.search(r"Filesystem size ([0-9]+) bytes", said)
+        p.figures["update_bytes_written_mib"] = round(int(written.group(1)) / 1048576) if written else None
         if booted_slot(term) != "B":
             raise Failed(f"booted slot {booted_slot(term)}, not B")
         if term.ssh("cat /etc/machine-id").stdout.strip() != state["machine_id"]:
@@ -540,7 +543,8 @@ def run_all(args, p):
                 raise Failed(f"rauc installed {name}")
             if why not in done.stdout:
                 raise Failed(f"rauc's refusal does not say '{why}': {done.stdout[-500:]}")
-            log(f"{name}: " + [l for l in done.stdout.splitlines() if why in l][0].strip())
+            said = [l for l in done.stdout.splitlines() if why in l and "rror" in l] or [l for l in done.stdout.splitlines() if why in l]
+            log(f"{name}: " + said[-1].strip())
             after = term.ssh("sha256sum /dev/disk/by-partlabel/root-a; grub-editenv /boot/efi/EFI/teller/grubenv list").stdout
             if before != after:
                 raise Failed("the refused bundle changed slot A or the boot state")
