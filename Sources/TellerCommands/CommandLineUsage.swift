@@ -28,7 +28,8 @@ public let usage = """
       0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
       teller.db missing), 4 teller.db is empty (0 bytes), 5 not a Teller database,
       6 schema newer than this teller, 7 damaged or truncated, 8 cannot be read
-      (permission, or a -wal without its -shm), 9 schema older (teller run upgrades it)
+      (permission, or a -wal without its -shm), 9 schema older (teller run upgrades it),
+      10 status --settled or --drained: something is still queued (or unacknowledged, or to review)
 
     every configuration key is also an option: data_dir is --data-dir DIR;
     --config FILE reads FILE instead of /etc/teller/teller.conf
@@ -44,10 +45,13 @@ public let commandUsage: [String: String] = [
         every configuration key is an option (docs/configuration.md).
         """,
     "status": """
-        usage: teller status [--config FILE] [--data-dir DIR]
+        usage: teller status [--config FILE] [--data-dir DIR] [--settled | --drained]
         prints the outbox state as one JSON object: counts, pending money, rows that need
         review, the sync engine's last problem. It only reads: it never creates, migrates
         or writes the database. Exit codes are listed in `teller --help`.
+        --settled answers in its exit code instead, for scripts: 0 when nothing is queued,
+        no rejection is unacknowledged and nothing needs review, 10 when something is
+        (one line says what); --drained the same for the queue alone.
         """,
     "metrics": """
         usage: teller metrics [--config FILE] [--data-dir DIR]

@@ -8,8 +8,22 @@ import TellerData
 /// `teller status`: the outbox state as one JSON object, for technicians,
 /// `deploy/diagnose` and monitoring.
 public enum StatusCommand {
+    /// `teller status --settled` and `--drained` when the answer is no.
+    public static let notSettledExitCode: Int32 = 10
+
     public static func run(_ arguments: [String]) async -> Int32 {
-        await printing(arguments, command: "status") { store, configuration in
+        let question = Question(arguments)
+        guard question != .both else {
+            Log.error("teller status: --settled and --drained ask different questions; give one")
+            return 2
+        }
+        if question != .none {
+            return await printing(arguments, command: "status", switches: ["settled", "drained"]) { store, _ in
+                let answer = question.answer(try await store.summary())
+                return (Data((answer.line + "\n").utf8), answer.yes ? 0 : notSettledExitCode)
+            }
+        }
+        return await printing(arguments, command: "status") { store, configuration in
             // As `teller metrics`: without the bank's time, the clock is judged against the build's date.
             let stamp = TrustedClock(floor: BuildInfo.buildDate).stamp()
             var fields = try await StatusJSON.outbox(store, now: stamp.date)
@@ -31,9 +45,9 @@ public enum StatusCommand {
 
     /// As ``printing(_:command:_:)``, with the exit code `body` gives when
     /// it printed (`teller journal verify` exits 1 on a broken chain).
-    public static func printing(_ arguments: [String], command: String,
+    public static func printing(_ arguments: [String], command: String, switches: Set<String> = [],
                          _ body: (TellerStore, Configuration) async throws -> (output: Data, exitCode: Int32)) async -> Int32 {
-        let options = CommandLineOptions(arguments)
+        let options = CommandLineOptions(arguments, switches: switches)
         guard options.reportProblems(command: command) else { return 2 }
         let configuration = options.configuration
         do {
@@ -53,6 +67,44 @@ public enum StatusCommand {
         } catch {
             Log.error("teller \(command): \(error)")
             return 1
+        }
+    }
+}
+
+extension StatusCommand {
+    /// What a technician's script asks instead of reading the JSON: an exit
+    /// code, and one line that says why.
+    enum Question: Equatable {
+        case none
+        /// Nothing queued or sending, no rejection unacknowledged, no row
+        /// that needs review: provision and update may go ahead.
+        case settled
+        /// Nothing queued or sending: the image's health gate.
+        case drained
+        case both
+
+        init(_ arguments: [String]) {
+            switch (arguments.contains("--settled"), arguments.contains("--drained")) {
+            case (true, true): self = .both
+            case (true, false): self = .settled
+            case (false, true): self = .drained
+            case (false, false): self = .none
+            }
+        }
+
+        func answer(_ summary: QueueSummary) -> (yes: Bool, line: String) {
+            let pending = summary.pendingCount
+            let rejected = summary.unacknowledgedRejections
+            let review = summary.countsByState[.needsReview] ?? 0
+            switch self {
+            case .drained:
+                return pending == 0 ? (true, "drained: nothing is queued") : (false, "\(pending) transaction(s) are still queued")
+            default:
+                if pending == 0 && rejected == 0 && review == 0 {
+                    return (true, "settled: nothing is queued, no rejection is unacknowledged and nothing needs review")
+                }
+                return (false, "\(pending) transaction(s) are still queued, \(rejected) rejection(s) are not acknowledged and \(review) need review")
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ public enum StatusJSON {
                 return .object(row)
             }),
             "database": .string(store.path),
-            // Keyed by the stored words, which monitoring and deploy/lib/common.sh read.
+            // Keyed by the stored words, which monitoring reads (scripts ask `teller status --settled`).
             "counts": .object(Dictionary(uniqueKeysWithValues: summary.countsByState.map { ($0.key.rawValue, .integer($0.value)) })),
             "pending_count": .integer(summary.pendingCount),
             "pending": pending(summary),

@@ -39,6 +39,8 @@ EXIT_QUEUE_NOT_EMPTY=3
 EXIT_ROLLED_BACK=4
 EXIT_DATABASE_REFUSED=5
 EXIT_UNCHANGED=6          # provision: done, and nothing needed changing
+# teller status --settled / --drained: something is still queued (Sources/TellerCommands/StatusCommand.swift).
+TELLER_NOT_SETTLED=10
 
 # The package installs these scripts in /usr/lib/teller (deploy/package-deb);
 # there they work on the package's /usr/bin/teller.
@@ -174,17 +176,14 @@ install_file() {
     echo changed
 }
 
-# The outbox summary as JSON (teller status), run as the service user.
-# Empty output when the data directory $1 has no database yet.
-teller_status_json() {
+# teller status --settled as the service user: exit 0 and one line when
+# nothing is queued, unacknowledged or to review, 10 and the line that says
+# what is when something is, a database refusal's code otherwise. Nothing
+# (exit 0) when the data directory $1 has no database yet.
+teller_status_settled() {
     local data_dir=$1
     [ -e "$(in_root "$data_dir/teller.db")" ] || return 0
-    as_teller "$TELLER_BIN" status --config "$TELLER_CONF"
-}
-
-# A number field of `teller status` JSON (top-level, integer).
-json_number() {
-    sed -n -E "s/^[[:space:]]*\"$1\"[[:space:]]*:[[:space:]]*([0-9]+).*/\1/p" | head -n 1
+    as_teller "$TELLER_BIN" status --config "$TELLER_CONF" --settled
 }
 
 # What `teller status` exit code $1 says about the database it refused
@@ -228,12 +227,12 @@ sqlite_read_only_uri() {
 # foreign, newer, damaged, unreadable): nothing then touches the file.
 # $1 says what the technician was about to do.
 refuse_unless_queue_empty() {
-    local action=$1 data_dir json pending rejected review rc=0 problem
+    local action=$1 data_dir answer rc=0 problem
     teller_installed || return 0
     data_dir=$(teller_config_get data_dir /var/lib/teller) \
         || die "cannot tell where the queue is: teller config cannot read $TELLER_CONF (its message is above); fix the line it names"
-    json=$(teller_status_json "$data_dir") || rc=$?
-    if [ "$rc" -ne 0 ]; then
+    answer=$(teller_status_settled "$data_dir") || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne "$TELLER_NOT_SETTLED" ]; then
         if problem=$(database_refusal "$rc"); then
             LAST_ERROR="refusing to $action: $problem: $data_dir/teller.db"
             say "refusing to $action: $problem: $data_dir/teller.db (teller status exit $rc, its message is above)."
@@ -243,15 +242,8 @@ refuse_unless_queue_empty() {
         fi
         die "teller status failed, so the queue cannot be checked; run deploy/diagnose and call support (use --force only on their advice)"
     fi
-    [ -n "$json" ] || return 0
-    pending=$(printf '%s\n' "$json" | json_number pending_count)
-    rejected=$(printf '%s\n' "$json" | json_number unacknowledged_rejections)
-    review=$(printf '%s\n' "$json" | json_number needsReview)
-    pending=${pending:-0}
-    rejected=${rejected:-0}
-    review=${review:-0}
-    if [ "$pending" -gt 0 ] || [ "$rejected" -gt 0 ] || [ "$review" -gt 0 ]; then
-        LAST_ERROR="refusing to $action: $pending transaction(s) are still queued, $rejected rejection(s) are not acknowledged and $review need review"
+    if [ "$rc" -eq "$TELLER_NOT_SETTLED" ]; then
+        LAST_ERROR="refusing to $action: $answer"
         say "$LAST_ERROR."
         say "  Let the terminal send them (check the network, then: teller drain --until-empty),"
         say "  have the operator acknowledge rejections on the terminal, and have the back office resolve"

@@ -84,13 +84,13 @@ struct DirectorySnapshot: Equatable, CustomStringConvertible {
 /// `teller status` as a real process, with an empty configuration file so
 /// nothing in /etc/teller on this machine leaks in.
 enum TellerStatusProcess {
-    static func run(dataDirectory: String, asUser user: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(dataDirectory: String, asUser user: String? = nil, _ extra: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
         let files = TemporaryDirectory("teller-status-config")
         chmod(files.path, 0o755)
         let configFile = files.file("teller.conf")
         try Data().write(to: URL(fileURLWithPath: configFile))
         chmod(configFile, 0o644)
-        var command = [TestProducts.executable("teller"), "status", "--config", configFile, "--data-dir", dataDirectory]
+        var command = [TestProducts.executable("teller"), "status", "--config", configFile, "--data-dir", dataDirectory] + extra
         if let user {
             let account = try #require(getpwnam(user), "no user \(user)")
             let (uid, gid) = (account.pointee.pw_uid, account.pointee.pw_gid)
