@@ -26,7 +26,7 @@ IMAGE_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the image holds besides teller's own Depends: systemd, the kernel,
 # GRUB's EFI modules and grub-editenv (RAUC's boot counter), RAUC, the
 # filesystems' tools, the network, and sshd (off unless provisioned).
-IMAGE_PACKAGES_COMMON=systemd,rauc-service,systemd-sysv,systemd-timesyncd,udev,dbus,kmod,initramfs-tools,adduser,rauc,e2fsprogs,dosfstools,squashfs-tools,openssh-server,ca-certificates,iproute2
+IMAGE_PACKAGES_COMMON=systemd,rauc-service,systemd-sysv,systemd-timesyncd,udev,dbus,kmod,initramfs-tools,adduser,rauc,e2fsprogs,dosfstools,squashfs-tools,openssh-server,ca-certificates,iproute2,grub-common,systemd-resolved
 
 # Sets IMAGE_ARCH, IMAGE_SUITE, IMAGE_PACKAGES, the GRUB target and the root partition type.
 image_set_arch() {
@@ -34,11 +34,11 @@ image_set_arch() {
         amd64 | x86_64)
             IMAGE_ARCH=amd64 IMAGE_SUITE=bookworm GRUB_TARGET=x86_64-efi EFI_BOOT_NAME=BOOTX64.EFI
             ROOT_PART_TYPE=4F68BCE3-E8CD-4DB1-96E7-FBCAF984B709 SERIAL_CONSOLE=ttyS0
-            IMAGE_PACKAGES=$IMAGE_PACKAGES_COMMON,linux-image-amd64,grub-efi-amd64-bin,grub-common,systemd-resolved ;;
+            IMAGE_PACKAGES=$IMAGE_PACKAGES_COMMON,linux-image-amd64,grub-efi-amd64-bin ;;
         arm64 | aarch64)
             IMAGE_ARCH=arm64 IMAGE_SUITE=trixie GRUB_TARGET=arm64-efi EFI_BOOT_NAME=BOOTAA64.EFI
             ROOT_PART_TYPE=B921B045-1DF0-41C3-AF44-4C6F280D3FAE SERIAL_CONSOLE=ttyAMA0
-            IMAGE_PACKAGES=$IMAGE_PACKAGES_COMMON,linux-image-arm64,grub-efi-arm64-bin,grub-common,systemd-resolved ;;
+            IMAGE_PACKAGES=$IMAGE_PACKAGES_COMMON,linux-image-arm64,grub-efi-arm64-bin ;;
         *) usage_error "--arch ${1:-} is neither amd64 nor arm64" ;;
     esac
     RAUC_COMPATIBLE=teller-$IMAGE_ARCH
