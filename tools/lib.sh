@@ -32,3 +32,14 @@ ensure_swift() {
         fi
     fi
 }
+
+# The Ansible the fleet checks and the image proof drive: ansible-core 2.19
+# (the "ansible" 12 package, with community.general) and ansible-lint, from
+# PyPI into .build/ansible-venv, once. LOG gets pip's output.
+ensure_ansible_venv() {
+    local venv=$TELLER_ROOT/.build/ansible-venv log=$1
+    [ -x "$venv/bin/ansible-playbook" ] && [ -x "$venv/bin/ansible-lint" ] && return 0
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q 'ansible>=12,<13' 'ansible-lint>=25' >"$log" 2>&1 ||
+        { tail -n 20 "$log" >&2; echo "tools: pip could not install ansible (log: $log)" >&2; return 1; }
+}

@@ -25,8 +25,11 @@ IMAGE_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 # What the image holds besides teller's own Depends: systemd, the kernel,
 # GRUB's EFI modules and grub-editenv (RAUC's boot counter), RAUC, the
-# filesystems' tools, the network, and sshd (off unless provisioned).
-IMAGE_PACKAGES_COMMON=systemd,rauc-service,systemd-sysv,systemd-timesyncd,udev,dbus,kmod,initramfs-tools,adduser,rauc,e2fsprogs,dosfstools,squashfs-tools,openssh-server,ca-certificates,iproute2,grub-common,systemd-resolved
+# filesystems' tools, the network, sshd (off unless provisioned), and
+# python3-minimal's interpreter with the standard library for the teller.fleet
+# Ansible collection's modules over SSH (python3: nothing on the terminal runs
+# it otherwise).
+IMAGE_PACKAGES_COMMON=systemd,rauc-service,systemd-sysv,systemd-timesyncd,udev,dbus,kmod,initramfs-tools,adduser,rauc,e2fsprogs,dosfstools,squashfs-tools,openssh-server,ca-certificates,iproute2,grub-common,systemd-resolved,python3
 
 # Sets IMAGE_ARCH, IMAGE_SUITE, IMAGE_PACKAGES, the GRUB target and the root partition type.
 image_set_arch() {

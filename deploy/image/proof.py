@@ -213,6 +213,47 @@ class Terminal:
         return w, h, rows
 
 
+# --- the fleet: the teller.fleet collection over SSH ---------------------
+PIN = "86420"
+
+
+def playbook(args, term, name, playbook_file, extra=None, timeout=2400):
+    """Runs deploy/ansible's PLAYBOOK_FILE against TERM over SSH with the real
+    ansible-core, restarting qemu whenever the guest reboots (-no-reboot), as
+    a board's firmware would. Returns (exit status, log, PLAY RECAP changed)."""
+    work = os.path.join(term.out, f"ansible-{name}")
+    os.makedirs(work, exist_ok=True)
+    host = {"ansible_host": "127.0.0.1", "ansible_port": term.ssh_port, "ansible_user": "root",
+            "ansible_ssh_private_key_file": term.key,
+            "ansible_ssh_common_args": "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=20",
+            **(extra or {})}
+    with open(os.path.join(work, "inventory.json"), "w") as f:
+        json.dump({"all": {"children": {"terminals": {"hosts": {"image-terminal": host}}}}}, f)
+    # The secrets in a file of their own (what a vault holds), never on a command line.
+    fd = os.open(os.path.join(work, "secrets.json"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump({"teller_terminal_secret": SECRET, "teller_technician_pin": PIN}, f)
+    env = dict(os.environ, PATH=args.ansible + ":" + os.environ["PATH"], ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
+    logf = os.path.join(work, "ansible.log")
+    with open(logf, "w") as out:
+        proc = subprocess.Popen(["ansible-playbook", "-i", os.path.join(work, "inventory.json"), "-e", "@" + os.path.join(work, "secrets.json"),
+                                 playbook_file], cwd=os.path.join(REPO, "deploy/ansible"), env=env,
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.time() + timeout
+        while proc.poll() is None:
+            if time.time() > deadline:
+                proc.kill()
+                proc.wait()
+                raise Failed(f"ansible-playbook {playbook_file} did not finish within {timeout} s ({logf})")
+            if term.proc is not None and term.proc.poll() is not None:
+                term.proc = None
+                term.start()
+            time.sleep(1)
+    text = open(logf).read()
+    changed = re.findall(r"^image-terminal\s*:.*\bchanged=([0-9]+)", text, re.M)
+    return proc.returncode, text, int(changed[-1]) if changed else None
+
+
 # --- the counter ----------------------------------------------------------
 def wait_for(term, ident, timeout=60):
     deadline = time.time() + timeout
@@ -325,6 +366,25 @@ health_gate = online-or-drained
 """
 
 
+def ssh_only_file(pubkey):
+    return f"""# Only SSH and the image's own settings: the teller.fleet collection provisions the rest.
+ssh_authorized_key = {pubkey}
+qa_control_channel = on
+serial_console = on
+"""
+
+
+def bundle_named(out, bundles, name, version, arch):
+    """BUNDLES/NAME as the role wants it named: teller-ARCH-VERSION.raucb (deploy/image/bundle's name)."""
+    path = os.path.join(out, f"teller-{arch}-{version}.raucb")
+    if not os.path.exists(path):
+        try:
+            os.link(os.path.join(bundles, name), path)
+        except OSError:
+            shutil.copy(os.path.join(bundles, name), path)
+    return path
+
+
 def run_all(args, p):
     out = args.out
     os.makedirs(out, exist_ok=True)
@@ -394,10 +454,58 @@ def run_all(args, p):
         for want in ("health_gate_seconds", "wifi_ssid", "not 'key = value'"):
             if want not in console:
                 raise Failed(f"the problems shown do not name {want} (bad-provisioning/serial-1.log)")
-        os.unlink(bad_disk)
+        state["bad"] = bad
     full = args.arch == "amd64"
     if full:
         p.check("a provisioning file with mistakes: each named on the screen and the console, nothing applied, teller not started", bad_file)
+
+    def over_ssh():
+        # The same card with a file that only turns SSH on: the collection provisions the terminal instead.
+        bad = state.pop("bad")
+        esp_put(bad.disk, "teller-provision.conf", ssh_only_file(pub))
+        bad.key = term.key
+        bad.start()
+        bad.wait_ssh()
+        deadline = time.time() + 120
+        while time.time() < deadline and "provisioned over SSH" not in bad.console():
+            time.sleep(2)
+        if "provisioned over SSH" not in bad.console():
+            raise Failed("the screen does not say the terminal waits to be provisioned over SSH (bad-provisioning/serial-2.log)")
+        if bad.ctl("status", timeout=10)[0] == 0:
+            raise Failed("teller started on a terminal that is not provisioned")
+        bad.screendump("waiting-for-ssh")
+        inventory = {"teller_terminal_id": "T-0001", "teller_host_url": "http://10.0.2.100", "teller_branch": "Provisioned over SSH",
+                     "teller_settings": {"allow_insecure_http": True, "rotation": 0}}
+        rc, text, changed = playbook(args, bad, "provision", "site.yml", inventory)
+        if rc != 0 or not changed:
+            raise Failed(f"site.yml exit {rc}, changed={changed}: " + " | ".join(text.strip().splitlines()[-8:]))
+        log(f"site.yml: changed={changed}")
+        running = bad.wait_ready(300)
+        got = bad.ssh("teller config --config /etc/teller/teller.conf get branch").stdout.strip()
+        if got != "Provisioned over SSH":
+            raise Failed(f"the branch is '{got}' after site.yml")
+        if SECRET in bad.ssh("cat /etc/teller/teller.conf; ls -la /root /root/.ansible 2>/dev/null; find /root /var/tmp /tmp -type f -exec cat {} + 2>/dev/null").stdout:
+            raise Failed("the secret is in the clear on the terminal after site.yml")
+        deadline = time.time() + 120
+        while not running.get("online") and time.time() < deadline:
+            time.sleep(3)
+            running = json.loads(bad.ctl("status")[1] or "{}")
+        if not running.get("online"):
+            raise Failed(f"the terminal provisioned over SSH does not reach the bank with its sealed secret: {running}")
+        lock = bad.ssh("teller console-lock --check --tty /dev/tty1", check=False)
+        if lock.returncode != 0:
+            raise Failed(f"the console is not locked after provisioning over SSH: {lock.stdout.strip()} {lock.stderr.strip()}")
+        bad.screendump("provisioned-over-ssh")
+        pid = bad.ssh("systemctl show -p MainPID --value teller").stdout.strip()
+        rc, text, changed = playbook(args, bad, "provision-again", "site.yml", inventory)
+        if rc != 0 or changed != 0:
+            raise Failed(f"the second site.yml: exit {rc}, changed={changed}: " + " | ".join(text.strip().splitlines()[-8:]))
+        if bad.ssh("systemctl show -p MainPID --value teller").stdout.strip() != pid:
+            raise Failed("the second site.yml restarted teller")
+        bad.kill()
+        os.unlink(bad.disk)
+    if full:
+        p.check("a file that only turns SSH on: the screen says so, site.yml (teller.fleet) provisions the terminal over SSH, it reaches the bank with the sealed secret, console locked; the second run changes nothing", over_ssh)
 
     def first_boot():
         t0 = time.time()
@@ -473,28 +581,26 @@ def run_all(args, p):
         p.check("lockdown: Ctrl+Alt+F1..F12, Alt+SysRq+b/e/i, Ctrl+Alt+Del and typed text from a USB keyboard change nothing: same boot, same teller, tty1, no login, the screen Teller's", lockdown)
 
     def queued_then_update():
-        term.scp(os.path.join(bundles, "good.raucb"), "/data/good.raucb")
-        p.figures["bundle_mib"] = os.path.getsize(os.path.join(bundles, "good.raucb")) // 1048576
+        good = bundle_named(out, bundles, "good.raucb", "proof-v2", args.arch)
+        p.figures["bundle_mib"] = os.path.getsize(good) // 1048576
         term.monitor("set_link nic0 off")
         time.sleep(5)
         deposit(term, "2200", "Queued")
         state["rows"] = outbox(term)[1]
         log(f"rows before the update: {state['rows']}")
+        # The fleet's way: rolling-update.yml copies the bundle, rauc installs it, the terminal reboots into B,
+        # and the play waits for the image's health gate.
         started = time.time()
-        done = term.ssh("rauc install /data/good.raucb 2>&1; rc=$?; rm -f /data/good.raucb; exit $rc", timeout=1200)
-        state["install_seconds"] = time.time() - started
-        p.figures["bundle_install_s"] = round(state["install_seconds"])
-        log(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "rauc install: no output")
-        env = term.ssh("grub-editenv /boot/efi/EFI/teller/grubenv list").stdout
-        if "ORDER=B A" not in env:
-            raise Failed(f"after rauc install the primary slot is not B: {env}")
-        t0 = time.time()
-        term.ssh("systemctl reboot", check=False)
-        term.stop(300)
-        term.start()
+        rc, text, changed = playbook(args, term, "update", "rolling-update.yml", {"teller_bundle_file": good, "teller_gate_timeout": 300})
+        if rc != 0:
+            raise Failed(f"rolling-update.yml exit {rc}: " + " | ".join(text.strip().splitlines()[-10:]))
+        p.figures["rolling_update_s"] = round(time.time() - started)
+        log(f"rolling-update.yml: changed={changed}, {p.figures['rolling_update_s']} s from the copy to the gate's verdict")
         term.wait_ready(900)
-        p.figures["reboot_to_ready_s"] = round(time.time() - t0)
         term.wait_ssh()
+        # From the kernel's start to READY=1 on the updated slot (TCG; for comparing builds).
+        ready_us = term.ssh("systemctl show -p ActiveEnterTimestampMonotonic --value teller").stdout.strip()
+        p.figures["updated_slot_kernel_to_ready_s"] = round(int(ready_us) / 1e6) if ready_us.isdigit() else None
         # RAUC writes the whole slot image: the new squashfs's size is what it wrote.
         said = term.ssh("unsquashfs -s /dev/disk/by-partlabel/root-b").stdout
         written = re.search(r"Filesystem size ([0-9]+) bytes", said)
@@ -517,7 +623,7 @@ def run_all(args, p):
             raise Failed(f"{state['rows']} rows before the update, {rows} after")
         wait_gate(term, "B", "good")
         term.screendump("after-update")
-    p.check("with the link down a deposit is Queued; rauc install writes slot B, the terminal reboots into B, the deposit drains, the gate marks B good, no row lost", queued_then_update)
+    p.check("with the link down a deposit is Queued; rolling-update.yml (teller.fleet) rolls out bundle v2: rauc writes slot B, the terminal reboots into B, the deposit drains, the gate marks B good, no row lost", queued_then_update)
 
     def refuse(name, why):
         def f():
@@ -539,16 +645,33 @@ def run_all(args, p):
         p.check("a bundle signed by another key is refused before anything is written", refuse("foreign-key.raucb", "signature"))
         p.check("a bundle for the other architecture is refused before anything is written", refuse("foreign-arch.raucb", "ompatible"))
 
-    def fallback(name, label):
+    def fallback(name, label, via_ansible=False):
         def f():
             status, rows = outbox(term)
-            term.scp(os.path.join(bundles, name), f"/data/{name}")
-            term.ssh(f"rauc install /data/{name} >/dev/null 2>&1; rc=$?; rm -f /data/{name}; exit $rc", timeout=1200)
-            term.ssh("systemctl reboot", check=False)
-            term.stop(300)
+            if via_ansible:
+                # rolling-update.yml must see the terminal go back, and stop the rollout.
+                bundle = bundle_named(out, bundles, name, "proof-" + name.split(".")[0], args.arch)
+                rc, text, _ = playbook(args, term, name.split(".")[0], "rolling-update.yml", {"teller_bundle_file": bundle})
+                said = [l.strip() for l in text.splitlines() if "did not keep update" in l or "The health gate failed" in l]
+                if rc == 0 or not said:
+                    raise Failed(f"rolling-update.yml exit {rc} with {name}, and no word of the fallback: " + " | ".join(text.strip().splitlines()[-8:]))
+                log(f"rolling-update.yml: {said[-1][:300]}")
+                term.wait_ready(600)
+                term.wait_ssh()
+            else:
+                term.scp(os.path.join(bundles, name), f"/data/{name}")
+                started = time.time()
+                term.ssh(f"rauc install /data/{name} >/dev/null 2>&1; rc=$?; rm -f /data/{name}; exit $rc", timeout=1200)
+                state["install_seconds"] = time.time() - started
+                p.figures["bundle_install_s"] = round(state["install_seconds"])
+                env = term.ssh("grub-editenv /boot/efi/EFI/teller/grubenv list").stdout
+                if "ORDER=A B" not in env:
+                    raise Failed(f"after rauc install the primary slot is not A: {env}")
+                term.ssh("systemctl reboot", check=False)
+                term.stop(300)
             # The new slot A fails: the gate or GRUB goes back to B by itself, in one or more boots.
             deadline = time.time() + 1200
-            while True:
+            while not via_ansible:
                 if time.time() > deadline:
                     raise Failed("the terminal did not come back on slot B")
                 term.start()
@@ -562,6 +685,8 @@ def run_all(args, p):
                 except Failed as e:
                     log(f"{label}: {e}; waiting for the reboot")
                     term.stop(400)
+            if booted_slot(term) != "B":
+                raise Failed(f"the terminal runs slot {booted_slot(term)} after the {label} bundle, not B")
             wait_gate(term, "B", "good")
             st = rauc_state(term)
             a = [s for s in slots(st) if s.get("bootname") == "A"][0]
@@ -572,7 +697,7 @@ def run_all(args, p):
                 raise Failed(f"rows {rows} -> {rows2}, pending {status.get('pending_count')} -> {status2.get('pending_count')}")
             log(term.ssh("tail -n 2 /var/lib/teller-image/history").stdout.strip())
         return f
-    p.check("a bundle whose teller exits on start: slot A fails its health gate, the terminal is back on B, A marked bad, the queue intact", fallback("broken-teller.raucb", "broken teller"))
+    p.check("a bundle whose teller exits on start, rolled out by rolling-update.yml: slot A fails its health gate, the terminal is back on B, A marked bad, the queue intact, the play fails and says so", fallback("broken-teller.raucb", "broken teller", via_ansible=True))
     if full:
         p.check("a bundle whose kernel does not boot: GRUB falls back to B by itself, A marked bad, the queue intact", fallback("broken-kernel.raucb", "broken kernel"))
 
@@ -586,8 +711,10 @@ def run_all(args, p):
             term.ssh("nohup rauc install /data/good.raucb >/dev/null 2>&1 &", check=False)
             time.sleep(at)
             term.kill()
+            t0 = time.time()
             term.start()
             term.wait_ready(900)
+            p.figures.setdefault("power_cut_to_ready_s", round(time.time() - t0))
             term.wait_ssh()
             slot = booted_slot(term)
             st = rauc_state(term)

@@ -15,6 +15,9 @@ description:
     while the service runs, whether the running terminal reaches the bank (C(teller ctl status)).
   - Sets C(ansible_facts.teller) with the version, the queue (count, amount per currency, oldest age), rows that need
     review, the sync problem, whether the clock is verified, and the service's state and main PID.
+  - On a terminal that runs the Teller image (C(deploy/image)), C(image) says which root slot booted, each slot's
+    boot status and bundle version from C(rauc status), whether an update is still on trial, and the health gate's
+    last verdict. It is null on a terminal with the Debian package on its own OS.
 version_added: "0.1.0"
 author: Teller maintainers
 options:
@@ -44,7 +47,8 @@ RETURN = r"""
 ansible_facts:
   description: C(teller) with installed, version, package_version, terminal_id, database, queued_count, queued_amount, oldest_queued_age_seconds,
     needs_review, unacknowledged_rejections, sync_problem, clock_verified, online, last_sync,
-    service (active_state, main_pid, restarts, live).
+    service (active_state, main_pid, restarts, live),
+    image (null, or booted, primary, slots {A, B} with boot_status and bundle_version, trial, gate, last_gate_record).
   returned: always
   type: dict
 """
@@ -72,6 +76,48 @@ def service_state(module):
     return state
 
 
+# The Teller image (deploy/image): its first-boot script marks it, RAUC keeps its slots.
+IMAGE_MARK = "/usr/lib/teller/image/firstboot"
+IMAGE_STATE = "/var/lib/teller-image"
+
+
+def image_state(module):
+    """The image's root slots and health gate, or None when the terminal runs the package on its own OS."""
+    if not os.path.exists(IMAGE_MARK):
+        return None
+    image = dict(booted=None, primary=None, slots={}, trial=None, gate=None, last_gate_record=None)
+    rc, out, err = module.run_command(["rauc", "status", "--detailed", "--output-format=json"])
+    if rc != 0:
+        module.fail_json(msg="rauc status failed (exit %d): %s" % (rc, err.strip()), rc=rc)
+    status = json.loads(out)
+    image["booted"] = status.get("booted")
+    for entry in status.get("slots") or []:
+        for name, slot in entry.items():
+            bootname = slot.get("bootname")
+            if not bootname:
+                continue
+            bundle = (slot.get("slot_status") or {}).get("bundle") or {}
+            image["slots"][bootname] = dict(boot_status=slot.get("boot_status"), state=slot.get("state"),
+                                            bundle_version=bundle.get("version"))
+            if name == status.get("boot_primary"):
+                image["primary"] = bootname
+    try:
+        with open(os.path.join(IMAGE_STATE, "trial")) as f:
+            image["trial"] = f.read().strip() or None
+    except FileNotFoundError:
+        pass
+    try:
+        with open(os.path.join(IMAGE_STATE, "history")) as f:
+            lines = [line.strip() for line in f if line.strip()]
+            image["last_gate_record"] = lines[-1] if lines else None
+    except FileNotFoundError:
+        pass
+    # active: the gate has marked this boot's slot good; activating: still deciding; failed: marked bad.
+    rc, out, _ = module.run_command(["systemctl", "show", "-p", "ActiveState", "--value", "teller-health-gate.service"])
+    image["gate"] = out.strip() if rc == 0 else None
+    return image
+
+
 def package_version(module):
     """The installed teller package's version (what update and a rollback switch), or None."""
     rc, out, _ = module.run_command(["dpkg-query", "-W", "-f=${Version}", "teller"])
@@ -81,10 +127,13 @@ def package_version(module):
 def main():
     module = AnsibleModule(argument_spec=dict(teller=dict(type="path", default="/usr/bin/teller")), supports_check_mode=True)
     teller = module.params["teller"]
-    facts = dict(installed=os.access(teller, os.X_OK), version=None, package_version=package_version(module), terminal_id=None, database="missing",
+    image = image_state(module)
+    # The image has no package manager to ask: its dpkg database stayed with the data partition's first build.
+    facts = dict(installed=os.access(teller, os.X_OK), version=None, package_version=package_version(module) if image is None else None,
+                 terminal_id=None, database="missing",
                  queued_count=0, queued_amount={}, oldest_queued_age_seconds=None, needs_review=0,
                  unacknowledged_rejections=0, sync_problem="none", clock_verified=None, online=None, last_sync=None,
-                 service=service_state(module))
+                 service=service_state(module), image=image)
     if facts["installed"]:
         rc, out, err = module.run_command([teller, "status"])
         if rc == 0:
