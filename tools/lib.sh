@@ -36,10 +36,16 @@ ensure_swift() {
 # The Ansible the fleet checks and the image proof drive: ansible-core 2.19
 # (the "ansible" 12 package, with community.general) and ansible-lint, from
 # PyPI into .build/ansible-venv, once. LOG gets pip's output.
+# Two proofs running side by side (tools/test) take turns: one installs, the
+# other finds it done.
 ensure_ansible_venv() {
     local venv=$TELLER_ROOT/.build/ansible-venv log=$1
-    [ -x "$venv/bin/ansible-playbook" ] && [ -x "$venv/bin/ansible-lint" ] && return 0
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q 'ansible>=12,<13' 'ansible-lint>=25' >"$log" 2>&1 ||
-        { tail -n 20 "$log" >&2; echo "tools: pip could not install ansible (log: $log)" >&2; return 1; }
+    mkdir -p "$TELLER_ROOT/.build"
+    (
+        flock 9
+        [ -x "$venv/bin/ansible-playbook" ] && [ -x "$venv/bin/ansible-lint" ] && exit 0
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install -q 'ansible>=12,<13' 'ansible-lint>=25' >"$log" 2>&1 ||
+            { tail -n 20 "$log" >&2; echo "tools: pip could not install ansible (log: $log)" >&2; exit 1; }
+    ) 9>"$TELLER_ROOT/.build/ansible-venv.lock"
 }
