@@ -59,13 +59,7 @@ import hashlib
 import json
 
 from ansible.module_utils.basic import AnsibleModule
-
-
-def rauc_json(module, *args):
-    rc, out, err = module.run_command(["rauc", *args, "--output-format=json"])
-    if rc != 0:
-        module.fail_json(msg="rauc %s refused: %s" % (args[0], (err.strip() or out.strip()).splitlines()[-1:] or "no message"), rc=rc)
-    return json.loads(out)
+from ansible_collections.teller.fleet.plugins.module_utils.rauc import booted_slot, primary_bootname, rauc_json
 
 
 def root_image(info):
@@ -100,15 +94,11 @@ def main():
         module.fail_json(msg="%s holds no root image (rauc info: %s)" % (path, json.dumps(info)[:300]))
     status = rauc_json(module, "status", "--detailed")
     booted = status.get("booted")
-    booted_slot = None
-    for entry in status.get("slots") or []:
-        for slot in entry.values():
-            if slot.get("bootname") == booted:
-                booted_slot = slot
-    if booted_slot is None:
+    running = booted_slot(status)
+    if running is None:
         module.fail_json(msg="rauc status names no booted slot: is this terminal running the Teller image?")
     result = dict(changed=False, version=info.get("version"), booted=booted, slot=booted)
-    if holds(booted_slot["device"], sha256, size):
+    if holds(running["device"], sha256, size):
         module.exit_json(**result)
     result["changed"] = True
     if module.check_mode:
@@ -118,12 +108,7 @@ def main():
     if rc != 0:
         said = [line for line in (out + err).splitlines() if "rror" in line or "ailed" in line] or (out + err).splitlines()[-3:]
         module.fail_json(msg="rauc install refused %s, nothing was written to the booted slot: %s" % (path, " | ".join(said[-3:])), rc=rc)
-    after = rauc_json(module, "status")
-    primary = after.get("boot_primary")
-    for entry in after.get("slots") or []:
-        for name, slot in entry.items():
-            if name == primary:
-                result["slot"] = slot.get("bootname")
+    result["slot"] = primary_bootname(rauc_json(module, "status"))
     module.exit_json(**result)
 
 

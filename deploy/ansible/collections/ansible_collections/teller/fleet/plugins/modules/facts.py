@@ -57,6 +57,7 @@ import json
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.teller.fleet.plugins.module_utils.rauc import primary_bootname, rauc_json, slots
 
 # `teller status` exit statuses for a database it refuses (docs/deploy.md).
 NO_DATABASE = 3
@@ -86,21 +87,13 @@ def image_state(module):
     if not os.path.exists(IMAGE_MARK):
         return None
     image = dict(booted=None, primary=None, slots={}, trial=None, gate=None, last_gate_record=None)
-    rc, out, err = module.run_command(["rauc", "status", "--detailed", "--output-format=json"])
-    if rc != 0:
-        module.fail_json(msg="rauc status failed (exit %d): %s" % (rc, err.strip()), rc=rc)
-    status = json.loads(out)
+    status = rauc_json(module, "status", "--detailed")
     image["booted"] = status.get("booted")
-    for entry in status.get("slots") or []:
-        for name, slot in entry.items():
-            bootname = slot.get("bootname")
-            if not bootname:
-                continue
-            bundle = (slot.get("slot_status") or {}).get("bundle") or {}
-            image["slots"][bootname] = dict(boot_status=slot.get("boot_status"), state=slot.get("state"),
-                                            bundle_version=bundle.get("version"))
-            if name == status.get("boot_primary"):
-                image["primary"] = bootname
+    image["primary"] = primary_bootname(status)
+    for _, slot in slots(status):
+        bundle = (slot.get("slot_status") or {}).get("bundle") or {}
+        image["slots"][slot["bootname"]] = dict(boot_status=slot.get("boot_status"), state=slot.get("state"),
+                                                bundle_version=bundle.get("version"))
     try:
         with open(os.path.join(IMAGE_STATE, "trial")) as f:
             image["trial"] = f.read().strip() or None
