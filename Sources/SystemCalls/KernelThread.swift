@@ -49,4 +49,14 @@ extension KernelThread {
             sched_setscheduler(0, SCHED_RR | resetOnFork, &parameters)
         }
     }
+
+    /// Runs the calling thread under `SCHED_IDLE`, the kernel's lowest
+    /// class: it gets a core only when no ordinary thread wants one (a
+    /// whole-database check beside the terminal). Needs no privilege.
+    public static func runCurrentWhenIdle() throws(SystemCallError) {
+        var parameters = sched_param(sched_priority: 0)
+        _ = try Syscall.retrying("sched_setscheduler SCHED_IDLE") {
+            sched_setscheduler(0, 5, &parameters)  // SCHED_IDLE, linux/sched.h (glibc hides it behind _GNU_SOURCE)
+        }
+    }
 }

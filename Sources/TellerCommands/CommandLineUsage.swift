@@ -9,6 +9,7 @@ public let usage = """
       metrics [--data-dir DIR]  print the metrics of the metrics file once (Prometheus text format)
       journal verify            check the electronic journal's hash chain; name the first broken entry
       journal export --day DAY  print one day's journal entries (YYYY-MM-DD, local day) as JSON lines
+      check [--full]            check the whole database file (quick_check; --full: integrity_check)
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
       check-config [FILE]       report every problem in the configuration, with line numbers, and in the
                                 files it names (ca_file, client_cert, client_key)
@@ -23,7 +24,7 @@ public let usage = """
       console-lock [--tty TTY]  (root) lock the panel's VT (default /dev/tty1): graphics mode, console
                                 keyboard off, made the active VT; --unlock gives it back, --check reports
 
-    status, metrics and journal only read: they never create, migrate or write the database. Their exit codes
+    status, metrics, journal and check only read: they never create, migrate or write the database. Their exit codes
     (run exits 4 to 8 too when it refuses the database):
       0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
       teller.db missing), 4 teller.db is empty (0 bytes), 5 not a Teller database,
@@ -59,6 +60,15 @@ public let commandUsage: [String: String] = [
         text format: for a cron job writing node_exporter's textfile directory, or a
         technician. Like status it only reads, with status's exit codes. The clock is
         judged against this build's date only: the running terminal also knows the bank's time.
+        """,
+    "check": """
+        usage: teller check [--full] [--config FILE] [--data-dir DIR]
+        reads the whole of teller.db with SQLite's quick_check (--full: integrity_check, which
+        also compares each index with its table) and prints `ok: …` (exit 0), or names what
+        is damaged (exit 7). Opening the database does not read it all: the running terminal
+        checks the whole file in the background a minute after start and daily, and this is
+        the same check on demand (docs/architecture.md). Like status it only reads, with
+        status's exit codes; on a card with years of history it takes seconds.
         """,
     "journal": """
         usage: teller journal verify [--config FILE] [--data-dir DIR]

@@ -96,7 +96,9 @@ public actor FakeOutbox: OutboxPort {
         do { return try limits.remaining(kind: kind, context: context) } catch { throw .limit(error) }
     }
 
-    public func entries() async throws(TellerError) -> [OutboxEntry] { rows.reversed() }
+    public func entries() async throws(TellerError) -> [OutboxEntry] {
+        rows.reversed().enumerated().filter { $0.offset < OutboxQueue.recentRows || $0.element.state.isStillToSettle }.map(\.element)
+    }
 
     public func summary() async throws(TellerError) -> QueueSummary {
         // Every state, those without rows as 0, as the store lists them.

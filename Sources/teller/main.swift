@@ -27,6 +27,8 @@ case "metrics":
     exitCode = MainThread.run { await MetricsCommand.run(Array(arguments.dropFirst())) }
 case "journal":
     exitCode = MainThread.run { await JournalCommand.run(Array(arguments.dropFirst())) }
+case "check":
+    exitCode = MainThread.run { await CheckCommand.run(Array(arguments.dropFirst())) }
 case "drain":
     exitCode = MainThread.run { await DrainCommand.run(Array(arguments.dropFirst())) }
 case "check-config":

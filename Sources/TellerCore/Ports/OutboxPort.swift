@@ -35,7 +35,10 @@ public protocol OutboxPort: Sendable {
     func enqueue(_ request: TransactionRequest) async throws(TellerError) -> OutboxEntry
     /// What is left under each limit for the amount entry screen.
     func remainingLimits(kind: TransactionKind, account: IBAN) async throws(TellerError) -> RemainingLimits
-    /// Every row, newest first.
+    /// The rows the queue shows, newest first: every row still to settle
+    /// (queued, sending, needing review, rejected and not acknowledged) and
+    /// the newest ``OutboxQueue/recentRows`` of the rest. Older settled rows
+    /// are the journal's (`teller journal export`).
     func entries() async throws(TellerError) -> [OutboxEntry]
     func summary() async throws(TellerError) -> QueueSummary
     /// Queued and sending debits against one account.
@@ -58,4 +61,10 @@ public protocol OutboxPort: Sendable {
     /// - Throws: ``TellerError/reversalRefused(_:)`` unless the bank posted
     ///   `key` and nothing reverses it yet; ``TellerError/limit(_:)``.
     func reverse(_ key: IdempotencyKey, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry
+}
+
+/// How much of the settled history the queue shows.
+public enum OutboxQueue {
+    /// The newest rows shown beside every row still to settle: about a busy counter's day.
+    public static let recentRows = 200
 }

@@ -98,6 +98,17 @@ public enum OutboxState: Hashable, Sendable {
 
     /// Queued or sending: money that has not reached the host yet.
     public var isPending: Bool { kind.isPending }
+
+    /// Still to settle: on its way to the bank, or waiting for a person
+    /// (a rejection not acknowledged, any row needing review). The queue
+    /// shows every such row, however old (``OutboxPort/entries()``).
+    public var isStillToSettle: Bool {
+        switch self {
+        case .queued, .sending, .needsReview: true
+        case .rejected(_, let acknowledged): !acknowledged
+        case .confirmed, .voided: false
+        }
+    }
 }
 
 /// One row of the outbox, as the queue screen and the sync engine see it.

@@ -118,8 +118,18 @@ final class OutboxStore {
 
     // MARK: Reading rows
 
-    func entries() throws -> [OutboxEntry] {
-        try database.query("SELECT \(OutboxColumns.list) FROM outbox ORDER BY id DESC", row: OutboxColumns.entry)
+    /// Every row still to settle and the newest `recent` rows, newest first
+    /// (``OutboxPort/entries()``); each part is read through an index, so the
+    /// cost follows what is open, not the years behind it.
+    func entries(recent: Int) throws -> [OutboxEntry] {
+        try database.query("""
+            SELECT \(OutboxColumns.list) FROM outbox WHERE id IN (
+                SELECT id FROM outbox WHERE state = ?1 UNION ALL SELECT id FROM outbox WHERE state = ?2
+                UNION ALL SELECT id FROM outbox WHERE state = ?3
+                UNION ALL SELECT id FROM outbox WHERE state = ?4 AND acknowledged_at_ms IS NULL
+                UNION ALL SELECT id FROM (SELECT id FROM outbox ORDER BY id DESC LIMIT ?5))
+            ORDER BY id DESC
+            """, .pending + [.state(.needsReview), .state(.rejected), .integer(Int64(recent))], row: OutboxColumns.entry)
     }
 
     /// One row by key, or nil.
@@ -181,8 +191,25 @@ final class OutboxStore {
 
     /// When the bank last confirmed a row, or nil when it never has.
     func lastConfirmedAt() throws -> Date? {
-        // A confirmed row is never acknowledged, so its last update is the bank's answer.
-        try database.queryInt64("SELECT max(updated_at_ms) FROM outbox WHERE state = ?", [.state(.confirmed)]).map(Date.init(millisecondsSince1970:))
+        // A confirmed row is never acknowledged, so its last update is the bank's answer. The engine
+        // sends the oldest first, so the newest answers are among the newest confirmed rows: reading
+        // those, not every confirmed row there ever was, keeps this the same after years of history.
+        try database.queryInt64("""
+            SELECT max(updated_at_ms) FROM (SELECT updated_at_ms FROM outbox WHERE state = ? ORDER BY id DESC LIMIT \(Self.newestRows))
+            """, [.state(.confirmed)]).map(Date.init(millisecondsSince1970:))
+    }
+
+    /// How many of the newest rows stand for all of them where only the
+    /// newest times matter: the clock's floor and the last answer.
+    static let newestRows = 64
+
+    /// The newest time a row was made at: a time known to have passed (the trusted clock's floor).
+    static func newestCreatedAt(in database: Database) throws -> Date? {
+        // Rows are stamped by the trusted clock, whose floor is the last row's time, so the newest rows
+        // hold the greatest times (within the clock's slack).
+        try database.queryInt64("""
+            SELECT max(created_at_ms) FROM (SELECT created_at_ms FROM outbox ORDER BY id DESC LIMIT \(newestRows))
+            """).map(Date.init(millisecondsSince1970:))
     }
 
     // MARK: Acknowledging, voiding, reversing

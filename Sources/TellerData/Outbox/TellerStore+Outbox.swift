@@ -67,7 +67,12 @@ extension TellerStore: OutboxPort {
     }
 
     public func entries() throws(TellerError) -> [OutboxEntry] {
-        try translating { try outbox.entries() }
+        try entries(recent: OutboxQueue.recentRows)
+    }
+
+    /// Every row still to settle and the newest `recent` rows, newest first.
+    func entries(recent: Int) throws(TellerError) -> [OutboxEntry] {
+        try translating { try outbox.entries(recent: recent) }
     }
 
     public func summary() throws(TellerError) -> QueueSummary {

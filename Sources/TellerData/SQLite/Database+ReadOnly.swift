@@ -10,8 +10,12 @@ extension Database {
     /// converted or written, not even a `-wal` or `-shm` beside it.
     ///
     /// The file is vetted before SQLite sees it (exists, not empty, starts
-    /// with the SQLite header, not cut short), then opened read-only and
-    /// checked with `PRAGMA quick_check`.
+    /// with the SQLite header, not cut short), then opened read-only with
+    /// every page checked as it is read (``checksPagesAsRead()``), and its
+    /// schema read. Nothing here reads the whole file: what else is checked
+    /// on open is the caller's to say (``refusingDamage(_:)``), and a whole
+    /// check is ``checkIntegrity(quick:)`` (docs/architecture.md, "What is
+    /// checked, and when").
     ///
     /// A WAL database needs its `-shm` to be read alongside its `-wal`, and a
     /// read-only SQLite connection creates both when they are missing (and
@@ -22,12 +26,16 @@ extension Database {
     /// `-shm`, and refused as unreadable if that `-shm` is missing, unless
     /// `creatingSharedMemory` allows creating it.
     ///
+    /// - Parameter besideWriter: a writer has the file open now (this
+    ///   process's own store): always read through its `-shm`, never
+    ///   `immutable=1`, which would let SQLite read pages the writer is
+    ///   checkpointing.
     /// - Throws: ``DatabaseRefusal`` when the file is missing, empty,
     ///   damaged or unreadable; ``SQLiteError`` for anything else SQLite
     ///   reports (busy, I/O errors).
-    public convenience init(readingOnly path: String, creatingSharedMemory: Bool = false) throws {
+    public convenience init(readingOnly path: String, creatingSharedMemory: Bool = false, besideWriter: Bool = false) throws {
         let size = try Database.vetFile(path)
-        let live = try Database.hasLiveLog(path, size: size, creatingSharedMemory: creatingSharedMemory)
+        let live = try besideWriter || Database.hasLiveLog(path, size: size, creatingSharedMemory: creatingSharedMemory)
         let name = "file:" + Database.uriEscaped(path) + (live ? "?mode=ro" : "?immutable=1")
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         do {
@@ -35,14 +43,20 @@ extension Database {
         } catch {
             throw Database.refusal(error, path: path) ?? error
         }
-        let findings: [String]
+        try refusingDamage {
+            try checksPagesAsRead()
+            _ = try queryInt64("SELECT count(*) FROM sqlite_schema")
+        }
+    }
+
+    /// Runs `body`, and refuses the file when SQLite finds it damaged or not
+    /// a database on the way (``DatabaseRefusal``), so a damaged page read
+    /// while vetting refuses the file like a failed check.
+    public func refusingDamage<T>(_ body: () throws -> T) throws -> T {
         do {
-            findings = try query("PRAGMA quick_check") { $0.text(0) }
+            return try body()
         } catch {
             throw Database.refusal(error, path: path) ?? error
-        }
-        guard findings == ["ok"] else {
-            throw DatabaseRefusal(path: path, reason: .damaged("PRAGMA quick_check found " + findings.prefix(5).joined(separator: "; ")))
         }
     }
 

@@ -1,3 +1,4 @@
+import SystemCalls
 import FoundationEssentials
 import Synchronization
 import TellerCore
@@ -47,6 +48,8 @@ public actor TellerStore {
     /// Whether the bank has shown it answers, so the online limits may
     /// apply (``HostAnswers``); without a host, never (``NoHost``).
     let onlineEvidence: any OnlineEvidence
+    /// What the background check found, once it found the file damaged (``damageFound(_:)``).
+    private(set) var damage: String?
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
@@ -63,17 +66,18 @@ public actor TellerStore {
     ///   ``SQLiteError`` when SQLite fails otherwise.
     public init(path: String, limits: Limits, till: TillSettings? = nil, clock: any WallClock = SystemClock(), zone: LocalTime.Zone = .system,
                 online: any OnlineEvidence = NoHost()) throws {
-        let database = try Database(path: path) { try Schema.migrator.refuseUnknownSchema($0) }
+        let database = try Database(path: path) { try Schema.vet($0, requiringCurrent: false) }
+        // Vetting checked the whole file when a background check had marked it damaged: it is whole now.
+        try? Syscall.unlink(DatabaseCheck.markPath(for: path))
         try Schema.migrator.migrate(database, now: clock.now())
         // Their requests may have reached the bank, so they can no longer be voided.
         try database.run("UPDATE outbox SET state = ?1, updated_at_ms = ?2, first_sent_at_ms = coalesce(first_sent_at_ms, ?2) WHERE state = ?3",
                          [.state(.queued), .integer(clock.now().millisecondsSince1970), .state(.sending)])
         // Slips cut off mid-print may be half on paper: they print again, marked as copies.
-        try database.run("UPDATE print_jobs SET state = 'queued', copy = 1 WHERE state = 'printing'")
+        // (`state != 'printed'` names the index of the waiting slips, so years of printed ones are not read.)
+        try database.run("UPDATE print_jobs SET state = 'queued', copy = 1 WHERE state != 'printed' AND state = 'printing'")
         // The last committed row's time is part of the trusted clock's floor.
-        if let newest = try database.queryInt64("SELECT max(created_at_ms) FROM outbox") {
-            clock.committed(at: Date(millisecondsSince1970: newest))
-        }
+        if let newest = try OutboxStore.newestCreatedAt(in: database) { clock.committed(at: newest) }
         self.init(database: database, limits: limits, till: till, clock: clock, zone: zone, online: online)
     }
 
@@ -86,7 +90,7 @@ public actor TellerStore {
     ///   or not at this Teller's schema version; ``SQLiteError`` otherwise.
     public init(readingOnly dataDirectory: String, limits: Limits) throws {
         let database = try Database(readingOnly: dataDirectory.appendingPathComponent(TellerStore.fileName))
-        try Schema.migrator.refuseUnknownSchema(database, requiringCurrent: true)
+        try Schema.vet(database, requiringCurrent: true)
         self.init(database: database, limits: limits, till: nil, clock: SystemClock(), zone: .system, online: NoHost())
     }
 
@@ -129,10 +133,25 @@ public actor TellerStore {
         try body(database)
     }
 
+    /// The background check found the file damaged (``DatabaseCheck``):
+    /// from now on this connection writes nothing (`query_only`), and each
+    /// write refused says why. What is committed stays readable.
+    public func damageFound(_ findings: String) {
+        guard damage == nil else { return }
+        damage = findings
+        do {
+            try database.execute("PRAGMA query_only=ON")
+        } catch {
+            Log.error("storage: cannot stop writing to the damaged \(path): \(error)")
+        }
+    }
+
     /// Translates storage failures into the domain's error at the border.
     func translating<T>(_ body: () throws -> T) throws(TellerError) -> T {
         do {
             return try body()
+        } catch let error as SQLiteError where damage != nil {
+            throw .storage(StorageFailure(kind: .failing, detail: "\(path) is damaged (\(damage ?? "")) and takes no more writes: \(error)"))
         } catch let error as TellerError {
             throw error
         } catch let error as LimitViolation {

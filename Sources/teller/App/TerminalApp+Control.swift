@@ -106,7 +106,15 @@ extension TerminalApp: ControlHandler {
             "terminal_id": configuration.terminalID.map { .string($0) } ?? .null,
             "till": await tillJSON(),
             "printer": await printerJSON(),
+            "database_check": databaseCheckJSON(),
         ])
+    }
+
+    /// The last whole-file check of teller.db: `{"at": "…", "seconds": 0.8, "damage": null}`, or null before the first.
+    private func databaseCheckJSON() -> JSONValue {
+        guard let last = databaseCheck.last else { return .null }
+        return .object(["at": .string(StatusJSON.timestamp(last.at)), "seconds": .number(last.seconds),
+                        "damage": last.damage.map { .string($0) } ?? .null])
     }
 
     /// The signed-in operator's open till: `{"id": 3, "float": {…}, "position": {…}, "cash_payments": 2}`, or null.

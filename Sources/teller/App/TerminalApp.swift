@@ -23,6 +23,8 @@ final class TerminalApp {
     let runtime: TerminalRuntime
     /// Nil without a printer (`printer = none`).
     let printSpooler: PrintSpooler?
+    /// The whole-file check of teller.db, in the background a minute after start and then daily.
+    let databaseCheck: DatabaseCheck
     let notifier = SystemdNotifier()
     var control: ControlServer?
     /// Set with READY, after the first frame was presented; in-process scenarios wait for it.
@@ -43,6 +45,7 @@ final class TerminalApp {
         if let zone = configuration.timeZone { SystemTimeZone.use(zone) }
         Self.useLanguage(configuration.regionalFormat, localeDirectory: configuration.localeDirectory)
         live = try LiveData(configuration: configuration)
+        databaseCheck = DatabaseCheck(store: live.store)
         let display = try Self.openConfiguredDisplay(configuration)
         Log.info("display: \(display.name)")
         let fonts = try FontLibrary(configuration: FontConfiguration(directory: configuration.fontDirectory))
@@ -102,6 +105,7 @@ final class TerminalApp {
         raiseFramePriority()
         runtime.start()
         startControlSocket()
+        databaseCheck.start()
         tokens.append(loop.every(milliseconds: 1000) { [unowned self] in self.coordinator.tick() })
         if let metrics = startMetricsFile() { tokens.append(metrics) }
         if let interval = notifier.watchdogInterval {
