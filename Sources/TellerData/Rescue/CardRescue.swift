@@ -23,9 +23,11 @@ public enum CardRescue {
     /// The database's own files, copied when present.
     static let companions = ["", "-wal", "-shm", "-journal"]
 
-    /// What `teller rescue` found, and whether the secret could be checked against the card.
+    /// What `teller rescue` found, signed, and whether the secret could be checked against the card.
     public struct Result: Sendable {
         public let document: RescueDocument
+        /// The whole rescue file (``RescueFile``), signed with the terminal's secret.
+        public let file: [UInt8]
         /// True when the card's sealed refresh token opened with the secret:
         /// it is this terminal's secret. False when the card holds none to check with.
         public let secretChecked: Bool
@@ -33,15 +35,14 @@ public enum CardRescue {
 
     /// - Parameters:
     ///   - directory: the card's data directory (`/var/lib/teller` under its mount point).
-    ///   - terminalID: the dead terminal's id, as the bank knows it.
-    ///   - secret: that terminal's secret, which the bank also knows.
+    ///   - credentials: the dead terminal's id and secret, as the bank knows them.
     /// - Throws: ``DatabaseRefusal`` naming the card's file (missing, empty,
     ///   damaged, foreign, newer, unreadable); ``CardRescueError`` for a
     ///   secret the card refuses or a private copy that cannot be made.
-    public static func read(from directory: String, terminalID: String, secret: String, now: Date = Date()) async throws -> Result {
+    public static func read(from directory: String, credentials: TerminalCredentials, now: Date = Date()) async throws -> Result {
         let source = directory.appendingPathComponent(TellerStore.fileName)
         let logBytes = try vetSource(source)
-        let secretChecked = try checkSecret(secret, in: directory)
+        let secretChecked = try checkSecret(credentials.secret, in: directory)
         let copy = try privateDirectory()
         defer { try? FileManager.default.removeItem(atPath: copy) }
         let copied = copy.appendingPathComponent(TellerStore.fileName)
@@ -57,17 +58,22 @@ public enum CardRescue {
             contents = try await store.rescueContents()
         } catch let refusal as DatabaseRefusal {
             // The technician's card, not our copy, is what the message is about.
+            if case .foreign(let tables) = refusal.reason, tables.isEmpty, log == .missing {
+                throw DatabaseRefusal(path: source, reason: .damaged(
+                    "it holds no tables and there is no \(TellerStore.fileName)-wal beside it: everything the terminal wrote is in that lost log; "
+                    + "look for it in lost+found on the card's image (e2fsck moves orphaned files there), put it beside teller.db as teller.db-wal and read the image again"))
+            }
             throw DatabaseRefusal(path: source, reason: refusal.reason)
         } catch let error as SQLiteError {
             throw DatabaseRefusal(path: source, reason: .damaged(error.message))
         }
         let document = RescueDocument(
-            format: RescueFile.formatName, version: RescueFile.version, terminalID: terminalID, createdAt: WireTransaction.timestamp(now),
+            format: RescueFile.formatName, version: RescueFile.version, terminalID: credentials.terminalID, createdAt: WireTransaction.timestamp(now),
             tellerVersion: BuildInfo.version,
             source: .init(directory: directory, schemaVersion: version, log: log, logBytes: logBytes ?? 0),
             counts: .init(payments: contents.payments.count, tillEvents: contents.tillEvents.count, journalEntries: contents.journal.count),
             payments: contents.payments, tillEvents: contents.tillEvents, journalScope: contents.journalScope, journal: contents.journal)
-        return Result(document: document, secretChecked: secretChecked)
+        return Result(document: document, file: try RescueFile.signed(document, secret: credentials.secret), secretChecked: secretChecked)
     }
 
     /// Refuses a card without its database, as `teller status` would name it,
