@@ -65,7 +65,7 @@ public enum CardRescue {
             }
             throw DatabaseRefusal(path: source, reason: refusal.reason)
         } catch let error as SQLiteError {
-            throw DatabaseRefusal(path: source, reason: .damaged(error.message))
+            throw DatabaseRefusal(path: source, reason: .damaged(error.message.replacing(copied, with: source)))
         }
         let document = RescueDocument(
             format: RescueFile.formatName, version: RescueFile.version, terminalID: credentials.terminalID, createdAt: WireTransaction.timestamp(now),

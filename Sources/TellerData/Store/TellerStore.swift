@@ -113,6 +113,8 @@ public actor TellerStore {
             found = try Migrator.currentVersion(of: reader)
         }
         schemaVersion = found
+        // The whole file, once: the card is suspect, and the copy is read only this once.
+        try database.checkIntegrity(quick: true)
         try Schema.migrator.migrate(database)
         // Never checked: the copy is read, not written to by payments.
         let limits = try Limits(currency: .eur, perTransaction: Money(minorUnits: 1, currency: .eur), dailyPerTerminal: Money(minorUnits: 1, currency: .eur),
