@@ -11,6 +11,10 @@ public let usage = """
       journal export --day DAY  print one day's journal entries (YYYY-MM-DD, local day) as JSON lines
       check [--full]            check the whole database file (quick_check; --full: integrity_check)
       drain [--until-empty]     send queued transactions to the host (SIGTERM stops)
+      rescue --from DIR --out FILE --terminal-id ID --secret-file PATH
+                                a dead terminal's card (mounted read-only): its unacknowledged payments, till
+                                events and journal in one signed file; the card is never written
+      rescue import FILE        hand a rescue file to the bank as this terminal (same branch); print its counts
       check-config [FILE]       report every problem in the configuration, with line numbers, and in the
                                 files it names (ca_file, client_cert, client_key)
       config get KEY            print one setting of teller.conf as the terminal reads it
@@ -86,6 +90,27 @@ public let commandUsage: [String: String] = [
         usage: teller drain [--until-empty] [--config FILE] [--KEY VALUE]...
         sends queued transactions to the host without a display. --until-empty exits 0
         once nothing is queued; otherwise it runs until SIGTERM.
+        """,
+    "rescue": """
+        usage: teller rescue --from DIR --out FILE --terminal-id ID (--secret-file PATH | --secret-stdin) [--force]
+               teller rescue import FILE [--config FILE] [--KEY VALUE]...
+        the first form reads DIR, the data directory of a dead terminal's card mounted read-only
+        (mount -o ro,noload; docs/deploy.md, "A dead terminal's card"), on any machine with teller:
+        teller.db and its -wal and -shm are copied to a private directory and the copy is read,
+        so the card is never written. FILE gets every payment the bank has not acknowledged
+        (queued, sending, needs review) with its idempotency key and frozen body, the till events
+        not yet recorded and the journal, signed with HMAC-SHA256 under the dead terminal's secret
+        (from the fleet's Vault; --secret-stdin reads it from standard input). ID is that terminal's
+        id. FILE is written atomically, mode 0600, and an existing FILE is refused unless --force.
+        A secret that does not open the card's sealed refresh token is refused.
+        exit codes: 0 written, 1 other failure (nothing written), 2 bad usage, 3 to 9 the card's
+        teller.db refused, as for status (3 no teller.db in DIR, 5 not Teller's, 7 damaged, 8 unreadable).
+        import sends FILE to the bank through this terminal's host connection (host_url, its TLS,
+        client certificate and terminal secret, as teller run) and prints what the bank did: payments
+        posted now, already posted (the dead terminal had sent them, or FILE was imported before),
+        refused with the bank's reason. The bank posts each payment once under its original key.
+        exit codes: 0 imported (the counts printed), 1 the bank could not be asked, 2 bad usage,
+        11 the bank refused the file (a changed byte, another terminal's secret, another branch).
         """,
     "check-config": """
         usage: teller check-config [--client-key-stdin] [FILE]

@@ -29,6 +29,8 @@ case "journal":
     exitCode = MainThread.run { await JournalCommand.run(Array(arguments.dropFirst())) }
 case "check":
     exitCode = MainThread.run { await CheckCommand.run(Array(arguments.dropFirst())) }
+case "rescue":
+    exitCode = MainThread.run { await RescueCommand.run(Array(arguments.dropFirst())) }
 case "drain":
     exitCode = MainThread.run { await DrainCommand.run(Array(arguments.dropFirst())) }
 case "check-config":

@@ -104,6 +104,37 @@ public final class HostClient: Sendable {
         }
     }
 
+    /// `POST /v1/rescues` (docs/host-api.md §12): hands a dead terminal's
+    /// rescue file to the bank byte for byte, as this terminal; the bank
+    /// checks its signature with the dead terminal's secret and posts each
+    /// payment under its original key, once.
+    /// - Throws: ``HostError/forbidden(code:detail:)`` with the bank's code
+    ///   when it refuses the file (`rescue_signature_invalid`: a changed byte
+    ///   or another terminal's secret; `rescue_branch_mismatch`;
+    ///   `rescue_terminal_unknown`); ``HostError/mismatch(_:)`` when the
+    ///   answer is for another terminal or does not account for every payment.
+    public func importRescue(_ file: [UInt8]) async throws(HostError) -> RescueImportReport {
+        let sent: RescueDocument
+        do { sent = try RescueFile.unverifiedDocument(file) } catch {
+            preconditionFailure("importRescue takes a rescue file; the caller reads it first (\(error))")
+        }
+        return try await reporting {
+            let response = try await authorized("POST", "/v1/rescues", body: Data(file))
+            guard response.status == 200 else { throw HostMapper.error(for: response) }
+            let report = try HostMapper.decode(RescueImportReport.self, from: response)
+            guard report.terminalID == sent.terminalID else {
+                throw HostError.mismatch("the host answered for terminal \(report.terminalID)'s rescue, this file is \(sent.terminalID)'s")
+            }
+            let payments = report.payments
+            let accounted = payments.posted + payments.alreadyPosted + payments.refused + payments.alreadyRefused
+            let events = report.tillEvents.recorded + report.tillEvents.alreadyRecorded + report.tillEvents.refused
+            guard accounted == sent.payments.count, events == sent.tillEvents.count else {
+                throw HostError.mismatch("the host accounted for \(accounted) payments and \(events) till events, the file holds \(sent.payments.count) and \(sent.tillEvents.count)")
+            }
+            return report
+        }
+    }
+
     /// Runs one exchange and tells the connection's reachability when the
     /// host's body turned out unusable or for another request.
     private func reporting<T>(_ operation: () async throws -> T) async throws(HostError) -> T {

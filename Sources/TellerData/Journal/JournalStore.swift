@@ -19,6 +19,22 @@ final class JournalStore {
                            [.integer(first), .integer(Int64(limit))], row: JournalColumns.entry)
     }
 
+    /// Every entry after `sequence`, in order, with the fields its hash
+    /// covers as stored (not decoded into kinds: a rescue carries an entry
+    /// this Teller does not know as it is).
+    func lines(after sequence: Int64) throws -> [RescueDocument.JournalLine] {
+        var lines: [RescueDocument.JournalLine] = []
+        try database.forEach("SELECT \(JournalColumns.list) FROM journal WHERE sequence > ? ORDER BY sequence", [.integer(sequence)]) {
+            (row: Statement) throws(SQLiteError) -> Bool in
+            lines.append(RescueDocument.JournalLine(
+                sequence: try row.int64("sequence"), timeMs: try row.int64("time_ms"), kind: try row.text("kind"),
+                operatorID: try row.text("operator_id"), supervisorID: try row.optionalText("supervisor_id"), payload: try row.text("payload"),
+                prevHash: try row.text("prev_hash"), hash: try row.text("hash")))
+            return true
+        }
+        return lines
+    }
+
     /// Every entry whose time `day(of:)` names `day`, in sequence order:
     /// reads the whole journal.
     func entries(onDay day: String, day dayOf: (Date) -> String) throws -> [JournalEntry] {

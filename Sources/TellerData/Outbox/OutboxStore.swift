@@ -189,6 +189,30 @@ final class OutboxStore {
                             unacknowledgedRejections: Int(unacknowledged), unacknowledgedReviews: Int(reviews))
     }
 
+    /// The states of rows the bank has not answered for good: every state
+    /// but confirmed, rejected and voided (never sent). A state added later
+    /// is carried by a rescue until it is named here.
+    static let unacknowledgedStates = OutboxState.Kind.allCases.filter { ![.confirmed, .rejected, .voided].contains($0) }
+
+    /// Every row in ``unacknowledgedStates``, in queue order, with its frozen
+    /// body: what a rescue file carries for the bank.
+    func unacknowledged() throws -> [RescueDocument.Payment] {
+        let states = Self.unacknowledgedStates
+        let marks = Array(repeating: "?", count: states.count).joined(separator: ", ")
+        return try database.query("""
+            SELECT idempotency_key, state, payload, created_at_ms, attempts, first_sent_at_ms, last_error FROM outbox
+            WHERE state IN (\(marks)) ORDER BY id
+            """, states.map { .state($0) }) { (row: Statement) throws(SQLiteError) in
+            RescueDocument.Payment(
+                idempotencyKey: try row.text("idempotency_key"), state: try row.text("state"),
+                body: String(decoding: try row.blob("payload"), as: UTF8.self),
+                createdAt: WireTransaction.timestamp(Date(millisecondsSince1970: try row.int64("created_at_ms"))),
+                attempts: Int(try row.int64("attempts")),
+                firstSentAt: try row.optionalInt64("first_sent_at_ms").map { WireTransaction.timestamp(Date(millisecondsSince1970: $0)) },
+                lastError: try row.optionalText("last_error"))
+        }
+    }
+
     /// When the bank last confirmed a row, or nil when it never has.
     func lastConfirmedAt() throws -> Date? {
         // A confirmed row is never acknowledged, so its last update is the bank's answer. The engine

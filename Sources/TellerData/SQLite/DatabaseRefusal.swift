@@ -58,16 +58,16 @@ public struct DatabaseRefusal: Error, Hashable, Sendable, CustomStringConvertibl
                 ? "\(path) does not exist: teller run creates it on first start; check data_dir if the terminal has run before"
                 : "\(path) does not exist (no directory \(directory)): check data_dir; teller run creates both on first start"
         case .empty:
-            return "\(path) is empty (0 bytes), where a database should be: a failed copy or restore, or a full disk; move it aside and restore a backup (teller run creates a new, empty queue only once it is gone)"
+            return "\(path) is empty (0 bytes), where a database should be: a failed copy or restore, or a full disk; move it aside (teller run creates a new, empty queue only once it is gone); payments still queued are rescued from the card with teller rescue (docs/deploy.md, \"A dead terminal's card\")"
         case .foreign(let tables):
             let found = tables.isEmpty ? "it has no tables" : "it holds " + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
             return "\(path) is not a Teller database (no schema_migrations table; \(found)): check data_dir, which must be Teller's own directory"
         case .newerSchema(let version, let known):
-            return "\(path) has schema version \(version), newer than this Teller understands (\(known)): install the newer Teller again or restore a backup"
+            return "\(path) has schema version \(version), newer than this Teller understands (\(known)): install the newer Teller again (its teller rescue reads it too)"
         case .olderSchema(let version, let known):
             return "\(path) has schema version \(version), older than this Teller's (\(known)): teller run upgrades it on start; reading alone does not"
         case .damaged(let detail):
-            return "\(path) is damaged: \(detail); keep it for forensics (move it aside, do not delete it) and restore a backup"
+            return "\(path) is damaged: \(detail); keep it for forensics (move it aside, do not delete it) and rescue what the card holds with teller rescue (docs/deploy.md, \"A dead terminal's card\")"
         case .unreadable(let detail):
             return "\(path) cannot be read: \(detail)"
         }

@@ -36,7 +36,7 @@ public struct Migrator: Sendable {
             """)
         let applied = Set(try database.query("SELECT version FROM schema_migrations") { $0.int64(0) })
         if let newest = applied.max(), let known = migrations.last?.version, newest > known {
-            throw SQLiteError(code: .error, message: "\(database.path) has schema version \(newest), newer than this Teller understands (\(known)); install the newer Teller or restore a backup", path: database.path)
+            throw SQLiteError(code: .error, message: "\(database.path) has schema version \(newest), newer than this Teller understands (\(known)); install the newer Teller", path: database.path)
         }
         for migration in migrations where !applied.contains(migration.version) {
             try database.inTransaction {

@@ -94,6 +94,35 @@ public actor TellerStore {
         self.init(database: database, limits: limits, till: nil, clock: SystemClock(), zone: .system, online: NoHost())
     }
 
+    /// Opens a private copy of a dead terminal's database for `teller rescue`
+    /// (``CardRescue``): vetted as ``init(path:limits:till:clock:zone:online:)``
+    /// vets, its log recovered, an older schema brought up to date, and
+    /// nothing else changed (rows keep the states the card had).
+    ///
+    /// - Parameter schemaVersion: set to the version the copy had before.
+    /// - Throws: ``DatabaseRefusal`` for a damaged, foreign or newer
+    ///   database (naming the copy's path); ``SQLiteError`` otherwise.
+    init(rescuing path: String, schemaVersion: inout Int64) throws {
+        var found: Int64 = 0
+        let database = try Database(path: path) { reader in
+            do {
+                try Schema.migrator.refuseUnknownSchema(reader, requiringCurrent: true)
+            } catch let refusal as DatabaseRefusal where refusal.reason.kind == .olderSchema {
+                // Upgraded below: the copy is ours to write.
+            }
+            found = try Migrator.currentVersion(of: reader)
+        }
+        schemaVersion = found
+        // The whole file, once: the card is suspect, and the copy is read only this once.
+        try database.checkIntegrity(quick: true)
+        try Schema.migrator.migrate(database)
+        // Never checked: the copy is read, not written to by payments.
+        let limits = try Limits(currency: .eur, perTransaction: Money(minorUnits: 1, currency: .eur), dailyPerTerminal: Money(minorUnits: 1, currency: .eur),
+                                perOfflineTransaction: Money(minorUnits: 1, currency: .eur), offlineQueuedTotal: Money(minorUnits: 1, currency: .eur),
+                                maxOfflineAge: 1)
+        self.init(database: database, limits: limits, till: nil, clock: SystemClock(), zone: .system, online: NoHost())
+    }
+
     private init(database: Database, limits: Limits, till: TillSettings?, clock: any WallClock, zone: LocalTime.Zone,
                  online: any OnlineEvidence) {
         self.database = database

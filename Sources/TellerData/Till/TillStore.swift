@@ -173,6 +173,19 @@ final class TillStore {
                           [.text(error), .integer(next.millisecondsSince1970)])
     }
 
+    /// Every event still queued for the bank, oldest first, with its frozen body: what a rescue file carries.
+    func unrecordedEvents() throws -> [RescueDocument.TillEvent] {
+        try database.query("""
+            SELECT idempotency_key, till_id, kind, payload, created_at_ms, attempts FROM till_events WHERE state = 'queued' ORDER BY id
+            """) { (row: Statement) throws(SQLiteError) in
+            RescueDocument.TillEvent(
+                idempotencyKey: try row.text("idempotency_key"), tillID: try row.int64("till_id"), event: try row.text("kind"),
+                body: String(decoding: try row.blob("payload"), as: UTF8.self),
+                createdAt: WireTransaction.timestamp(Date(millisecondsSince1970: try row.int64("created_at_ms"))),
+                attempts: Int(try row.int64("attempts")))
+        }
+    }
+
     /// Till events not yet at the bank.
     func queuedEventCount() throws -> Int {
         Int(try database.queryInt64("SELECT count(*) FROM till_events WHERE state = 'queued'") ?? 0)

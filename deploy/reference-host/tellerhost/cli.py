@@ -21,6 +21,13 @@ def _terminal(text):
     return terminal_id, secret
 
 
+def _branch(text):
+    terminal_id, sep, branch = text.partition(":")
+    if not sep or not _TERMINAL.match(terminal_id) or not branch:
+        raise argparse.ArgumentTypeError("expected ID:BRANCH, a terminal id and a branch name")
+    return terminal_id, branch
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="teller-host", description="Teller reference bank host (docs/host-api.md).")
     parser.add_argument("--port", type=int, default=8480, help="TCP port; 0 picks a free one (default 8480)")
@@ -29,6 +36,8 @@ def build_parser():
     parser.add_argument("--seed", choices=["demo"], help="insert the demo data set (idempotent)")
     parser.add_argument("--terminal", action="append", type=_terminal, default=[], metavar="ID:SECRET",
                         help="register a terminal or replace its secret (repeatable)")
+    parser.add_argument("--branch", action="append", type=_branch, default=[], metavar="ID:BRANCH",
+                        help="put a registered terminal in a branch (repeatable): a rescue file is imported by a terminal of its branch")
     parser.add_argument("--access-ttl", type=float, default=900, metavar="SECONDS", help="access token lifetime (default 900)")
     parser.add_argument("--refresh-ttl", type=float, default=30 * 86_400, metavar="SECONDS",
                         help="refresh token lifetime (default 2592000 = 30 days)")
@@ -65,6 +74,9 @@ def main(argv=None):
         seed_demo(store)
     for terminal_id, secret in args.terminal:
         store.set_terminal(terminal_id, secret)
+    for terminal_id, branch in args.branch:
+        if not store.set_branch(terminal_id, branch):
+            parser.error(f"--branch {terminal_id}:{branch}: no terminal {terminal_id} is registered (--terminal or --seed demo)")
     discarded = store.discard_in_flight()
     if discarded:
         print(f"teller-host: discarded {discarded} in-flight marker(s) left by a previous run", file=sys.stderr)

@@ -89,6 +89,7 @@ STAT_NAMES = (
     "pin_failures", "submissions", "postings", "rejections", "replays", "conflicts",
     "key_mismatches", "bad_requests", "injected_failures", "dropped_responses",
     "till_event_submissions", "till_events_recorded", "handshakes_refused", "certificate_mismatches",
+    "rescue_imports", "rescue_signatures_refused",
 )
 
 

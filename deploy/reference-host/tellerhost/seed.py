@@ -23,9 +23,10 @@ OPERATORS = [
     ("2001", "Sabine Roth", "2468", True),
 ]
 
+# terminal id, secret, branch (a rescue file is imported by a terminal of the same branch)
 TERMINALS = [
-    ("T-0001", "demo-secret-T-0001"),
-    ("T-0002", "demo-secret-T-0002"),
+    ("T-0001", "demo-secret-T-0001", "demo-branch"),
+    ("T-0002", "demo-secret-T-0002", "demo-branch"),
 ]
 
 
@@ -34,5 +35,5 @@ def seed_demo(store):
         store.add_account(iban, holder, currency, balance, hold, status)
     for operator_id, name, pin, active in OPERATORS:
         store.add_operator(operator_id, name, pin, active)
-    for terminal_id, secret in TERMINALS:
-        store.set_terminal(terminal_id, secret)
+    for terminal_id, secret, branch in TERMINALS:
+        store.set_terminal(terminal_id, secret, branch)

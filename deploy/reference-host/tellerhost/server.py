@@ -8,6 +8,7 @@ socket with Nagle disabled, so keep-alive clients never wait on a delayed ACK.
 import email.utils
 import hashlib
 import ipaddress
+import json
 import socket
 import struct
 import sys
@@ -22,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from . import VERSION, clock, tls
 from . import iban as ibans
+from . import rescue as rescues
 from .faults import Faults, Stats
 from .problems import Problem
 from .store import _dump
@@ -135,6 +137,8 @@ def v1_route(path):
         return "submit", ("POST",), []
     if parts == ["v1", "till-events"]:
         return "till-event", ("POST",), []
+    if parts == ["v1", "rescues"]:
+        return "rescue", ("POST",), []
     if len(parts) == 3 and parts[:2] == ["v1", "accounts"]:
         return "account", ("GET",), parts[2:]
     if len(parts) == 4 and parts[:2] == ["v1", "accounts"] and parts[3] == "transactions":
@@ -230,9 +234,11 @@ class HostHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             raise Problem("length_required", "Content-Length is not a non-negative integer.")
         length = int(length)
-        if length > MAX_BODY:
+        # A rescue file carries a dead terminal's whole queue and journal (docs/host-api.md §12).
+        limit = rescues.MAX_FILE if v1_route(self.path.partition("?")[0]) == ("rescue", ("POST",), []) else MAX_BODY
+        if length > limit:
             self.close_connection = True
-            raise Problem("payload_too_large", f"Bodies are limited to {MAX_BODY} bytes.")
+            raise Problem("payload_too_large", f"Bodies are limited to {limit} bytes here.")
         return self.rfile.read(length)
 
     # MARK: Responses
@@ -311,6 +317,8 @@ class HostHandler(BaseHTTPRequestHandler):
             return self._submit()
         if name == "till-event":
             return self._till_event()
+        if name == "rescue":
+            return self._rescue()
         if name == "status":
             return self._status(arguments[0])
         iban = self._path_iban(arguments[0])
@@ -454,23 +462,150 @@ class HostHandler(BaseHTTPRequestHandler):
                 return self._settle(key, lambda: settle(key, parsed))
         self._answer_existing(key, existing, digest, resource)
 
+    @staticmethod
+    def existing_refusal(key, row, digest, resource):
+        """docs/host-api.md §7 for a key seen before: the Problem its request gets (another
+        resource's key or another body: 422; still in flight: 409), or None when its stored final
+        answer is replayed. One rule for the idempotent writes and for rescue imports."""
+        if row["resource"] != resource:
+            return Problem("idempotency_key_reused",
+                           f"Key {key} was first used for /v1/{row['resource']}; a key names one request, once.")
+        if row["body_sha256"] != digest:
+            return Problem("idempotency_key_reused",
+                           f"Key {key} was first sent with a different body; a retry must resend the identical bytes.")
+        if row["state"] == "processing":
+            return Problem("request_in_progress", f"Key {key} is still being processed; retry later with the same key.",
+                           retry_after=1)
+        return None
+
     def _answer_existing(self, key, row, digest, resource):
         stats = self.server.stats
-        if row["resource"] != resource:
-            stats.add("key_mismatches", self._terminal)
-            raise Problem("idempotency_key_reused",
-                          f"Key {key} was first used for /v1/{row['resource']}; a key names one request, once.")
-        if row["body_sha256"] != digest:
-            stats.add("key_mismatches", self._terminal)
-            raise Problem("idempotency_key_reused",
-                          f"Key {key} was first sent with a different body; a retry must resend the identical bytes.")
-        if row["state"] == "processing":
-            stats.add("conflicts", self._terminal)
-            raise Problem("request_in_progress", f"Key {key} is still being processed; retry later with the same key.",
-                          retry_after=1)
+        refusal = self.existing_refusal(key, row, digest, resource)
+        if refusal is not None:
+            stats.add("conflicts" if refusal.code == "request_in_progress" else "key_mismatches", self._terminal)
+            raise refusal
         stats.add("replays", self._terminal)
         self._send(row["status_code"], row["response"],
                    {"Content-Type": "application/json", "Idempotent-Replayed": "true"})
+
+    # MARK: Rescue files (docs/host-api.md §12)
+
+    def _rescue(self):
+        """Imports a dead terminal's rescue file for a terminal of its branch: each payment and till
+        event under its original key and the dead terminal's id, in the same key space its own
+        requests used, so what it had sent is found and nothing is posted twice."""
+        server, importer = self.server, self._terminal
+        if (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower() != "application/json":
+            raise Problem("unsupported_media_type", "Send the rescue file as application/json.")
+        tag, signed = rescues.split(self._body)
+        doc, dead = rescues.terminal_of(signed)
+        record = server.store.terminal(dead)
+        if record is None or record["rescue_key"] is None:
+            raise Problem("rescue_terminal_unknown", f"The bank keeps no rescue key for terminal {dead}"
+                          + (" (registered before rescue files; register its secret again)." if record is not None else "."))
+        mine = server.store.terminal(importer)
+        if record["branch"] is None or mine is None or mine["branch"] != record["branch"]:
+            raise Problem("rescue_branch_mismatch", f"Terminal {importer} (branch {mine['branch'] if mine else None}) may not import "
+                          f"the rescue of {dead} (branch {record['branch']}): a rescue is imported by a terminal of its own branch.")
+        if not rescues.verify(tag, signed, record["rescue_key"]):
+            server.stats.add("rescue_signatures_refused", importer)
+            raise Problem("rescue_signature_invalid", f"The file's hmac_sha256 does not match its contents under {dead}'s key: "
+                          "a byte was changed, or it was signed with another terminal's secret. Nothing was posted.")
+        payments, events, journal_entries = rescues.items(doc)
+        file_sha256 = hashlib.sha256(self._body).digest()
+        first = server.store.find_rescue(file_sha256) is None
+        server.stats.add("rescue_imports", importer)
+        counts = {"posted": 0, "already_posted": 0, "refused": 0, "already_refused": 0}
+        event_counts = {"recorded": 0, "already_recorded": 0, "refused": 0}
+        refusals = []
+        for key, body in payments:
+            verdict, reason, detail = self._rescue_payment(dead, key, body)
+            counts[verdict] += 1
+            if reason is not None:
+                refusals.append({"item": "payment", "idempotency_key": key, "reason": reason, "detail": detail,
+                                 "decided_before": verdict == "already_refused"})
+        for key, body in events:
+            verdict, reason, detail = self._rescue_till_event(dead, key, body)
+            event_counts[verdict] += 1
+            if reason is not None:
+                refusals.append({"item": "till_event", "idempotency_key": key, "reason": reason, "detail": detail,
+                                 "decided_before": False})
+        report = {"terminal_id": dead, "imported_by": importer, "first_import": first, "payments": counts,
+                  "till_events": event_counts, "journal_entries": journal_entries,
+                  "refusals": refusals[:100], "refusals_omitted": max(0, len(refusals) - 100)}
+        server.store.record_rescue(file_sha256, dead, importer, report, self._body)
+        self._send_json(200, report)
+
+    def _rescue_payment(self, terminal, raw_key, body):
+        """(verdict, reason, detail) for one payment: posted now, already posted, refused now or
+        refused before. A key whose idempotency record was purged is found in the journal, which
+        keeps every final outcome for good: it is never posted a second time."""
+        server = self.server
+        try:
+            key = parse_idempotency_key(raw_key)
+        except Problem as problem:
+            return "refused", problem.code, problem.detail
+        digest = hashlib.sha256(body).digest()
+        existing = server.store.find_submission(terminal, key)
+        if existing is None:
+            decided = server.store.ledger_outcome(terminal, key)
+            if decided is not None:
+                if decided["outcome"] == "posted":
+                    return "already_posted", None, None
+                return "already_refused", decided["reason"], "Rejected by the bank before this import."
+            try:
+                parsed = parse_submission(body)
+            except Problem as problem:
+                return "refused", problem.code, problem.detail
+            existing = server.store.claim(terminal, key, digest, "transactions")
+            if existing is None:
+                try:
+                    status, answer, outcome = server.store.settle(terminal, key, parsed)
+                except BaseException:
+                    server.store.release(terminal, key)
+                    raise
+                server.stats.add("postings" if outcome == "posted" else "rejections", terminal)
+                if outcome == "posted":
+                    return "posted", None, None
+                stored = json.loads(answer)
+                return "refused", stored["reason"], stored["detail"]
+        refusal = self.existing_refusal(key, existing, digest, "transactions")
+        if refusal is not None:
+            return "refused", refusal.code, refusal.detail
+        stored = json.loads(existing["response"])
+        if stored["outcome"] == "posted":
+            return "already_posted", None, None
+        return "already_refused", stored["reason"], stored.get("detail", "")
+
+    def _rescue_till_event(self, terminal, raw_key, body):
+        """(verdict, reason, detail) for one till event: recorded now, recorded before, or refused."""
+        server = self.server
+        try:
+            key = parse_idempotency_key(raw_key)
+        except Problem as problem:
+            return "refused", problem.code, problem.detail
+        digest = hashlib.sha256(body).digest()
+        existing = server.store.find_submission(terminal, key)
+        if existing is None:
+            if server.store.recorded_till_event(terminal, key) is not None:
+                return "already_recorded", None, None
+            try:
+                event = parse_till_event(body)
+            except Problem as problem:
+                return "refused", problem.code, problem.detail
+            existing = server.store.claim(terminal, key, digest, "till-events")
+            if existing is None:
+                try:
+                    server.store.record_till_event(terminal, key, event)
+                except BaseException:
+                    server.store.release(terminal, key)
+                    raise
+                server.stats.add("till_events_recorded", terminal)
+                return "recorded", None, None
+        refusal = self.existing_refusal(key, existing, digest, "till-events")
+        if refusal is not None:
+            return "refused", refusal.code, refusal.detail
+        return "already_recorded", None, None
 
     def _settle(self, key, commit):
         """Runs `commit` for a claimed key; the marker goes if it fails before committing."""
@@ -553,7 +688,10 @@ class HostHandler(BaseHTTPRequestHandler):
             return self._send_json(200, server.store.account(self._admin_doc()["iban"]))
         if route == ("POST", "/admin/terminals"):
             doc = self._admin_doc()
-            server.store.set_terminal(self._field(doc, "terminal_id"), self._field(doc, "secret"))
+            branch = doc.get("branch")
+            if branch is not None and (not isinstance(branch, str) or branch == ""):
+                raise Problem("invalid_field", "'branch' must be a non-empty string when given.", field="branch")
+            server.store.set_terminal(self._field(doc, "terminal_id"), self._field(doc, "secret"), branch)
             return self._send_json(200, {"terminal_id": doc["terminal_id"]})
         if route == ("POST", "/admin/purge"):
             return self._send_json(200, {"purged_keys": server.store.purge(server.config.key_retention)})

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 
 from . import clock
 from .problems import Problem
+from .rescue import signing_key
 
 PIN_ITERATIONS = 20_000
 MAX_BALANCE = 9_007_199_254_740_991  # 2^53 - 1: larger balances would not survive every JSON parser
@@ -117,6 +118,21 @@ MIGRATIONS = [
         recorded_at REAL NOT NULL,
         UNIQUE(terminal_id, idempotency_key));
     """,
+    # Rescue files (docs/host-api.md §12): each terminal's branch (a rescue is
+    # imported by a terminal of the same branch), the key its rescue files are
+    # signed with (derived from its secret, rescue.signing_key: the secret
+    # itself stays hashed), and every file imported, kept with its journal.
+    """
+    ALTER TABLE terminals ADD COLUMN branch TEXT;
+    ALTER TABLE terminals ADD COLUMN rescue_key BLOB;
+    CREATE TABLE rescues(
+        file_sha256 BLOB PRIMARY KEY,
+        terminal_id TEXT NOT NULL,
+        imported_by TEXT NOT NULL,
+        imported_at REAL NOT NULL,
+        report TEXT NOT NULL,
+        file BLOB NOT NULL);
+    """,
 ]
 
 
@@ -208,14 +224,25 @@ class Store:
                 " VALUES(?, ?, ?, ?, ?)",
                 (operator_id, display_name, salt, _pin_hash(pin, salt), int(active)))
 
-    def set_terminal(self, terminal_id, secret):
-        """Registers a terminal, or replaces its secret."""
+    def set_terminal(self, terminal_id, secret, branch=None):
+        """Registers a terminal, or replaces its secret; `branch` None keeps the branch it had."""
         salt = secrets.token_bytes(16)
         with self._tx() as db:
             db.execute(
-                "INSERT INTO terminals(terminal_id, secret_salt, secret_hash) VALUES(?, ?, ?)"
-                " ON CONFLICT(terminal_id) DO UPDATE SET secret_salt=excluded.secret_salt, secret_hash=excluded.secret_hash",
-                (terminal_id, salt, _digest(secret, salt)))
+                "INSERT INTO terminals(terminal_id, secret_salt, secret_hash, branch, rescue_key) VALUES(?, ?, ?, ?, ?)"
+                " ON CONFLICT(terminal_id) DO UPDATE SET secret_salt=excluded.secret_salt, secret_hash=excluded.secret_hash,"
+                " branch=coalesce(excluded.branch, terminals.branch), rescue_key=excluded.rescue_key",
+                (terminal_id, salt, _digest(secret, salt), branch, signing_key(secret)))
+
+    def set_branch(self, terminal_id, branch):
+        """Puts a registered terminal in `branch`; False when there is no such terminal."""
+        with self._tx() as db:
+            return db.execute("UPDATE terminals SET branch=? WHERE terminal_id=?", (branch, terminal_id)).rowcount == 1
+
+    def terminal(self, terminal_id):
+        """The terminal's branch and rescue key, or None when the bank does not know it."""
+        with self._read() as db:
+            return db.execute("SELECT terminal_id, branch, rescue_key FROM terminals WHERE terminal_id=?", (terminal_id,)).fetchone()
 
     # MARK: Tokens
 
@@ -363,6 +390,29 @@ class Store:
         with self._read() as db:
             return db.execute("SELECT * FROM submissions WHERE terminal_id=? AND idempotency_key=?",
                               (terminal_id, key)).fetchone()
+
+    def ledger_outcome(self, terminal_id, key):
+        """The journal's final outcome for a key, which the journal keeps for good after the key's
+        idempotency record is purged; None when the bank never decided it."""
+        with self._read() as db:
+            return db.execute("SELECT outcome, reason, host_reference FROM journal WHERE terminal_id=? AND idempotency_key=?"
+                              " ORDER BY seq LIMIT 1", (terminal_id, key)).fetchone()
+
+    def recorded_till_event(self, terminal_id, key):
+        """The till event recorded under a key, kept for good as the journal is; None when there is none."""
+        with self._read() as db:
+            return db.execute("SELECT host_reference FROM till_events WHERE terminal_id=? AND idempotency_key=?",
+                              (terminal_id, key)).fetchone()
+
+    def find_rescue(self, file_sha256):
+        with self._read() as db:
+            return db.execute("SELECT * FROM rescues WHERE file_sha256=?", (file_sha256,)).fetchone()
+
+    def record_rescue(self, file_sha256, terminal_id, imported_by, report, raw):
+        """Keeps a rescue file the first time it is imported (its journal is the bank's copy)."""
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO rescues(file_sha256, terminal_id, imported_by, imported_at, report, file)"
+                       " VALUES(?, ?, ?, ?, ?, ?)", (file_sha256, terminal_id, imported_by, clock.now(), _dump(report), raw))
 
     def claim(self, terminal_id, key, body_sha256, resource="transactions"):
         """Sets the in-flight marker for a key of `resource`. Returns None when claimed, else the
@@ -564,4 +614,4 @@ class Store:
     def counts(self):
         with self._read() as db:
             return {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                    for table in ("accounts", "operators", "terminals", "submissions", "journal", "till_events")}
+                    for table in ("accounts", "operators", "terminals", "submissions", "journal", "till_events", "rescues")}
