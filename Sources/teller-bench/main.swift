@@ -15,6 +15,7 @@ struct Benchmark: Sendable {
 
 let benchmarks: [Benchmark] = [
     enqueueBenchmark,
+    writesBenchmark,
     renderBenchmark,
     inputBenchmark,
     glyphBenchmark,

@@ -39,9 +39,23 @@ def split(raw):
     tag_end = len(_PREFIX) + 64
     if (not raw.startswith(_PREFIX) or raw[tag_end:tag_end + len(_MIDDLE)] != _MIDDLE or not raw.endswith(_SUFFIX)
             or len(raw) <= tag_end + len(_MIDDLE) + len(_SUFFIX) or not _HEX.match(raw[len(_PREFIX):tag_end])):
+        if _shaped_like_a_file(raw):
+            # JSON in the file's shape, but not its bytes (re-encoded, re-indented): the tag covers the bytes
+            # teller rescue wrote, so it cannot be checked, and the file cannot be trusted.
+            raise Problem("rescue_signature_invalid", "The body is a rescue file's JSON but not the bytes teller rescue wrote "
+                                                      "(it was re-encoded): its hmac_sha256 covers those exact bytes. Send the file as written.")
         raise Problem("invalid_json", 'Not a rescue file: it must be {"hmac_sha256":"<64 hex>","rescue":{…}} and a line feed, '
                                       "exactly as teller rescue wrote it.")
     return bytes.fromhex(raw[len(_PREFIX):tag_end].decode()), raw[tag_end + len(_MIDDLE):-len(_SUFFIX)]
+
+
+def _shaped_like_a_file(raw):
+    try:
+        parsed = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return (isinstance(parsed, dict) and set(parsed) == {"hmac_sha256", "rescue"} and isinstance(parsed["rescue"], dict)
+            and isinstance(parsed["hmac_sha256"], str) and _HEX.match(parsed["hmac_sha256"].encode()) is not None)
 
 
 def terminal_of(signed):

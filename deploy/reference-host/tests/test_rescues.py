@@ -123,6 +123,13 @@ class RescueImportTests(HostTestCase):
         self.assertProblem(self.host.request("POST", "/v1/rescues", rescue_file(self.payments(1)), {"Content-Type": "application/json"}),
                            401, "token_missing")
 
+    def test_a_file_re_encoded_after_signing_cannot_be_checked_and_is_refused_as_unsigned(self):
+        payments = self.payments(2)
+        written = rescue_file(payments)
+        reencoded = json.dumps(json.loads(written), indent=1).encode()
+        self.assertProblem(self.import_file(reencoded), 403, "rescue_signature_invalid")
+        self.assertEqual(self.postings({key for key, _ in payments}), [])
+
     def test_till_events_are_recorded_once(self):
         event = frozen({"event": "opened", "till_id": 1, "operator_id": "1001", "currency": "EUR",
                         "at": "2026-12-04T08:00:00.000Z", "count": {"5000": 2}, "total": 10000})
