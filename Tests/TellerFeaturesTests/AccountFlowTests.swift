@@ -86,4 +86,22 @@ import TellerFakes
         #expect(lines.dropFirst().first?.amount == "+50.00 EUR")
         #expect(lines.dropFirst().first?.badge == nil)
     }
+
+    @Test func manyQueuedPaymentsToOneAccountAreListedNewestTenAndCountedOnOneLine() async throws {
+        let h = FeatureHarness()
+        await h.signIn()
+        await h.accounts.set(cached: nil, fresh: h.snapshot(asOf: h.clock.now()), for: FeatureHarness.account)
+        for cents in 1...25 {
+            _ = try await h.outbox.enqueue(TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(Int64(cents * 100)),
+                                                              operatorID: OperatorID("1001")!))
+        }
+        h.coordinator.push(.account(FeatureHarness.account))
+        let model = try #require(h.coordinator.current.account, "the account screen is not on top: \(h.coordinator.current.screenName)")
+        await h.coordinator.settle()
+        let queued = model.activity.filter { $0.badge == "Queued" }
+        #expect(queued.count == AccountViewModel.queuedRowsShown + 1)
+        #expect(queued.first?.amount == "+25.00 EUR", "the newest first")
+        #expect(queued.last?.title == "15 more queued payments")
+        #expect(queued.last?.detail == "All of them are on the Queue screen")
+    }
 }

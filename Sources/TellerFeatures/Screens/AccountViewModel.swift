@@ -60,13 +60,24 @@ public final class AccountViewModel {
     public var noActivityText: String { tr("No recent activity.") }
     public var canTransact: Bool { state.value != nil }
 
+    /// The queued payments of the account listed one by one in its recent
+    /// activity, newest first; the rest are counted on one line. A field team
+    /// may queue hundreds for one account while offline, and each listed row
+    /// is laid out and drawn (the queue screen lists them all).
+    public static let queuedRowsShown = 10
+
     public var activity: [ActivityLine] {
         let now = dependencies.clock.now()
-        let own = pending.map { entry in
+        var own = pending.prefix(Self.queuedRowsShown).map { entry in
             ActivityLine(
                 id: entry.key.rawValue, title: Self.kindTitle(entry.request.kind),
                 amount: MoneyFormatting.signed(entry.request.kind.isDebit ? (try? entry.request.amount.negated()) ?? entry.request.amount : entry.request.amount),
                 detail: dependencies.time.dayAndClock(entry.createdAt, now: now), badge: tr("Queued"))
+        }
+        let more = pending.count - own.count
+        if more > 0 {
+            own.append(ActivityLine(id: "queued-more", title: trn("1 more queued payment", "{count} more queued payments", count: more),
+                                    amount: "", detail: tr("All of them are on the Queue screen"), badge: tr("Queued")))
         }
         let host = (state.value?.recent ?? []).map { item in
             ActivityLine(id: item.reference, title: Self.kindTitle(item.kind), amount: MoneyFormatting.signed(item.amount),
