@@ -144,4 +144,67 @@ import TellerCore
         guard case .intact(_, let from) = try await store.verifyJournal() else { Issue.record("journal after the pass"); return }
         #expect(try #require(from).pruned == Int64(try await store.retentionReport().pruned.journalEntries))
     }
+
+    /// deploy/vm/crash_states.py, the second oracle, walks what retention
+    /// left from its checkpoint as Swift does, and names a changed byte.
+    @Test func theCrashStateCheckerVerifiesWhatRetentionLeft() async throws {
+        let store = try makeStore()
+        _ = try await SyntheticHistory(store: store, clock: clock).write(days: 95, paymentsPerDay: 5)
+        let (removed, _) = try await Self.pass(store)
+        #expect(removed.journalEntries > 0)
+        let kept = try await Self.count(store, "journal")
+        let oldest = try await store.withDatabase { try $0.queryInt64("SELECT min(sequence) FROM journal") ?? 0 }
+        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/vm").path
+        let script = """
+            import sqlite3, sys
+            sys.path.insert(0, sys.argv[1])
+            import crash_states
+            db = sqlite3.connect("file:" + sys.argv[2] + "?mode=ro", uri=True)
+            db.row_factory = sqlite3.Row
+            rows, highest = crash_states.read_journal(db)
+            print(crash_states.verify_journal(rows, highest))
+            """
+        let path = directory.file(TellerStore.fileName)
+        let intact = try await ChildProcess.run("/usr/bin/python3", ["-c", script, checker, path])
+        #expect(intact.stdout == "(\(kept), None)\n", "\(intact.stdout) \(intact.stderr)")
+        let editor = try Database(path: path)
+        try editor.execute("DROP TRIGGER journal_never_updated")
+        try editor.run("UPDATE journal SET time_ms = time_ms + 1 WHERE sequence = ?", [.integer(oldest + 3)])
+        let broken = try await ChildProcess.run("/usr/bin/python3", ["-c", script, checker, path])
+        #expect(broken.stdout == "(3, 'entry \(oldest + 3): hash mismatch')\n", "\(broken.stdout) \(broken.stderr)")
+        #expect(try await store.verifyJournal() == .broken(.hashMismatch(sequence: oldest + 3)))
+    }
+
+    /// A terminal updated from schema 5 with a journal: version 6, the same
+    /// chain verified from entry 1, its file left in its vacuum mode (the
+    /// freed pages are reused), and its old days pruned behind a checkpoint.
+    @Test func aVersion5DatabaseMigratesKeepsItsChainAndPrunes() async throws {
+        let path = directory.file(TellerStore.fileName)
+        do {
+            let database = try Database(path: path)
+            try Migrator(Schema.migrator.migrations.filter { $0.version <= 5 }).migrate(database, now: clock.now())
+            let journal = JournalStore(database: database)
+            for index in 0..<40 {
+                _ = try database.inTransaction {
+                    try journal.append(index % 2 == 0 ? .signIn(OperatorID("1001")!, mode: .online) : .signOut(OperatorID("1001")!),
+                                       at: clock.now().addingTimeInterval(Double(index) * 3600))
+                }
+            }
+        }
+        clock.advance(200 * 86_400)
+        let store = try makeStore()
+        try await store.withDatabase { (database: Database) throws in
+            #expect(try Migrator.currentVersion(of: database) == 6)
+            #expect(try database.queryInt64("PRAGMA auto_vacuum") == 0, "an existing file is not rewritten at migration")
+        }
+        #expect(try await store.verifyJournal() == .intact(entries: 40))
+        let (removed, _) = try await Self.pass(store)
+        #expect(removed.journalEntries == 40)
+        // One checkpoint per day removed (two days of 24 and 16 entries); the second carries the chain.
+        #expect(try await store.verifyJournal() == .intact(entries: 2, from: JournalCarry(checkpoint: 42, time: clock.now(), pruned: 40)))
+        let fresh = TemporaryDirectory("teller-retention-new")
+        let created = try TellerStore(dataDirectory: fresh.path, limits: Fixtures.limits, clock: clock, zone: .utc)
+        #expect(try await created.withDatabase { try $0.queryInt64("PRAGMA auto_vacuum") } == 2, "a new file gives freed pages back")
+    }
 }
