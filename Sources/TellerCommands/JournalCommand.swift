@@ -26,12 +26,22 @@ public enum JournalCommand {
     public static func verify(_ arguments: [String]) async -> Int32 {
         await StatusCommand.printing(arguments, command: "journal verify") { store, _ in
             switch try await store.verifyJournal() {
-            case .intact(let count):
-                return (Data("ok: \(count) \(count == 1 ? "entry" : "entries")\n".utf8), 0)
+            case .intact(let count, let carry):
+                return (Data((verifiedLine(count, from: carry) + "\n").utf8), 0)
             case .broken(let found):
                 return (Data("broken: \(found)\n".utf8), 1)
             }
         }
+    }
+
+    /// "ok: N entries", and once retention removed the oldest, from which
+    /// entry the walk began and which checkpoint carried the chain there.
+    public static func verifiedLine(_ count: Int, from carry: JournalCarry?) -> String {
+        let line = "ok: \(count) \(count == 1 ? "entry" : "entries")"
+        guard let carry else { return line }
+        let removed = carry.pruned == 1 ? "the 1 entry" : "the \(carry.pruned) entries"
+        return line + " from sequence \(carry.first): the checkpoint of \(StatusJSON.timestamp(carry.time).prefix(10)) (entry \(carry.checkpoint))"
+            + " carries the chain over \(removed) retention removed before it"
     }
 
     /// One JSON object a line for each entry of the terminal's local day.

@@ -61,6 +61,14 @@ extension Configuration {
                 return nil
             }()
         },
+        "retention_days": text { value, c in
+            let range = retentionDaysRange
+            guard let days = Int(value), range.contains(days) else {
+                return "'\(value)' is not a whole number of days from \(range.lowerBound) (the bank keeps idempotency keys 30 days) to \(range.upperBound)"
+            }
+            c.retentionDays = days
+            return nil
+        },
         "display": text { value, c in
             guard let choice = DisplayChoice(rawValue: value) else { return "'\(value)' is not auto, drm, fbdev or offscreen" }
             c.display = choice

@@ -41,6 +41,12 @@ public struct Configuration: Sendable {
     public var runtimeDirectory = "/run/teller"
     /// node_exporter's textfile-collector file the running terminal keeps current; nil writes none.
     public var metricsFile: String?
+    /// Days the terminal keeps what the bank has settled (payments, tills,
+    /// printed slips, journal days) before retention removes it.
+    public var retentionDays = defaultRetentionDays
+    public static let defaultRetentionDays = 180
+    /// At least the 30 days the bank keeps idempotency keys (``TellerStore/minimumRetentionDays``); at most ten years.
+    public static let retentionDaysRange = TellerStore.minimumRetentionDays...3650
 
     // Display and input
     public enum DisplayChoice: String, Sendable { case auto, drm, fbdev, offscreen }

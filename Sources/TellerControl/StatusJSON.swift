@@ -39,7 +39,20 @@ public enum StatusJSON {
             "unacknowledged_rejections": .integer(summary.unacknowledgedRejections),
             "unacknowledged_reviews": .integer(summary.unacknowledgedReviews),
             "till_events_queued": .integer(report.tillEventsQueued),
+            "retention": retention(report.retention),
         ]
+    }
+
+    /// What retention removed so far: `{"last_removal": "2026-…Z", "last_pass": …, "removed": {"outbox": 120, …}, "held_back": "…"}`.
+    public static func retention(_ report: RetentionReport) -> JSONValue {
+        let removed = report.pruned
+        return .object([
+            "last_removal": report.lastPrunedAt.map { .string(timestamp($0)) } ?? .null,
+            "last_pass": report.lastPassAt.map { .string(timestamp($0)) } ?? .null,
+            "removed": .object(["outbox": .integer(removed.outboxRows), "tills": .integer(removed.tills), "till_events": .integer(removed.tillEvents),
+                                "print_jobs": .integer(removed.printJobs), "journal": .integer(removed.journalEntries)]),
+            "held_back": report.heldBack.map { .string($0) } ?? .null,
+        ])
     }
 
     /// Money not yet at the host, per currency: `{"EUR": {"minor_units": 1250, "amount": "12.50"}}`.

@@ -28,6 +28,21 @@ import TellerConfiguration
         #expect(unknown.description.contains("colour"), "\(unknown)")
     }
 
+    /// retention_days: 180 unless set, whole days from 30 (the bank keeps
+    /// idempotency keys 30 days) to 3650; anything else is named with its line.
+    @Test func retentionDaysHasADefaultAMinimumAndNamesABadValue() throws {
+        #expect(Configuration.load(text: "", file: "teller.conf").0.retentionDays == 180)
+        let (ninety, none) = Configuration.load(text: "retention_days = 90\n", file: "teller.conf")
+        #expect(none.isEmpty && ninety.retentionDays == 90, "\(none)")
+        #expect(Configuration.load(text: "retention_days = 30\n", file: "teller.conf").1.isEmpty)
+        for bad in ["29", "0", "-5", "90.5", "ninety", "3651"] {
+            let (_, problems) = Configuration.load(text: "branch = Main\nretention_days = \(bad)\n", file: "teller.conf")
+            let problem = try #require(problems.first, "retention_days = \(bad) was taken")
+            #expect(problem.line == 2 && problem.description.contains("retention_days: '\(bad)' is not a whole number of days from 30"),
+                    "\(problem)")
+        }
+    }
+
     /// Control bytes in a file are shown escaped: a message never repaints a technician's terminal.
     @Test func aProblemNeverCarriesControlBytes() throws {
         let (_, problems) = Configuration.load(text: "\u{1B}[2Jkey = 1\n", file: "teller.conf")

@@ -27,7 +27,7 @@ import TellerCore
     @Test func everyKindHasItsStoredWord() {
         #expect(JournalKind.allCases.map(\.rawValue) == ["sign_in", "sign_out", "till_opened", "till_closed", "payment_enqueued",
                                                          "payment_confirmed", "payment_rejected", "void", "reversal",
-                                                         "supervisor_approval", "print"])
+                                                         "supervisor_approval", "print", "checkpoint"])
         #expect(VoidReason.allCases.map(\.rawValue) == ["wrong_amount", "wrong_account", "customer_cancelled", "duplicate"])
     }
 

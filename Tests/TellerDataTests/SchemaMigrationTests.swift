@@ -65,12 +65,13 @@ import TellerCore
 
         let store = try TellerStore(path: path, limits: Fixtures.limits, clock: clock, zone: .utc)
         try await store.withDatabase { (database: Database) throws in
-            #expect(try Migrator.currentVersion(of: database) == 5)
+            #expect(try Migrator.currentVersion(of: database) == Schema.migrator.knownVersion)
             #expect(try Self.rows(database) == before.rows)
             #expect(try Self.totals(database) == before.totals)
             #expect(try !Self.insertBuildsATemporaryTable(database))
             #expect(try database.query("SELECT name FROM sqlite_schema WHERE tbl_name = 'outbox' AND type IN ('index', 'trigger') ORDER BY name") { $0.text(0) }
-                    == ["outbox_by_state", "outbox_one_reversal", "outbox_totals_on_insert", "outbox_totals_on_state", "sqlite_autoindex_outbox_1"])
+                    == ["outbox_by_state", "outbox_by_till", "outbox_keeps_unsettled", "outbox_one_reversal", "outbox_totals_on_insert", "outbox_totals_on_state",
+                        "sqlite_autoindex_outbox_1"])
             // Every row that was answered or tried may have reached the bank: none of those can be voided.
             #expect(try database.query("SELECT id FROM outbox WHERE first_sent_at_ms IS NULL ORDER BY id") { $0.int64(0) } == [5, 6])
             #expect(try database.queryInt64("SELECT count(*) FROM journal") == 0)

@@ -39,7 +39,11 @@ import TellerCore
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         #expect(Set(json.keys) == ["sync_problem", "needs_review", "database", "counts", "pending_count", "pending",
                                    "oldest_queued_age_seconds", "unacknowledged_rejections", "unacknowledged_reviews",
-                                   "till_events_queued", "version", "terminal_id", "clock_verified", "client_certificate"])
+                                   "till_events_queued", "version", "terminal_id", "clock_verified", "client_certificate", "retention"])
+        // Nothing removed yet: every count 0, no time, nothing held back.
+        let retention = try #require(json["retention"] as? [String: Any])
+        #expect(retention["last_removal"] is NSNull && retention["held_back"] is NSNull)
+        #expect((retention["removed"] as? [String: Int]) == ["outbox": 0, "tills": 0, "till_events": 0, "print_jobs": 0, "journal": 0])
         // No client_cert configured: null, not a stale or made-up certificate.
         #expect(json["client_certificate"] is NSNull)
         // What a fleet's facts read (deploy/ansible): the version as `teller --version` prints it, the clock's state.

@@ -311,24 +311,50 @@ def journal_hash(previous, row):
     return hashlib.sha256(previous_bytes + journal_canonical(row)).hexdigest()
 
 
+def journal_start(rows):
+    """Where ROWS' chain begins: (first sequence, the hash its prev_hash must
+    be, the checkpoint row that carries it or None, a break or None). From
+    entry 1 at the genesis hash; once retention removed entries 1 to N
+    (schema 6, docs/architecture.md "Retention"), at entry N+1 from the
+    hash named by the checkpoint whose payload says "through": N (the
+    oldest such after N). JournalStore.verify in Swift does the same."""
+    if not rows or rows[0]["sequence"] == 1:
+        return 1, JOURNAL_GENESIS, None, None
+    first = rows[0]["sequence"]
+    for row in rows:
+        if row["kind"] != "checkpoint" or row["sequence"] <= first - 1:
+            continue
+        try:
+            payload = json.loads(row["payload"])
+        except ValueError:
+            continue
+        if isinstance(payload, dict) and payload.get("through") == first - 1:
+            return first, str(payload.get("through_hash", "")), row, None
+    return first, None, None, (f"entry 1: gap in the sequence (entries 1 to {first - 1} are missing and no checkpoint carries the chain over them)")
+
+
 def verify_journal(rows, highest=None):
     """Walks ROWS (dicts in sequence order) as `teller journal verify` does.
     HIGHEST is the largest sequence number ever given (sqlite_sequence), or
-    None. Returns (entries intact, the first break as text or None)."""
-    expected, previous = 1, JOURNAL_GENESIS
+    None. Returns (entries intact, the first break as text or None); a
+    journal retention pruned counts from its oldest entry kept."""
+    first, previous, _, broken = journal_start(rows)
+    if broken:
+        return 0, broken
+    expected = first
     for row in rows:
         sequence = row["sequence"]
         if sequence != expected:
-            return expected - 1, f"entry {expected}: gap in the sequence (entry {sequence} follows entry {expected - 1})"
+            return expected - first, f"entry {expected}: gap in the sequence (entry {sequence} follows entry {expected - 1})"
         if row["prev_hash"] != previous:
-            return expected - 1, f"entry {sequence}: prev_hash mismatch"
+            return expected - first, f"entry {sequence}: prev_hash mismatch"
         if journal_hash(previous, row) != row["hash"]:
-            return expected - 1, f"entry {sequence}: hash mismatch"
+            return expected - first, f"entry {sequence}: hash mismatch"
         previous = row["hash"]
         expected += 1
     if highest is not None and highest >= expected:
-        return expected - 1, f"entry {expected}: gap in the sequence (entries {expected} to {highest} were removed from the end)"
-    return expected - 1, None
+        return expected - first, f"entry {expected}: gap in the sequence (entries {expected} to {highest} were removed from the end)"
+    return expected - first, None
 
 
 def read_journal(db):
@@ -344,10 +370,14 @@ def read_journal(db):
 
 def journal_check(rows, highest, marked, by_receipt):
     """The journal of one state: the chain intact, and for every receipt
-    marked acknowledged the entry of its enqueue (same commit) present.
-    Returns {"checked", "lost" (receipts), "problems", "acked" ({sequence:
-    hash} up to the newest acknowledged entry, which no later state may change)}."""
-    found = {"checked": 0, "lost": [], "problems": [], "acked": {}}
+    marked acknowledged the entry of its enqueue (same commit) present, or
+    removed by retention behind a checkpoint. Returns {"checked", "lost"
+    (receipts), "pruned" (receipts whose entry is gone behind a checkpoint:
+    across_states checks each was settled and below it), "carried" (the
+    last sequence retention removed, 0 if none), "enqueued" ({receipt:
+    sequence}), "problems", "acked" ({sequence: hash} up to the newest
+    acknowledged entry, which no later state may change)}."""
+    found = {"checked": 0, "lost": [], "pruned": [], "carried": 0, "enqueued": {}, "problems": [], "acked": {}}
     if rows is None:
         found["checked"] = len(marked)
         found["lost"] = sorted(marked)
@@ -357,6 +387,9 @@ def journal_check(rows, highest, marked, by_receipt):
     _, broken = verify_journal(rows, highest)
     if broken:
         found["problems"].append(f"journal chain broken: {broken}")
+    first, _, carrier, _ = journal_start(rows)
+    if carrier is not None:
+        found["carried"] = first - 1
     entry_of = {}
     for row in rows:
         if row["kind"] in ENQUEUE_KINDS:
@@ -371,8 +404,9 @@ def journal_check(rows, highest, marked, by_receipt):
         found["checked"] += 1
         sequence = entry_of.get(by_receipt.get(receipt))
         if sequence is None:
-            found["lost"].append(receipt)
+            found["pruned" if found["carried"] else "lost"].append(receipt)
         else:
+            found["enqueued"][receipt] = sequence
             newest = max(newest, sequence)
     found["acked"] = {row["sequence"]: row["hash"] for row in rows if row["sequence"] <= newest}
     if found["lost"]:
@@ -385,7 +419,7 @@ def check_state(job):
     image, number, marked, committed = job["image"], job["state"], job["marked"], job["committed"]
     work = tempfile.mkdtemp(prefix=f"state-{number}-", dir=os.path.dirname(image))
     found = {"state": number, "durable": job.get("durable", True), "problems": [], "acked_checked": 0, "lost": [], "torn": [],
-             "token": None, "rows": {}, "journal_checked": 0, "journal_lost": [], "journal": {}}
+             "token": None, "rows": {}, "journal_checked": 0, "journal_lost": [], "journal": {}, "pruned": [], "carried": 0, "enqueued": {}}
     problems = found["problems"]
     try:
         # The next mount replays the ext4 journal; then the filesystem must be clean.
@@ -442,13 +476,15 @@ def check_state(job):
         by_receipt = {key[:8].upper(): key for key in committed}
         in_journal = journal_check(journal, highest, marked, by_receipt)
         found["journal_checked"], found["journal_lost"], found["journal"] = in_journal["checked"], in_journal["lost"], in_journal["acked"]
+        found["pruned"], found["carried"], found["enqueued"] = in_journal["pruned"], in_journal["carried"], in_journal["enqueued"]
+        found["keys"] = {receipt: by_receipt.get(receipt) for receipt in found["pruned"]}
         problems += in_journal["problems"]
         for receipt in sorted(marked):
             key = by_receipt.get(receipt)
             found["acked_checked"] += 1
             if key is None:
                 problems.append(f"mark ack-{receipt} names no commit the terminal logged")
-            elif key not in rows:
+            elif key not in rows and receipt not in found["pruned"]:
                 found["lost"].append(receipt)
             elif rows[key]["state"] not in PENDING + ("confirmed",):
                 problems.append(f"receipt {receipt} is {rows[key]['state']}: the reference host rejects none of these")
@@ -481,14 +517,23 @@ def check_state(job):
 def across_states(results):
     """What only a sequence of states shows (RESULTS in log order): the
     refresh token never goes back to a version an earlier state had left
-    behind, a row the bank confirmed stays confirmed, and a journal entry
-    once acknowledged (up to the newest enqueue marked) never changes.
+    behind, a row the bank confirmed stays confirmed, a journal entry
+    once acknowledged (up to the newest enqueue marked) never changes, and
+    a receipt retention removed was confirmed and behind its checkpoint.
     Returns problems."""
     problems = []
     retired, current = set(), None
     confirmed = set()
     journal = {}
+    enqueued = {}
     for r in results:
+        # A receipt whose entry retention removed must have been seen before, confirmed, with its
+        # enqueue at or below the last entry the checkpoint carries; anything else was lost.
+        for receipt in r.get("pruned", []):
+            key = r.get("keys", {}).get(receipt)
+            if receipt not in enqueued or enqueued[receipt] > r.get("carried", 0) or (key is not None and key not in confirmed):
+                problems.append(f"state after log entry {r['state']}: receipt {receipt} is gone but retention could not have removed it")
+        enqueued.update(r.get("enqueued", {}))
         token = r["token"]
         if token is not None and token != current:
             if token in retired:

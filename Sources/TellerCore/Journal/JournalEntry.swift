@@ -41,12 +41,16 @@ public enum JournalBreak: Hashable, Sendable, CustomStringConvertible {
     case hashMismatch(sequence: Int64)
     /// The entry cannot be read as an entry (a kind or id this Teller does not know).
     case unreadable(sequence: Int64, detail: String)
+    /// Entries 1 to `missing.upperBound` are not there and no checkpoint
+    /// names the hash of entry `missing.upperBound`: removed around retention.
+    case uncarried(missing: ClosedRange<Int64>)
 
     /// The first entry the break concerns.
     public var sequence: Int64 {
         switch self {
         case .gap(let missing, _): missing.lowerBound
         case .previousHashMismatch(let sequence), .hashMismatch(let sequence), .unreadable(let sequence, _): sequence
+        case .uncarried(let missing): missing.lowerBound
         }
     }
 
@@ -63,14 +67,41 @@ public enum JournalBreak: Hashable, Sendable, CustomStringConvertible {
             return "entry \(sequence): hash mismatch: its contents were changed after it was written"
         case .unreadable(let sequence, let detail):
             return "entry \(sequence): unreadable: \(detail)"
+        case .uncarried(let missing):
+            return "entry \(missing.lowerBound): gap in the sequence: entries \(missing.lowerBound) to \(missing.upperBound) are missing "
+                + "and no checkpoint carries the chain over them (entry \(missing.upperBound + 1) is the oldest there)"
         }
     }
 }
 
+/// Where a pruned journal's chain begins: retention removed entries 1 to
+/// ``pruned``, and the checkpoint entry ``checkpoint`` (hashed into the
+/// chain after them) names the hash of the last one removed, which the
+/// oldest entry kept names as its previous hash.
+public struct JournalCarry: Hashable, Sendable {
+    /// The sequence number of the checkpoint entry that carries the chain.
+    public let checkpoint: Int64
+    /// When the checkpoint was written.
+    public let time: Date
+    /// Entries 1 to this were removed; the walk starts at the next one.
+    public let pruned: Int64
+
+    public init(checkpoint: Int64, time: Date, pruned: Int64) {
+        self.checkpoint = checkpoint
+        self.time = time
+        self.pruned = pruned
+    }
+
+    /// The first entry the walk checked.
+    public var first: Int64 { pruned + 1 }
+}
+
 /// What walking the whole chain found.
 public enum JournalVerdict: Hashable, Sendable {
-    /// Every entry is in place and chained; `entries` were checked.
-    case intact(entries: Int)
+    /// Every entry is in place and chained; `entries` were checked, from
+    /// the first entry ever written (`from` nil) or from the oldest entry
+    /// retention kept, carried by a checkpoint.
+    case intact(entries: Int, from: JournalCarry? = nil)
     /// The first broken link.
     case broken(JournalBreak)
 }

@@ -154,3 +154,22 @@ extension JournalEvent {
         return details
     }
 }
+
+extension JournalEvent {
+    /// The terminal itself, for entries no operator made (a ``JournalKind/checkpoint``).
+    public static let terminalOperator = OperatorID("0000")!
+
+    /// Retention is about to remove entries `first` to `through` (the
+    /// oldest there are): this entry carries the chain over them. `hash` is
+    /// entry `through`'s, which the entry after it names as its previous
+    /// hash; `day` is the terminal's local day of entry `through`;
+    /// `counts` how many entries of each kind are removed.
+    public static func checkpoint(first: Int64, through: Int64, hash: String, day: String, counts: [JournalKind: Int]) -> JournalEvent {
+        var details: [String: JournalValue] = [
+            "first": .integer(first), "through": .integer(through), "through_hash": .text(hash), "through_day": .text(day),
+            "entries": .integer(through - first + 1),
+        ]
+        for (kind, count) in counts { details["count_" + kind.rawValue] = .integer(Int64(count)) }
+        return JournalEvent(kind: .checkpoint, operatorID: terminalOperator, details: details)
+    }
+}

@@ -25,4 +25,8 @@ public enum JournalKind: String, Hashable, Sendable, CaseIterable {
     case supervisorApproval = "supervisor_approval"
     /// A slip was printed (a receipt, a copy, a till report).
     case print = "print"
+    /// Retention removed the oldest entries: this entry carries the chain
+    /// over them (the sequence and hash of the last one removed, and how
+    /// many of each kind it replaced), docs/architecture.md "Retention".
+    case checkpoint = "checkpoint"
 }

@@ -25,11 +25,14 @@ public struct TerminalMetrics: Hashable, Sendable {
     public var tillEventsQueued: Int
     /// The terminal's certificate for mutual TLS; nil when none is configured.
     public var clientCertificate: ClientCertificateStatus?
+    /// What retention has removed so far.
+    public var retention: RetentionReport
 
     public init(terminalID: String?, version: String, summary: QueueSummary, needsReviewCount: Int, lastConfirmedAt: Date?,
                 problem: SyncProblem.Kind?, clockVerified: Bool, now: Date, tillEventsQueued: Int = 0,
-                clientCertificate: ClientCertificateStatus? = nil) {
+                clientCertificate: ClientCertificateStatus? = nil, retention: RetentionReport = RetentionReport()) {
         self.clientCertificate = clientCertificate
+        self.retention = retention
         self.terminalID = terminalID
         self.version = version
         self.summary = summary
@@ -69,6 +72,19 @@ public struct TerminalMetrics: Hashable, Sendable {
         if let lastConfirmedAt {
             text.family("teller_last_sync_timestamp_seconds", help: "When the bank last confirmed a transaction from this terminal, in unix seconds; absent when it never has.") {
                 $0.sample(Int64(lastConfirmedAt.timeIntervalSince1970.rounded(.down)))
+            }
+        }
+        text.family("teller_retention_removed_rows_total",
+                    help: "Rows retention removed after retention_days, once the bank had settled them, by table (outbox, tills, till_events, print_jobs, journal).") {
+            for (table, count) in [("journal", retention.pruned.journalEntries), ("outbox", retention.pruned.outboxRows),
+                                   ("print_jobs", retention.pruned.printJobs), ("till_events", retention.pruned.tillEvents),
+                                   ("tills", retention.pruned.tills)] {
+                $0.sample(labels: [("table", table)], Int64(count))
+            }
+        }
+        if let lastPrunedAt = retention.lastPrunedAt {
+            text.family("teller_retention_last_removal_timestamp_seconds", help: "When retention last removed anything, in unix seconds; absent when it never has.") {
+                $0.sample(Int64(lastPrunedAt.timeIntervalSince1970.rounded(.down)))
             }
         }
         text.family("teller_sync_problem", help: "Why transactions are not going out: 1 for the current kind (kind=\"none\" when nothing is wrong), 0 for every other kind.") {

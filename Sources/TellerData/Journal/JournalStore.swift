@@ -8,7 +8,7 @@ import TellerCore
 ///
 /// Not thread-safe: a part of ``TellerStore``, used on its connection only.
 final class JournalStore {
-    private let database: Database
+    let database: Database
 
     init(database: Database) {
         self.database = database
@@ -46,14 +46,39 @@ final class JournalStore {
         return entries
     }
 
-    /// Walks the whole chain from the first entry and returns the first
-    /// broken link, or how many entries are intact. Only reads: a store
-    /// opened ``TellerStore/init(readingOnly:limits:)`` answers it too.
+    /// Walks the whole chain and returns the first broken link, or how many
+    /// entries are intact and where the walk began: at entry 1 from the
+    /// genesis hash, or, once retention removed the oldest entries, at the
+    /// oldest entry kept, from the hash the checkpoint that removed its
+    /// predecessor names (``JournalCarry``). Only reads: a store opened
+    /// ``TellerStore/init(readingOnly:limits:)`` answers it too.
     func verify() throws -> JournalVerdict {
         var expected: Int64 = 1
         var previous = JournalChain.genesis
+        var carry: JournalCarry?
+        if let oldest = try database.queryInt64("SELECT min(sequence) FROM journal"), oldest > 1 {
+            guard let found = try carrier(of: oldest - 1) else { return .broken(.uncarried(missing: 1...(oldest - 1))) }
+            (expected, previous, carry) = (oldest, found.hash, found.carry)
+        }
         var found: JournalBreak?
-        try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
+        (found, expected, previous) = try walk(from: expected, through: nil, previous: previous)
+        // Removed newest entries leave no gap behind them; AUTOINCREMENT's high-water mark shows them.
+        if found == nil, let highest = try database.queryInt64("SELECT seq FROM sqlite_sequence WHERE name = 'journal'"), highest >= expected {
+            found = .gap(missing: expected...highest, next: nil)
+        }
+        if let found { return .broken(found) }
+        return .intact(entries: Int(expected - (carry?.first ?? 1)), from: carry)
+    }
+
+    /// Walks entries from `first` (through `last`, or to the newest) whose
+    /// chain begins at `previous`: the first broken link, else nil, and
+    /// the number and hash the next entry must have.
+    func walk(from first: Int64, through last: Int64?, previous start: String) throws -> (JournalBreak?, next: Int64, previous: String) {
+        var expected = first
+        var previous = start
+        var found: JournalBreak?
+        try database.forEach("SELECT \(JournalColumns.list) FROM journal WHERE sequence >= ? AND sequence <= ? ORDER BY sequence",
+                             [.integer(first), .integer(last ?? Int64.max)]) { (row: Statement) throws(SQLiteError) -> Bool in
             let sequence = try row.int64("sequence")
             if sequence != expected {
                 found = .gap(missing: expected...max(expected, sequence - 1), next: sequence)
@@ -75,12 +100,23 @@ final class JournalStore {
             expected += 1
             return true
         }
-        // Removed newest entries leave no gap behind them; AUTOINCREMENT's high-water mark shows them.
-        if found == nil, let highest = try database.queryInt64("SELECT seq FROM sqlite_sequence WHERE name = 'journal'"), highest >= expected {
-            found = .gap(missing: expected...highest, next: nil)
+        return (found, expected, previous)
+    }
+
+    /// The checkpoint that removed entry `through` as the newest of its
+    /// batch, with the hash it names for it; nil when none does. Its own
+    /// bytes are checked when the walk reaches it, so a changed name shows
+    /// as that checkpoint's hash mismatch.
+    func carrier(of through: Int64) throws -> (hash: String, carry: JournalCarry)? {
+        try database.queryFirst("""
+            SELECT sequence, time_ms, CASE WHEN json_valid(payload) THEN json_extract(payload, '$.through_hash') END AS through_hash
+            FROM journal WHERE kind = 'checkpoint' AND sequence > ?1
+              AND CASE WHEN json_valid(payload) THEN json_extract(payload, '$.through') END = ?1
+            ORDER BY sequence LIMIT 1
+            """, [.integer(through)]) { (row: Statement) throws(SQLiteError) in
+            (try row.optionalText("through_hash") ?? "",
+             JournalCarry(checkpoint: try row.int64("sequence"), time: Date(millisecondsSince1970: try row.int64("time_ms")), pruned: through))
         }
-        if let found { return .broken(found) }
-        return .intact(entries: Int(expected - 1))
     }
 
     /// Appends `event` at `time` inside the caller's transaction, so the

@@ -9,7 +9,7 @@ import TellerCore
 ///
 /// Not thread-safe: a part of ``TellerStore``, used on its connection only.
 final class OutboxStore {
-    private let database: Database
+    let database: Database
     /// The account snapshots an offline withdrawal is checked against.
     private let accounts: AccountCache
     private let limits: Limits

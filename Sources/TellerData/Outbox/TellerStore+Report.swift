@@ -13,6 +13,8 @@ public struct OutboxReport: Sendable {
     public var lastConfirmedAt: Date?
     /// Till openings and closings not yet recorded by the bank.
     public var tillEventsQueued: Int
+    /// What retention has removed so far.
+    public var retention = RetentionReport()
 }
 
 extension TellerStore {
@@ -24,7 +26,7 @@ extension TellerStore {
         let problem = try recordedProblem()
         let lastConfirmed = try translating { try outbox.lastConfirmedAt() }
         return OutboxReport(summary: summary, needsReview: review, problem: problem, lastConfirmedAt: lastConfirmed,
-                            tillEventsQueued: try queuedTillEventCount())
+                            tillEventsQueued: try queuedTillEventCount(), retention: try retentionReport())
     }
 }
 
@@ -35,6 +37,6 @@ extension TerminalMetrics {
                 clientCertificate: ClientCertificateStatus? = nil) {
         self.init(terminalID: terminalID, version: version, summary: report.summary, needsReviewCount: report.needsReview.count,
                   lastConfirmedAt: report.lastConfirmedAt, problem: report.problem?.kind, clockVerified: clockVerified, now: now,
-                  tillEventsQueued: report.tillEventsQueued, clientCertificate: clientCertificate)
+                  tillEventsQueued: report.tillEventsQueued, clientCertificate: clientCertificate, retention: report.retention)
     }
 }

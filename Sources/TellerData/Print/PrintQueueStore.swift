@@ -9,7 +9,7 @@ import TellerCore
 ///
 /// Not thread-safe: a part of ``TellerStore``, used on its connection only.
 final class PrintQueueStore {
-    private let database: Database
+    let database: Database
 
     init(database: Database) {
         self.database = database

@@ -374,5 +374,68 @@ enum Schema {
                                                     '0000000000000000000000000000000000000000000000000000000000000000');
             END;
             """),
+        Migration(version: 6, name: "retention: journal checkpoints, guards on what may be removed, prune counters", sql: """
+            -- Retention (docs/architecture.md, "Retention") removes what the
+            -- bank has acknowledged once it is older than retention_days.
+            -- The journal stays a chain: before its oldest entries go, a
+            -- 'checkpoint' entry is appended that names the sequence and hash
+            -- of the last one removed ('through', 'through_hash' in its JSON
+            -- payload) and is hashed into the chain like any entry. Only a
+            -- prefix may go, one entry at a time from the oldest, and only
+            -- entries the newest checkpoint covers (never that checkpoint
+            -- itself); the entry it names must have the hash it names. Only
+            -- the newest checkpoint is asked, so each removal costs the same
+            -- however many checkpoints there are. Every UPDATE is still refused.
+            CREATE INDEX journal_checkpoints ON journal (sequence) WHERE kind = 'checkpoint';
+            DROP TRIGGER journal_never_deleted;
+            CREATE TRIGGER journal_never_deleted BEFORE DELETE ON journal
+            WHEN OLD.sequence IS NOT (SELECT min(sequence) FROM journal)
+              OR OLD.sequence >= coalesce((SELECT max(sequence) FROM journal WHERE kind = 'checkpoint'), 0)
+              OR OLD.sequence > (SELECT json_extract(payload, '$.through') FROM journal WHERE kind = 'checkpoint' ORDER BY sequence DESC LIMIT 1)
+              OR (OLD.sequence = (SELECT json_extract(payload, '$.through') FROM journal WHERE kind = 'checkpoint' ORDER BY sequence DESC LIMIT 1)
+                  AND OLD.hash IS NOT (SELECT json_extract(payload, '$.through_hash') FROM journal WHERE kind = 'checkpoint' ORDER BY sequence DESC LIMIT 1))
+            BEGIN
+                SELECT RAISE(ABORT, 'the journal is append-only: only its oldest entries may be removed, once a checkpoint carries the chain over them');
+            END;
+
+            -- What retention may never remove, refused in SQL too: a payment
+            -- the bank has not answered for good (queued, sending, needs
+            -- review) or whose rejection no operator has acknowledged, a till
+            -- event the bank has not recorded, an open till, a slip not printed.
+            CREATE TRIGGER outbox_keeps_unsettled BEFORE DELETE ON outbox
+            WHEN NOT (OLD.state = 'confirmed' OR OLD.state = 'voided' OR (OLD.state = 'rejected' AND OLD.acknowledged_at_ms IS NOT NULL))
+            BEGIN
+                SELECT RAISE(ABORT, 'an outbox row the bank has not settled (or whose rejection is not acknowledged) is never removed');
+            END;
+            CREATE TRIGGER till_events_keep_queued BEFORE DELETE ON till_events WHEN OLD.state = 'queued' BEGIN
+                SELECT RAISE(ABORT, 'a till event the bank has not recorded is never removed');
+            END;
+            CREATE TRIGGER tills_keep_open BEFORE DELETE ON tills WHEN OLD.closed_at_ms IS NULL BEGIN
+                SELECT RAISE(ABORT, 'an open till is never removed');
+            END;
+            CREATE TRIGGER print_jobs_keep_waiting BEFORE DELETE ON print_jobs WHEN OLD.state != 'printed' BEGIN
+                SELECT RAISE(ABORT, 'a print job not yet printed is never removed');
+            END;
+
+            -- A till's position and report read its payments; retention asks
+            -- whether a till still has any. Without it both read the whole outbox.
+            CREATE INDEX outbox_by_till ON outbox (till_id) WHERE till_id IS NOT NULL;
+
+            -- What retention removed so far and when, one row, for `teller
+            -- status` and the metrics (another process), and why the oldest
+            -- journal day waits ('held_back', NULL when nothing holds it).
+            CREATE TABLE retention (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                last_pruned_at_ms INTEGER,
+                last_pass_at_ms INTEGER,
+                outbox_rows INTEGER NOT NULL DEFAULT 0,
+                tills INTEGER NOT NULL DEFAULT 0,
+                till_events INTEGER NOT NULL DEFAULT 0,
+                print_jobs INTEGER NOT NULL DEFAULT 0,
+                journal_entries INTEGER NOT NULL DEFAULT 0,
+                held_back TEXT
+            );
+            INSERT INTO retention (id) VALUES (1);
+            """),
     ])
 }

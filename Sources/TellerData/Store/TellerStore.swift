@@ -31,6 +31,8 @@ public actor TellerStore {
     let tills: TillStore
     /// The print jobs (`print_jobs`), on this store's connection.
     let printQueue: PrintQueueStore
+    /// What retention removed so far (`retention`), on this store's connection.
+    let retention: RetentionLedger
     /// The database file.
     public nonisolated let path: String
     public let limits: Limits
@@ -69,6 +71,12 @@ public actor TellerStore {
         let database = try Database(path: path) { try Schema.vet($0, requiringCurrent: false) }
         // Vetting checked the whole file when a background check had marked it damaged: it is whole now.
         try? Syscall.unlink(DatabaseCheck.markPath(for: path))
+        // A new database gives the pages retention frees back to the file
+        // system (TellerStore.reclaimSpace). The mode is fixed once a table
+        // exists; VACUUM applies it, which on an empty file costs nothing.
+        if try database.queryInt64("SELECT count(*) FROM sqlite_schema") == 0 {
+            try database.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM")
+        }
         try Schema.migrator.migrate(database, now: clock.now())
         // Their requests may have reached the bank, so they can no longer be voided.
         try database.run("UPDATE outbox SET state = ?1, updated_at_ms = ?2, first_sent_at_ms = coalesce(first_sent_at_ms, ?2) WHERE state = ?3",
@@ -134,6 +142,7 @@ public actor TellerStore {
         let tillSettings = till ?? .standard(for: limits.currency)
         self.tills = TillStore(database: database, clock: clock, settings: tillSettings)
         self.printQueue = PrintQueueStore(database: database)
+        self.retention = RetentionLedger(database: database)
         self.path = database.path
         self.limits = limits
         self.tillSettings = tillSettings

@@ -21,7 +21,7 @@ struct QueuedTillEvent: Sendable {
 ///
 /// Not thread-safe: a part of ``TellerStore``, used on its connection only.
 final class TillStore {
-    private let database: Database
+    let database: Database
     private let clock: any WallClock
     private let settings: TillSettings
 

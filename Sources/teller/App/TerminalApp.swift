@@ -25,6 +25,8 @@ final class TerminalApp {
     let printSpooler: PrintSpooler?
     /// The whole-file check of teller.db, in the background a minute after start and then daily.
     let databaseCheck: DatabaseCheck
+    /// Removes what the bank settled more than `retention_days` ago (docs/architecture.md, "Retention").
+    let pruner: RetentionPruner
     let notifier = SystemdNotifier()
     var control: ControlServer?
     /// Set with READY, after the first frame was presented; in-process scenarios wait for it.
@@ -46,6 +48,7 @@ final class TerminalApp {
         Self.useLanguage(configuration.regionalFormat, localeDirectory: configuration.localeDirectory)
         live = try LiveData(configuration: configuration)
         databaseCheck = DatabaseCheck(store: live.store)
+        pruner = RetentionPruner(store: live.store, settings: .init(retentionDays: configuration.retentionDays), log: { Log.info($0) })
         let display = try Self.openConfiguredDisplay(configuration)
         Log.info("display: \(display.name)")
         let fonts = try FontLibrary(configuration: FontConfiguration(directory: configuration.fontDirectory))
@@ -114,6 +117,7 @@ final class TerminalApp {
         Task { @MainActor in
             await self.startPrinting()
             if let engine = self.live.engine { await engine.start() }
+            await self.pruner.start()
             await self.coordinator.start()
         }
     }

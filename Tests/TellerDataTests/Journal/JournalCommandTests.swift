@@ -52,6 +52,26 @@ import TellerCore
         #expect(try files(data) == before, "teller journal verify wrote to the data directory")
     }
 
+    /// After retention: from which entry the walk began and which
+    /// checkpoint carried the chain there; status counts what was removed.
+    @Test func verifySaysFromWhichCheckpointItVerifiedAfterRetention() async throws {
+        let data = directory.file("pruned")
+        let clock = SyntheticHistory.Clock(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01
+        let store = try TellerStore(dataDirectory: data, limits: try SyntheticHistory.limits, clock: clock, zone: .utc)
+        _ = try await SyntheticHistory(store: store, clock: clock).write(days: 92, paymentsPerDay: 2)
+        while try await !store.pruneStep(retentionDays: 90, batch: 500).isDone {}
+        guard case .intact(let count, let carry?) = try await store.verifyJournal() else { Issue.record("not pruned"); return }
+        let result = try await teller(["verify"], data: data)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "ok: \(count) entries from sequence \(carry.first): the checkpoint of 2026-04-03 (entry \(carry.checkpoint)) "
+                + "carries the chain over the \(carry.pruned) entries retention removed before it\n")
+        let status = try await TellerStatusProcess.run(dataDirectory: data)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status.stdout) \(status.stderr)")
+        let retention = try #require(json["retention"] as? [String: Any])
+        #expect((retention["removed"] as? [String: Int])?["journal"] == Int(carry.pruned))
+        #expect((retention["last_removal"] as? String)?.hasPrefix("2026-04-03") == true, "\(retention)")
+    }
+
     @Test func verifyNamesTheEntryWithOneChangedByteAndExits1() async throws {
         let (data, _) = try await dataDirectory()
         do {

@@ -52,6 +52,17 @@ class JournalFile:
             self.append("payment_enqueued", {"key": key, "transaction": "deposit", "amount": 1000 * (index + 1), "currency": "EUR"})
         self.append("payment_confirmed", {"key": KEYS[0], "host_reference": "H20261129-0000042"})
 
+    def prune(self, through, day="2026-01-01"):
+        """As TellerStore.pruneStep removes entries 1..THROUGH: a checkpoint
+        naming the last one's sequence and hash, appended to the chain, then
+        the prefix deleted (the test's schema has no delete trigger to ask)."""
+        last = self.db.execute("SELECT hash FROM journal WHERE sequence = ?", (through,)).fetchone()
+        first = self.db.execute("SELECT min(sequence) FROM journal").fetchone()[0]
+        self.append("checkpoint", {"first": first, "through": through, "through_hash": last["hash"], "through_day": day,
+                                   "entries": through - first + 1}, operator="0000")
+        self.db.execute("DROP TRIGGER IF EXISTS journal_never_deleted")
+        self.db.execute("DELETE FROM journal WHERE sequence <= ?", (through,))
+
     def tamper(self, sql, trigger):
         self.db.execute(f"DROP TRIGGER {trigger}")
         self.db.execute(sql)
@@ -151,6 +162,71 @@ class JournalChecksTests(unittest.TestCase):
         # Entries past the newest acknowledged one (a confirmation not yet made durable) may differ: they are not listed.
         self.assertEqual(crash_states.across_states([{"state": 0, "token": None, "rows": {}, "journal": {1: "a"}},
                                                      {"state": 1, "token": None, "rows": {}, "journal": {1: "a"}}]), [])
+
+
+class CheckpointTests(unittest.TestCase):
+    """Schema 6: retention removes a prefix behind a checkpoint entry."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.file = JournalFile(self.directory.name)
+        self.file.day()
+        self.file.day()
+
+    def tearDown(self):
+        self.file.db.close()
+        self.directory.cleanup()
+
+    def test_a_pruned_journal_verifies_from_its_checkpoint(self):
+        self.file.prune(5)
+        rows, highest = self.file.read()
+        self.assertEqual(rows[0]["sequence"], 6)
+        self.assertEqual(crash_states.verify_journal(rows, highest), (6, None), "entries 6 to 11, the checkpoint last")
+        first, _, carrier, broken = crash_states.journal_start(rows)
+        self.assertEqual((first, carrier["sequence"], broken), (6, 11, None))
+        # A second prune carries over the first checkpoint too.
+        self.file.append("sign_in", {"mode": "online"})
+        self.file.prune(11)
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest), (2, None))
+
+    def test_one_changed_byte_after_pruning_is_named(self):
+        self.file.prune(5)
+        self.file.tamper("UPDATE journal SET payload = replace(payload, '\"amount\":2000', '\"amount\":2001') WHERE sequence = 8",
+                         "journal_never_updated")
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest), (2, "entry 8: hash mismatch"))
+
+    def test_a_checkpoint_that_names_another_hash_is_caught(self):
+        self.file.prune(5)
+        self.file.tamper("UPDATE journal SET payload = replace(payload, '\"through_hash\":\"', '\"through_hash\":\"0') WHERE kind = 'checkpoint'",
+                         "journal_never_updated")
+        rows, highest = self.file.read()
+        self.assertEqual(crash_states.verify_journal(rows, highest), (0, "entry 6: prev_hash mismatch"))
+
+    def test_a_prefix_removed_without_a_checkpoint_is_a_gap(self):
+        self.file.tamper("DELETE FROM journal WHERE sequence <= 3", "journal_never_deleted")
+        rows, highest = self.file.read()
+        count, broken = crash_states.verify_journal(rows, highest)
+        self.assertEqual(count, 0)
+        self.assertIn("entries 1 to 3 are missing and no checkpoint carries the chain", broken)
+
+    def test_a_receipt_behind_the_checkpoint_is_pruned_not_lost_if_it_was_confirmed_below_it(self):
+        by_receipt = {key[:8].upper(): key for key in KEYS}
+        rows, highest = self.file.read()
+        before = crash_states.journal_check(rows, highest, {"5D0E7A1C"}, by_receipt)
+        self.assertEqual((before["lost"], before["enqueued"]), ([], {"5D0E7A1C": 8}))
+        self.file.prune(10)
+        rows, highest = self.file.read()
+        after = crash_states.journal_check(rows, highest, {"5D0E7A1C"}, by_receipt)
+        self.assertEqual((after["lost"], after["pruned"], after["carried"], after["problems"]), ([], ["5D0E7A1C"], 10, []))
+        seen = {"state": 0, "token": None, "rows": {KEYS[1]: "confirmed"}, "journal": {}, "enqueued": before["enqueued"]}
+        gone = {"state": 1, "token": None, "rows": {}, "journal": {}, "pruned": ["5D0E7A1C"], "carried": 10, "keys": {"5D0E7A1C": KEYS[1]}}
+        self.assertEqual(crash_states.across_states([seen, gone]), [])
+        # Never seen confirmed, or enqueued after what the checkpoint carries: lost, not pruned.
+        self.assertEqual(len(crash_states.across_states([dict(seen, rows={KEYS[1]: "queued"}), gone])), 1)
+        self.assertEqual(len(crash_states.across_states([seen, dict(gone, carried=5)])), 1)
+        self.assertEqual(len(crash_states.across_states([gone])), 1)
 
 
 if __name__ == "__main__":
