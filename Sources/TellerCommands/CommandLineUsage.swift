@@ -75,14 +75,15 @@ public let commandUsage: [String: String] = [
         status's exit codes; on a card with years of history it takes seconds.
         """,
     "journal": """
-        usage: teller journal verify [--config FILE] [--data-dir DIR]
+        usage: teller journal verify [--day YYYY-MM-DD] [--config FILE] [--data-dir DIR]
                teller journal export --day YYYY-MM-DD [--config FILE] [--data-dir DIR]
         the electronic journal: every sign-in and sign-out, payment, answer from the bank,
         void and reversal, each entry chained to the one before by its SHA-256 hash.
         verify walks the chain and prints `ok: N entries` (exit 0) or the first broken
         entry and what is wrong with it: a hash mismatch (its contents changed), a
         prev_hash mismatch (the link to the entry before) or a gap in the sequence (entries
-        removed) (exit 1). export prints each entry of one day, on the terminal's wall clock
+        removed) (exit 1). verify --day checks one day's entries and their link to the entry
+        before, in a time that does not grow with the years kept. export prints each entry of one day, on the terminal's wall clock
         (time_zone), as one JSON object a line. Like status they only read, with status's
         exit codes for a refused database; 2 for bad usage.
         """,

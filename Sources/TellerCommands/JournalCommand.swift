@@ -22,9 +22,28 @@ public enum JournalCommand {
     }
 
     /// Walks the chain: `ok: N entries` and exit 0, or the first broken
-    /// entry and exit 1.
+    /// entry and exit 1. With `--day YYYY-MM-DD`, only that day's links.
     public static func verify(_ arguments: [String]) async -> Int32 {
-        await StatusCommand.printing(arguments, command: "journal verify") { store, _ in
+        let (day, others) = dayOption(arguments)
+        if let day {
+            guard let day, isDay(day) else {
+                Log.error("teller journal verify: --day needs a date, YYYY-MM-DD")
+                return 2
+            }
+            useConfiguredZone(others)
+            return await StatusCommand.printing(others, command: "journal verify") { store, _ in
+                switch try await store.verifyJournal(onLocalDay: day) {
+                case .intact(let count, let sequences):
+                    return (Data(("ok: \(count) \(count == 1 ? "entry" : "entries") of \(day) (sequence \(sequences.lowerBound) to \(sequences.upperBound)),"
+                                  + " each linked to the one before; the days before it were not walked (teller journal verify walks them all)\n").utf8), 0)
+                case .noEntries:
+                    return (Data("ok: no entries on \(day)\n".utf8), 0)
+                case .broken(let found):
+                    return (Data("broken: \(found)\n".utf8), 1)
+                }
+            }
+        }
+        return await StatusCommand.printing(arguments, command: "journal verify") { store, _ in
             switch try await store.verifyJournal() {
             case .intact(let count, let carry):
                 return (Data((verifiedLine(count, from: carry) + "\n").utf8), 0)
@@ -46,23 +65,12 @@ public enum JournalCommand {
 
     /// One JSON object a line for each entry of the terminal's local day.
     public static func export(_ arguments: [String]) async -> Int32 {
-        var rest = arguments[...]
-        var day: String?
-        var others: [String] = []
-        while let argument = rest.popFirst() {
-            if argument == "--day" {
-                day = rest.popFirst()
-            } else {
-                others.append(argument)
-            }
-        }
-        guard let day, isDay(day) else {
+        let (day, others) = dayOption(arguments)
+        guard let day, let day, isDay(day) else {
             Log.error("teller journal export: --day needs a date, YYYY-MM-DD")
             return 2
         }
-        // The terminal's day, as the running terminal names it: teller.conf's time_zone first.
-        let options = CommandLineOptions(others)
-        if let zone = options.configuration.timeZone { SystemTimeZone.use(zone) }
+        useConfiguredZone(others)
         return await StatusCommand.printing(others, command: "journal export") { store, _ in
             var output = Data()
             for entry in try await store.journalEntries(onLocalDay: day) {
@@ -70,6 +78,27 @@ public enum JournalCommand {
             }
             return (output, 0)
         }
+    }
+
+    /// `--day VALUE` taken out of `arguments`: nil when not given, .some(nil) when given without a value.
+    static func dayOption(_ arguments: [String]) -> (day: String??, others: [String]) {
+        var rest = arguments[...]
+        var day: String??
+        var others: [String] = []
+        while let argument = rest.popFirst() {
+            if argument == "--day" {
+                day = .some(rest.popFirst())
+            } else {
+                others.append(argument)
+            }
+        }
+        return (day, others)
+    }
+
+    /// The terminal's day, as the running terminal names it: teller.conf's time_zone first.
+    static func useConfiguredZone(_ arguments: [String]) {
+        let options = CommandLineOptions(arguments)
+        if let zone = options.configuration.timeZone { SystemTimeZone.use(zone) }
     }
 
     /// An entry as export writes it: its columns, the time also as UTC text,

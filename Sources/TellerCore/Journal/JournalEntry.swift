@@ -97,6 +97,17 @@ public struct JournalCarry: Hashable, Sendable {
 }
 
 /// What walking the whole chain found.
+/// What checking one day's links of the journal found (`teller journal verify --day`).
+public enum JournalDayVerdict: Hashable, Sendable {
+    /// The day's `entries`, numbered `sequences`, are in place and linked,
+    /// the first to the entry before it.
+    case intact(entries: Int, sequences: ClosedRange<Int64>)
+    /// No entry was written on that day.
+    case noEntries
+    /// The first broken link.
+    case broken(JournalBreak)
+}
+
 public enum JournalVerdict: Hashable, Sendable {
     /// Every entry is in place and chained; `entries` were checked, from
     /// the first entry ever written (`from` nil) or from the oldest entry

@@ -35,15 +35,80 @@ final class JournalStore {
         return lines
     }
 
-    /// Every entry whose time `day(of:)` names `day`, in sequence order:
-    /// reads the whole journal.
+    /// Every entry whose time `day(of:)` names `day`, in sequence order.
+    /// Reads the day's entries and a few dozen more (``sequences(onDay:day:)``).
     func entries(onDay day: String, day dayOf: (Date) -> String) throws -> [JournalEntry] {
+        guard let range = try sequences(onDay: day, day: dayOf) else { return [] }
         var entries: [JournalEntry] = []
-        try database.forEach("SELECT \(JournalColumns.list) FROM journal ORDER BY sequence") { (row: Statement) throws(SQLiteError) -> Bool in
+        try database.forEach("SELECT \(JournalColumns.list) FROM journal WHERE sequence >= ? AND sequence <= ? ORDER BY sequence",
+                             [.integer(range.lowerBound), .integer(range.upperBound)]) { (row: Statement) throws(SQLiteError) -> Bool in
             if dayOf(Date(millisecondsSince1970: try row.int64("time_ms"))) == day { entries.append(try JournalColumns.entry(row)) }
             return true
         }
         return entries
+    }
+
+    /// The sequence numbers from the first to the last entry of `day`, or
+    /// nil when no entry has it. Entries are stamped by the trusted clock,
+    /// whose floor is the last entry's time, so their days follow their
+    /// numbers (within the clock's two minutes of slack): a binary search
+    /// over the numbers finds the day's first entry in about 20 reads,
+    /// whatever the years behind it, and the walk stops at the first entry
+    /// of a later day that is more than the slack later.
+    func sequences(onDay day: String, day dayOf: (Date) -> String) throws -> ClosedRange<Int64>? {
+        guard let (oldest, newest) = try database.queryFirst("SELECT min(sequence) AS oldest, max(sequence) AS newest FROM journal", row: {
+            (row: Statement) throws(SQLiteError) -> (Int64, Int64)? in
+            guard let oldest = try row.optionalInt64("oldest"), let newest = try row.optionalInt64("newest") else { return nil }
+            return (oldest, newest)
+        }) ?? nil else { return nil }
+        func time(_ sequence: Int64) throws -> Int64? {
+            try database.queryInt64("SELECT time_ms FROM journal WHERE sequence >= ? ORDER BY sequence LIMIT 1", [.integer(sequence)])
+        }
+        let slack = Int64(TrustedClock.slack * 1000)
+        // The first entry whose day, or whose day two minutes later, is `day` or after it.
+        var low = oldest, high = newest + 1
+        while low < high {
+            let middle = low + (high - low) / 2
+            guard let at = try time(middle) else { high = middle; continue }
+            if dayOf(Date(millisecondsSince1970: at + slack)) < day { low = middle + 1 } else { high = middle }
+        }
+        var first: Int64?
+        var last: Int64?
+        try database.forEach("SELECT sequence, time_ms FROM journal WHERE sequence >= ? ORDER BY sequence", [.integer(low)]) { (row: Statement) throws(SQLiteError) -> Bool in
+            let at = try row.int64("time_ms")
+            let named = dayOf(Date(millisecondsSince1970: at))
+            if named == day {
+                let sequence = try row.int64("sequence")
+                first = first ?? sequence
+                last = sequence
+            }
+            return dayOf(Date(millisecondsSince1970: at - slack)) <= day
+        }
+        guard let first, let last else { return nil }
+        return first...last
+    }
+
+    /// Checks the links of one day's entries: each entry's bytes give its
+    /// hash, and each names the hash of the entry before it, from the entry
+    /// before the day's first (or the genesis, or the checkpoint that
+    /// carries the chain over what retention removed) to the day's last.
+    /// What came before that day is not walked: ``verify()`` walks it all.
+    func verify(onDay day: String, day dayOf: (Date) -> String) throws -> JournalDayVerdict {
+        guard let range = try sequences(onDay: day, day: dayOf) else { return .noEntries }
+        let before = range.lowerBound - 1
+        let anchor: String
+        if before == 0 {
+            anchor = JournalChain.genesis
+        } else if let hash = try database.queryText("SELECT hash FROM journal WHERE sequence = ?", [.integer(before)]) {
+            anchor = hash
+        } else if let carried = try carrier(of: before) {
+            anchor = carried.hash
+        } else {
+            return .broken(.uncarried(missing: 1...before))
+        }
+        let (found, next, _) = try walk(from: range.lowerBound, through: range.upperBound, previous: anchor)
+        if let found { return .broken(found) }
+        return .intact(entries: Int(next - range.lowerBound), sequences: range)
     }
 
     /// Walks the whole chain and returns the first broken link, or how many

@@ -17,8 +17,8 @@ extension TellerStore: JournalPort {
 
     /// Every entry written on the terminal's calendar day `day`
     /// ("YYYY-MM-DD", on the store's wall clock, as the daily limit counts
-    /// days), in sequence order. Reads the whole journal: it is for
-    /// `teller journal export`, not for a screen.
+    /// days), in sequence order. Reads that day's entries, not the years
+    /// before it (``JournalStore/sequences(onDay:day:)``).
     public func journalEntries(onLocalDay day: String) throws(TellerError) -> [JournalEntry] {
         try translating { try journal.entries(onDay: day, day: { localDay($0) }) }
     }
@@ -28,6 +28,12 @@ extension TellerStore: JournalPort {
     /// opened ``init(readingOnly:limits:)`` answers it too.
     public func verifyJournal() throws(TellerError) -> JournalVerdict {
         try translating { try journal.verify() }
+    }
+
+    /// Checks the links of the entries of the terminal's calendar day `day`
+    /// only, in time that does not grow with history (`teller journal verify --day`).
+    public func verifyJournal(onLocalDay day: String) throws(TellerError) -> JournalDayVerdict {
+        try translating { try journal.verify(onDay: day, day: { localDay($0) }) }
     }
 
     /// Appends `event` at `time` inside the caller's transaction, so the

@@ -72,6 +72,37 @@ import TellerCore
         #expect((retention["last_removal"] as? String)?.hasPrefix("2026-04-03") == true, "\(retention)")
     }
 
+    /// One day's links, whatever came before: the days before are not walked,
+    /// so a change there is not this check's to find, and one inside it is.
+    @Test func verifyOfOneDayChecksThatDaysLinksOnly() async throws {
+        let data = directory.file("days")
+        let clock = SyntheticHistory.Clock(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01
+        let store = try TellerStore(dataDirectory: data, limits: try SyntheticHistory.limits, clock: clock, zone: .utc)
+        _ = try await SyntheticHistory(store: store, clock: clock).write(days: 5, paymentsPerDay: 3)
+        let third = try await store.journalEntries(onLocalDay: "2026-01-03")
+        let first = try #require(third.first?.sequence)
+        let last = try #require(third.last?.sequence)
+        #expect(third.count > 5 && Int(last - first) + 1 == third.count)
+        let firstDay = try #require(try await store.journalEntries(onLocalDay: "2026-01-01").first?.sequence)
+        let ok = "ok: \(third.count) entries of 2026-01-03 (sequence \(first) to \(last)), each linked to the one before; "
+            + "the days before it were not walked (teller journal verify walks them all)\n"
+        let day = try await teller(["verify", "--day", "2026-01-03"], data: data)
+        #expect(day.status == 0, "\(day.stderr)")
+        #expect(day.stdout == ok)
+        #expect(try await teller(["verify", "--day", "2025-12-31"], data: data).stdout == "ok: no entries on 2025-12-31\n")
+        #expect(try await teller(["verify", "--day", "2026-02-30x"], data: data).status == 2)
+
+        let database = try Database(path: (data as NSString).appendingPathComponent(TellerStore.fileName))
+        try database.execute("DROP TRIGGER journal_never_updated")
+        try database.run("UPDATE journal SET payload = payload || ' ' WHERE sequence = ?", [.integer(firstDay)])
+        #expect(try await teller(["verify", "--day", "2026-01-03"], data: data).stdout == ok, "a change on another day")
+        #expect(try await teller(["verify"], data: data).status == 1)
+        try database.run("UPDATE journal SET payload = payload || ' ' WHERE sequence = ?", [.integer(first + 1)])
+        let broken = try await teller(["verify", "--day", "2026-01-03"], data: data)
+        #expect(broken.status == 1)
+        #expect(broken.stdout == "broken: entry \(first + 1): hash mismatch: its contents were changed after it was written\n")
+    }
+
     @Test func verifyNamesTheEntryWithOneChangedByteAndExits1() async throws {
         let (data, _) = try await dataDirectory()
         do {
