@@ -145,7 +145,7 @@ private func debMegabytes(of binary: String, in directory: String) async throws 
 }
 
 /// What the benchmark reads of a running terminal.
-private extension ChildProcess {
+extension ChildProcess {
     /// Returns once a line containing `text` is on stderr, checked every `interval`.
     /// - Throws: ``BenchmarkError/failed(_:)`` if the process exits first or 20 s pass.
     func waitForStderr(containing text: String, interval: Duration = .milliseconds(20)) async throws {

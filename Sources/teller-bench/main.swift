@@ -16,6 +16,7 @@ struct Benchmark: Sendable {
 let benchmarks: [Benchmark] = [
     enqueueBenchmark,
     writesBenchmark,
+    historyBenchmark,
     renderBenchmark,
     inputBenchmark,
     glyphBenchmark,

@@ -56,6 +56,9 @@ public actor TellerStore {
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"
 
+    /// The schema version this Teller writes (the newest migration).
+    public static var schemaVersion: Int64 { Schema.migrator.knownVersion }
+
     /// Opens or creates the store and brings its schema up to date.
     ///
     /// Rows left in `sending` by a crash go back to `queued`: the host's
