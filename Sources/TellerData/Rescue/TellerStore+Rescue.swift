@@ -11,10 +11,13 @@ extension TellerStore {
         }
     }
 
-    /// Which journal entries a rescue carries: those the bank has not had
-    /// in an export. This schema (version 5) keeps no record of journal
-    /// exports, so it is the whole journal the card holds; once the store
-    /// records exports, this is the one place that starts after the last.
+    /// Which journal entries a rescue carries: every entry the card still
+    /// holds. Retention removes only whole days whose every payment and
+    /// till event the bank answered (docs/architecture.md, "Retention"),
+    /// and `teller journal export` records nothing, so what is left is
+    /// what the bank may not have; it is bounded by `retention_days`. Were
+    /// exports ever recorded, this is the one place that would start after
+    /// the last.
     func journalScopeForRescue() throws -> RescueDocument.JournalScope {
         RescueDocument.JournalScope(since: "whole_journal", afterSequence: 0)
     }
