@@ -84,7 +84,8 @@ import TellerCore
         for (index, line) in text.enumerated() where line.hasPrefix("# HELP ") {
             let name = String(line.dropFirst("# HELP ".count).prefix { $0 != " " })
             #expect(name.hasPrefix("teller_"), "\(line)")
-            #expect(text[index + 1] == "# TYPE \(name) gauge", "\(text[index + 1])")
+            // A counter's name ends in _total (promtool check metrics); every other family is a gauge.
+            #expect(text[index + 1] == "# TYPE \(name) \(name.hasSuffix("_total") ? "counter" : "gauge")", "\(text[index + 1])")
             declared.append(name)
         }
         for line in text where !line.isEmpty && !line.hasPrefix("#") {

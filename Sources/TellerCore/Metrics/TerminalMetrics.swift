@@ -74,7 +74,7 @@ public struct TerminalMetrics: Hashable, Sendable {
                 $0.sample(Int64(lastConfirmedAt.timeIntervalSince1970.rounded(.down)))
             }
         }
-        text.family("teller_retention_removed_rows_total",
+        text.family("teller_retention_removed_rows_total", kind: .counter,
                     help: "Rows retention removed after retention_days, once the bank had settled them, by table (outbox, tills, till_events, print_jobs, journal).") {
             for (table, count) in [("journal", retention.pruned.journalEntries), ("outbox", retention.pruned.outboxRows),
                                    ("print_jobs", retention.pruned.printJobs), ("till_events", retention.pruned.tillEvents),
@@ -126,11 +126,17 @@ struct PrometheusText {
         }
     }
 
-    mutating func family(_ name: String, help: String, _ samples: (inout Family) -> Void) {
+    /// What a family's samples are: a gauge goes up and down; a counter only
+    /// goes up (from the database, so it also survives a restart), and its
+    /// name ends in `_total`.
+    enum Kind: String { case gauge, counter }
+
+    mutating func family(_ name: String, kind: Kind = .gauge, help: String, _ samples: (inout Family) -> Void) {
+        precondition((kind == .counter) == name.hasSuffix("_total"), "\(name): a counter's name, and only a counter's, ends in _total")
         var family = Family(name: name, commonLabels: commonLabels)
         samples(&family)
         text += "# HELP \(name) \(PrometheusText.escaped(help, quotes: false))\n"
-        text += "# TYPE \(name) gauge\n"
+        text += "# TYPE \(name) \(kind.rawValue)\n"
         text += family.lines.map { $0 + "\n" }.joined()
     }
 
