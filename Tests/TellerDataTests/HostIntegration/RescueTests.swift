@@ -100,7 +100,8 @@ extension HostIntegrationTests {
             #expect(document.journal.count == document.counts.journalEntries && document.journal.first?.sequence == 1)
             for payment in document.payments {
                 let key = try #require(IdempotencyKey(rawValue: payment.idempotencyKey))
-                #expect(Array(payment.body.utf8) == (try await dead.terminal.store.frozenPayload(for: key)), "the frozen body the sync engine sends")
+                let frozen = try await dead.terminal.store.frozenPayload(for: key)
+                #expect(Array(payment.body.utf8) == frozen, "the frozen body the sync engine sends")
             }
             #expect(try RescueFile.verified(result.file, secret: ReferenceHost.terminalSecret) == document)
 
