@@ -45,6 +45,8 @@ Standard library only.
 """
 import argparse
 import ctypes
+import hashlib
+import hmac
 import ctypes.util
 import json
 import re
@@ -503,6 +505,10 @@ def check_state(job):
                 counts[row["state"]] = counts.get(row["state"], 0) + 1
             if {k: v for k, v in (status_json.get("counts") or {}).items() if v} != counts:
                 problems.append(f"teller status counts {status_json.get('counts')}, the outbox has {counts}")
+        if marked or rows:
+            rescued = rescue_check(job["teller"], directory, work, rows, marked, by_receipt)
+            problems += rescued["problems"]
+            found["rescues"], found["rescued"] = 1, rescued["payments"]
         torn, found["token"] = torn_files(directory, job.get("token_expected", False))
         found["torn"] += torn
         if found["lost"]:
@@ -512,6 +518,72 @@ def check_state(job):
         if not job.get("keep") or not found["problems"]:
             shutil.rmtree(work, ignore_errors=True)
             os.unlink(image)
+
+
+UNACKNOWLEDGED = PENDING + ("needsReview",)
+
+
+def tree_digest(directory):
+    """Every file's name and sha256 under DIRECTORY: what a reader must leave as it found it."""
+    digest = {}
+    for root, _, files in os.walk(directory):
+        for name in files:
+            path = os.path.join(root, name)
+            digest[os.path.relpath(path, directory)] = sha256(path)
+    return digest
+
+
+def rescue_check(teller, directory, work, rows, marked, by_receipt):
+    """`teller rescue` of this state's card, as a technician would run it on
+    a dead terminal's card (docs/deploy.md): it must leave the card as it
+    found it, sign the file with the terminal's key (checked here with
+    hmac, not with Teller's code), carry every row the bank has not
+    acknowledged (queued, sending, needs review) with its frozen payload
+    (which check_state holds to what the terminal acknowledged), every
+    receipt marked and not yet settled among them, and no other row.
+    Returns {"problems": [...], "payments": how many the file carried}."""
+    problems = []
+    secret = os.path.join(work, "secret")
+    with open(os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+        f.write(TERMINAL_SECRET + b"\n")
+    out = os.path.join(work, "rescue.json")
+    before = tree_digest(directory)
+    result = run([teller, "rescue", "--from", directory, "--out", out, "--terminal-id", "T-0001", "--secret-file", secret], timeout=60)
+    if tree_digest(directory) != before:
+        problems.append("teller rescue changed the card's files")
+    if result.returncode != 0:
+        return {"problems": problems + [f"teller rescue exit {result.returncode}: {result.stderr.strip()[-300:]}"], "payments": 0}
+    with open(out, "rb") as f:
+        content = f.read()
+    carried = re.search(rb'"payments":(\d+)', content)
+    return {"problems": problems + rescue_problems(content, rows, marked, by_receipt), "payments": int(carried.group(1)) if carried else 0}
+
+
+def rescue_problems(content, rows, marked, by_receipt):
+    """What is wrong with rescue file CONTENT for a card whose outbox is ROWS."""
+    framed = re.fullmatch(rb'\{"hmac_sha256":"([0-9a-f]{64})","rescue":(.*)\}\n', content, re.S)
+    if framed is None:
+        return ["the rescue file is not {\"hmac_sha256\":…,\"rescue\":…}"]
+    problems = []
+    key = hmac.new(TERMINAL_SECRET, b"teller rescue file v1", hashlib.sha256).digest()
+    if not hmac.compare_digest(hmac.new(key, framed.group(2), hashlib.sha256).hexdigest().encode(), framed.group(1)):
+        problems.append("the rescue file's hmac_sha256 does not match its document under the terminal's key")
+    try:
+        document = json.loads(framed.group(2))
+        rescued = {payment["idempotency_key"]: payment for payment in document["payments"]}
+    except (ValueError, KeyError, TypeError) as e:
+        return problems + [f"the rescue document is not what docs/host-api.md says: {e!r}"]
+    owed = {key for key, row in rows.items() if row["state"] in UNACKNOWLEDGED}
+    if set(rescued) != owed:
+        problems.append(f"the rescue carries {len(rescued)} payments, the outbox has {len(owed)} the bank has not acknowledged: "
+                        f"missing {sorted(owed - set(rescued))[:3]}, extra {sorted(set(rescued) - owed)[:3]}")
+    for key in sorted(owed & set(rescued)):
+        if rescued[key]["body"].encode("utf-8") != bytes(rows[key]["payload"]):
+            problems.append(f"the rescue carries {key} with another body than the outbox row's frozen payload")
+    missed = sorted(receipt for receipt in marked if by_receipt.get(receipt) in owed and by_receipt[receipt] not in rescued)
+    if missed:
+        problems.append(f"receipts acknowledged and not settled, missing from the rescue: {', '.join(missed)}")
+    return problems
 
 
 def across_states(results):
@@ -630,7 +702,8 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
     return {
         "durable": sum(1 for r in results if r["durable"]), "prefix": sum(1 for r in results if not r["durable"]),
         "acked": sum(r["acked_checked"] for r in results), "lost": sum(len(r["lost"]) for r in results),
-        "torn": sum(len(r["torn"]) for r in results), "problems": problems, "sampled": sampled, "entries": entries, "marked": marked,
+        "torn": sum(len(r["torn"]) for r in results), "problems": problems,
+        "rescues": sum(r.get("rescues", 0) for r in results), "rescued": sum(r.get("rescued", 0) for r in results), "sampled": sampled, "entries": entries, "marked": marked,
         "journal_acked": sum(r.get("journal_checked", 0) for r in results),
         "journal_lost": sum(len(r.get("journal_lost", [])) for r in results),
         "tokens": len({r["token"] for r in results if r["token"]}),
@@ -709,7 +782,47 @@ def file_selftests(out, console, teller, work):
     case("the refresh token back at a replaced version", any("went back" in p for p in problems))
     case("a confirmed row queued again in a later state", any("was confirmed in an earlier state" in p for p in problems))
     case("an acknowledged journal entry changed in a later state", any("acknowledged journal entry 2 differs" in p for p in problems))
+    for name, caught in rescue_selftests(final, work, teller):
+        case(name, caught)
     return sum(results), len(results)
+
+
+def rescue_selftests(final, work, teller):
+    """rescue_check on the final card with one confirmed row put back to
+    queued (as a card that lost the bank's answer holds it): the sound file
+    must pass, and a changed byte, a changed body and a row left out must
+    each be reported. Yields (case, caught)."""
+    card = os.path.join(work, "rescue-card")
+    shutil.rmtree(card, ignore_errors=True)
+    os.makedirs(card)
+    run(["debugfs", "-R", f"rdump /teller {card}", final])
+    directory = os.path.join(card, "teller")
+    db = sqlite3.connect(os.path.join(directory, "teller.db"))
+    try:
+        confirmed = [key for (key,) in db.execute("SELECT idempotency_key FROM outbox WHERE state = 'confirmed' ORDER BY id")]
+        if len(confirmed) < 2:
+            raise LogError(f"the final card has {len(confirmed)} confirmed rows; the rescue self-test needs 2")
+        with db:
+            db.execute("UPDATE outbox SET state = 'queued', host_reference = NULL WHERE idempotency_key = ?", (confirmed[0],))
+        db.row_factory = sqlite3.Row
+        rows = {row["idempotency_key"]: dict(row) for row in db.execute("SELECT idempotency_key, payload, state FROM outbox")}
+    finally:
+        db.close()
+    marked = frozenset({confirmed[0][:8].upper()})
+    by_receipt = {confirmed[0][:8].upper(): confirmed[0]}
+    sound = rescue_check(teller, directory, work, rows, marked, by_receipt)["problems"]
+    if sound:
+        raise LogError(f"the rescue of a sound card was reported: {'; '.join(sound)}")
+    with open(os.path.join(work, "rescue.json"), "rb") as f:
+        content = f.read()
+    changed = content.replace(b'"attempts":', b'"attempts":1', 1)
+    yield "a rescue file with one byte changed", any("hmac_sha256 does not match" in p for p in rescue_problems(changed, rows, marked, by_receipt))
+    other = {key: dict(row) for key, row in rows.items()}
+    other[confirmed[0]]["payload"] = bytes(other[confirmed[0]]["payload"]).replace(b'"amount":', b'"amount":9', 1)
+    yield "a rescued payment whose body is not the frozen payload", any("another body" in p for p in rescue_problems(content, other, marked, by_receipt))
+    other = {key: dict(row) for key, row in rows.items()}
+    other[confirmed[1]]["state"] = "sending"
+    yield "a payment not acknowledged that the rescue left out", any("missing" in p for p in rescue_problems(content, other, marked, by_receipt))
 
 
 def journal_tampered(final, work):
@@ -952,6 +1065,8 @@ def main():
     print(f"acknowledged_journal_entries_checked: {result['journal_acked']}")
     print(f"acknowledged_journal_entries_lost: {result['journal_lost']}")
     print(f"torn_files: {result['torn']}")
+    print(f"rescues_checked: {result['rescues']} (teller rescue of the state's card: the card unchanged, the file's hmac, "
+          f"every payment not acknowledged with its frozen body; {result['rescued']} payments carried in all)")
     if not args.durable_points_only:
         print(f"write_prefix_states_checked: {result['prefix']} (besides the above: after every other logged write)")
     for p in result["problems"][:20]:
