@@ -6,7 +6,8 @@ import TellerData
 /// `teller check [--full]`: the whole-file check of teller.db that no open
 /// makes (docs/architecture.md, "What is checked, and when"), for a
 /// technician or a script: SQLite's `quick_check`, or with `--full` its
-/// `integrity_check`, which also compares every index with its table.
+/// `integrity_check`, which also compares every index with its table, and
+/// the outbox's counts per state with its rows.
 /// Read-only, with status's exit codes: 7 when the file is damaged.
 public enum CheckCommand {
     public static func run(_ arguments: [String]) async -> Int32 {
@@ -19,7 +20,7 @@ public enum CheckCommand {
             let size = FileStatus(path: store.path)?.size ?? 0
             let pragma = full ? "integrity_check" : "quick_check"
             guard findings == "ok" else {
-                let refusal = DatabaseRefusal(path: store.path, reason: .damaged("PRAGMA \(pragma) found " + findings.split(separator: "\n").prefix(5).joined(separator: "; ")))
+                let refusal = DatabaseRefusal(path: store.path, reason: .damaged("\(full ? "teller check --full" : "PRAGMA quick_check") found " + findings.split(separator: "\n").prefix(5).joined(separator: "; ")))
                 Log.error("teller check: \(refusal)")
                 return (Data(), refusal.reason.kind.exitCode)
             }

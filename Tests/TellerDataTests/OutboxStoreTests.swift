@@ -185,6 +185,28 @@ import TellerCore
         #expect(summary.unacknowledgedRejections == 1)
     }
 
+    /// The counts per state come from `outbox_counts` (schema 7), kept by
+    /// triggers through every insert, change of state and removal;
+    /// `teller check --full` (``TellerStore/integrityReport()``) names a
+    /// count that no longer matches the rows.
+    @Test func theCountsKeptFollowEveryChangeAndCheckFullNamesOneThatDrifts() async throws {
+        let store = try makeStore()
+        var entries: [OutboxEntry] = []
+        for amount: Int64 in [1_000, 2_000, 3_000, 4_000] { entries.append(try await store.enqueue(Fixtures.deposit(amount))) }
+        try await store.withDatabase { database in
+            try database.run("UPDATE outbox SET state = 'confirmed', host_reference = 'H-1' WHERE id = ?", [.integer(entries[0].id)])
+            try database.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(entries[1].id)])
+            try database.run("DELETE FROM outbox WHERE id = ?", [.integer(entries[0].id)])
+        }
+        let summary = try await store.summary()
+        #expect(summary.countsByState == [.queued: 2, .sending: 0, .confirmed: 0, .rejected: 1, .needsReview: 0, .voided: 0])
+        #expect(summary.unacknowledgedRejections == 1)
+        #expect(try await store.integrityReport() == "ok")
+
+        try await store.withDatabase { try $0.run("UPDATE outbox_counts SET row_count = row_count + 1 WHERE state = 'queued'") }
+        #expect(try await store.integrityReport() == "outbox_counts keeps 3 'queued' rows, the outbox holds 2")
+    }
+
     @Test func operatorAcknowledgesARejectionOnce() async throws {
         let store = try makeStore()
         let entry = try await store.enqueue(Fixtures.deposit(1_000))

@@ -4,7 +4,7 @@ import FoundationEssentials
 extension Schema {
     /// The tables whose size does not grow with the years of payments: each
     /// is checked whole (`PRAGMA quick_check(table)`) on every open.
-    static let boundedTables = ["schema_migrations", "sqlite_sequence", "outbox_totals", "operators", "account_cache", "sync_problem", "retention"]
+    static let boundedTables = ["schema_migrations", "sqlite_sequence", "outbox_totals", "operators", "account_cache", "sync_problem", "retention", "outbox_counts"]
 
     /// What each open of `teller.db` checks before anything is written, in
     /// time that does not grow with history (docs/architecture.md, "What is
@@ -49,7 +49,7 @@ extension Schema {
         "SELECT * FROM outbox WHERE state = 'queued'",
         "SELECT * FROM outbox WHERE state = 'sending'",
         "SELECT * FROM outbox WHERE state = 'needsReview'",
-        "SELECT * FROM outbox WHERE state = 'rejected' AND acknowledged_at_ms IS NULL",
+        "SELECT * FROM \(OutboxStore.rejectionsToAcknowledge)",
         "SELECT * FROM outbox ORDER BY id DESC LIMIT 1",
         "SELECT * FROM journal ORDER BY sequence DESC LIMIT 1",
         "SELECT * FROM print_jobs WHERE state != 'printed'",

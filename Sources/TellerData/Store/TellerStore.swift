@@ -161,8 +161,15 @@ public actor TellerStore {
                       online: online)
     }
 
-    /// Runs `PRAGMA integrity_check`; "ok" when sound.
-    public func integrityReport() throws -> String { try database.integrityReport() }
+    /// Runs `PRAGMA integrity_check`, which compares every index with its
+    /// table, and then compares the counts per state that schema 7's
+    /// triggers keep with the outbox's rows; "ok" when both agree.
+    public func integrityReport() throws -> String {
+        let report = try database.integrityReport()
+        guard report == "ok" else { return report }
+        let differences = try translating { try outbox.countDifferences() }
+        return differences.isEmpty ? "ok" : differences.joined(separator: "\n")
+    }
 
     /// Runs `PRAGMA quick_check`; "ok" when sound.
     public func quickCheckReport() throws -> String {

@@ -197,7 +197,7 @@ import TellerCore
         clock.advance(200 * 86_400)
         let store = try makeStore()
         try await store.withDatabase { (database: Database) throws in
-            #expect(try Migrator.currentVersion(of: database) == 6)
+            #expect(try Migrator.currentVersion(of: database) == Schema.migrator.knownVersion)
             #expect(try database.queryInt64("PRAGMA auto_vacuum") == 0, "an existing file is not rewritten at migration")
         }
         #expect(try await store.verifyJournal() == .intact(entries: 40))
