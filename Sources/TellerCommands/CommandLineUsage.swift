@@ -68,7 +68,8 @@ public let commandUsage: [String: String] = [
     "check": """
         usage: teller check [--full] [--config FILE] [--data-dir DIR]
         reads the whole of teller.db with SQLite's quick_check (--full: integrity_check, which
-        also compares each index with its table) and prints `ok: …` (exit 0), or names what
+        also compares each index with its table, then the outbox's counts per state with its
+        rows) and prints `ok: …` (exit 0), or names what
         is damaged (exit 7). Opening the database does not read it all: the running terminal
         checks the whole file in the background a minute after start and daily, and this is
         the same check on demand (docs/architecture.md). Like status it only reads, with
