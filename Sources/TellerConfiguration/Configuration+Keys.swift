@@ -199,6 +199,7 @@ extension Configuration {
             c.receiptCopies = copies
             return nil
         },
+        "receipt_wait_s": seconds(0...30) { c, v in c.receiptWait = v },
         "bank_name": text(maximumLength: 64) { value, c in c.bankName = value; return nil },
         "frame_priority": text { value, c in
             let range = framePriorityRange

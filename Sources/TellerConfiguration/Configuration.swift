@@ -100,6 +100,9 @@ public struct Configuration: Sendable {
     public var printerPaper = PaperWidth.millimetres80
     /// Receipts each payment prints while a printer is configured; the second is marked COPY.
     public var receiptCopies = 1
+    /// While the terminal is online, how long a customer's receipt waits
+    /// for the bank's answer before it prints (it prints at once offline).
+    public var receiptWait: TimeInterval = 3
     /// The bank's name at the top of every receipt; empty prints none.
     public var bankName = ""
 

@@ -37,7 +37,7 @@ import TellerFeatures
             .row(label: "Operator", value: "Anna Berger (1001)", emphasis: .regular),
             .separator,
             .row(label: "Status", value: "Queued", emphasis: .strong),
-            .text("Not yet at the bank: this terminal sends it as soon as the bank can be reached.", alignment: .leading, emphasis: .regular),
+            .text("Saved safely on this terminal and sent to the bank automatically. Nothing more needs to be done; keep this receipt.", alignment: .leading, emphasis: .regular),
             .row(label: "Receipt", value: "3F2A9C4E", emphasis: .strong),
             .row(label: "Transaction key", value: "3f2a9c4e-0b1d-4e8f-9a7b-5c6d7e8f9a0b", emphasis: .regular),
         ])

@@ -23,8 +23,10 @@ public enum PaymentReceipt {
 
     /// The receipt of `entry` in the terminal's current language and regional format.
     /// - Parameters:
-    ///   - entry: The outbox row, in the state it is in now (queued when
-    ///     printed at once; confirmed or rejected on a reprint).
+    ///   - entry: The outbox row, in the state it is in when the slip
+    ///     prints: confirmed when the bank answered within `receipt_wait_s`,
+    ///     queued when it had not or the terminal was offline; a reprint
+    ///     says what it is by then (docs/qa.md, "What a receipt says").
     ///   - operator: The signed-in operator; their name is printed when
     ///     they took the payment, else the staff number the row records.
     ///   - time: The terminal's wall clock and format.
@@ -62,7 +64,9 @@ public enum PaymentReceipt {
         lines.append(.row(label: tr("Status"), value: status.title, emphasis: .strong))
         switch status {
         case .queued:
-            lines.append(.text(tr("Not yet at the bank: this terminal sends it as soon as the bank can be reached."),
+            // Said as what happens, not as a fault: most Queued slips are printed online,
+            // when the bank simply had not answered within receipt_wait_s.
+            lines.append(.text(tr("Saved safely on this terminal and sent to the bank automatically. Nothing more needs to be done; keep this receipt."),
                                alignment: .leading, emphasis: .regular))
         case .confirmed(let reference):
             lines.append(.row(label: tr("Bank reference"), value: Localization.leftToRight(reference), emphasis: .regular))
@@ -71,6 +75,12 @@ public enum PaymentReceipt {
         }
         lines.append(.row(label: tr("Receipt"), value: Localization.leftToRight(entry.key.receiptNumber), emphasis: .strong))
         lines.append(.row(label: tr("Transaction key"), value: Localization.leftToRight(entry.key.rawValue), emphasis: .regular))
-        return PrintedDocument(lines: lines)
+        let summary = switch status {
+        case .queued: "queued"
+        case .confirmed(let reference): "confirmed \(reference)"
+        case .rejected: "rejected"
+        case .voided: "voided"
+        }
+        return PrintedDocument(lines: lines, logSummary: summary)
     }
 }

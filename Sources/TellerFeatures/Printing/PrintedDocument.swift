@@ -42,10 +42,16 @@ public struct PrintedDocument: Hashable, Sendable {
     public var isRightToLeft: Bool
     /// A second copy or a reprint (``markedAsCopy()``).
     public private(set) var isCopy = false
+    /// What the slip said, for the terminal's log and not for paper, in
+    /// fixed English words: a receipt's payment state when it printed
+    /// ("queued", "confirmed H-1042"), so that "printed Queued although the
+    /// bank had posted it" can be told from the log alone. Nil says nothing more.
+    public var logSummary: String?
 
-    public init(lines: [Line], isRightToLeft: Bool = Localization.language.isRightToLeft) {
+    public init(lines: [Line], isRightToLeft: Bool = Localization.language.isRightToLeft, logSummary: String? = nil) {
         self.lines = lines
         self.isRightToLeft = isRightToLeft
+        self.logSummary = logSummary
     }
 
     /// The same document marked as a copy at its top and its bottom: the

@@ -47,6 +47,27 @@ public actor PrintSpooler: PrinterStatusPort {
         }
     }
 
+    /// How long a customer's receipt waits for the bank's answer
+    /// (`receipt_wait_s`): a slip prints what the payment is when it
+    /// prints, so without the wait an online payment the bank posts within
+    /// a second would often print Queued. Only the first slip of a payment
+    /// waits, and only while the terminal is online; copies and reprints
+    /// print at once.
+    public struct ReceiptWait: Sendable {
+        /// The longest wait, from the moment the slip is next to print.
+        public var limit: Duration
+        /// How often the payment's state is read again while waiting.
+        public var poll: Duration
+        /// True while the terminal can reach the bank.
+        public var online: @Sendable () async -> Bool
+
+        public init(limit: Duration, poll: Duration = .milliseconds(50), online: @escaping @Sendable () async -> Bool) {
+            self.limit = limit
+            self.poll = poll
+            self.online = online
+        }
+    }
+
     /// The most jobs one pass reads; a longer queue takes more passes, back to back.
     public static let jobsPerPass = 32
 
@@ -54,6 +75,10 @@ public actor PrintSpooler: PrinterStatusPort {
     private let documents: PrintJobDocuments
     private let line: PrinterLine
     private let timing: Timing
+    private let receiptWait: ReceiptWait?
+    /// Receipts that have had their wait in this run: a slip the printer
+    /// failed on prints again at once.
+    private var waited: Set<Int64> = []
     private let log: @Sendable (String) -> Void
     private var report: PrinterReport
     private var observers: [@Sendable (PrinterReport) -> Void] = []
@@ -67,13 +92,15 @@ public actor PrintSpooler: PrinterStatusPort {
     ///   - queue: The print queue (the terminal's database).
     ///   - documents: Makes each job's document.
     ///   - line: The printer.
+    ///   - receiptWait: How long a payment's first slip waits for the bank's answer; nil prints at once.
     ///   - log: One line per change of the printer's condition or error, and per job.
     public init(queue: any PrintQueuePort, documents: PrintJobDocuments, line: PrinterLine, timing: Timing = Timing(),
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                receiptWait: ReceiptWait? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.queue = queue
         self.documents = documents
         self.line = line
         self.timing = timing
+        self.receiptWait = receiptWait
         self.log = log
         report = PrinterReport(address: line.address, condition: .unknown, waitingJobs: 0)
     }
@@ -148,6 +175,7 @@ public actor PrintSpooler: PrinterStatusPort {
     private enum Outcome { case printed, documentFailed, printerFailed }
 
     private func printOne(_ job: PrintJob) async -> Outcome {
+        await waitForTheBank(job)
         let document: PrintedDocument
         do {
             document = try await documents.document(for: job)
@@ -172,7 +200,7 @@ public actor PrintSpooler: PrinterStatusPort {
                 note(error: "print queue: \(job) printed, but not recorded: \(error)")
                 return .printerFailed
             }
-            log("printer: printed \(job)")
+            log("printer: printed \(job)\(document.logSummary.map { " as " + $0 } ?? "")")
             failedPasses = 0
             update { $0.lastError = nil }
             return .printed
@@ -182,6 +210,21 @@ public actor PrintSpooler: PrinterStatusPort {
             if case .printer = failure { update { $0.condition = .offline } }
             note(error: "\(job) failed\(mayHavePrinted ? " part way; it prints again marked as a copy" : ""): \(failure)")
             return .printerFailed
+        }
+    }
+
+    /// Before a payment's first slip: while the terminal is online and the
+    /// payment is queued or sending, waits until the bank has answered or
+    /// ``ReceiptWait/limit`` has passed, so that the slip says what the
+    /// bank did. Returns at once for copies, till reports, a job already
+    /// waited for in this run, or an offline terminal.
+    private func waitForTheBank(_ job: PrintJob) async {
+        guard let wait = receiptWait, wait.limit > .zero, job.document == .receipt, !job.isCopy,
+              let key = IdempotencyKey(rawValue: job.subject), waited.insert(job.id).inserted else { return }
+        let deadline = ContinuousClock.now + wait.limit
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            guard let entry = try? await queue.payment(key), entry.state.kind.isPending, await wait.online() else { return }
+            do { try await Task.sleep(for: min(wait.poll, deadline - ContinuousClock.now)) } catch { return }
         }
     }
 

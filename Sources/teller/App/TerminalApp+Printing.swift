@@ -11,7 +11,7 @@ extension TerminalApp {
     /// The print spooler over the store's print queue and the configured
     /// printer; nil when `printer = none`, and then nothing is queued either
     /// (``Configuration/receiptsPerPayment``).
-    static func printSpooler(_ configuration: Configuration, store: TellerStore, time: TimeFormatting,
+    static func printSpooler(_ configuration: Configuration, store: TellerStore, sync: any SyncStatusPort, time: TimeFormatting,
                              facts: LiveFactsSource) -> PrintSpooler? {
         guard let address = configuration.printer else { return nil }
         let localeDirectory = configuration.localeDirectory
@@ -35,7 +35,9 @@ extension TerminalApp {
                                fonts: { try FontLibrary(configuration: fonts) },
                                open: { Result { () throws(PrinterError) -> any PrinterConnection in try address.open() } })
         Log.info("printer: \(address) on \(configuration.printerPaper) paper, \(configuration.receiptCopies) receipt(s) per payment")
-        return PrintSpooler(queue: store, documents: documents, line: line, log: { Log.info($0) })
+        let wait = PrintSpooler.ReceiptWait(limit: .milliseconds(Int64((configuration.receiptWait * 1000).rounded())),
+                                            online: { await sync.status().isOnline })
+        return PrintSpooler(queue: store, documents: documents, line: line, receiptWait: wait, log: { Log.info($0) })
     }
 
     /// Wakes the spooler on every payment and reprint, redraws the status

@@ -60,7 +60,7 @@ final class TerminalApp {
         let facts = LiveFactsSource()
         let storageFailures = StorageFailureRecord()
         let time = TimeFormatting(zone: .system)
-        let printSpooler = Self.printSpooler(configuration, store: live.store, time: time, facts: facts)
+        let printSpooler = Self.printSpooler(configuration, store: live.store, sync: sync, time: time, facts: facts)
         self.printSpooler = printSpooler
         let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine,
                                           storageFailures: storageFailures, printer: printSpooler) {
