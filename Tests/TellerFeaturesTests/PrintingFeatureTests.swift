@@ -41,6 +41,16 @@ import TellerFakes
         await receipt.reprint()
         #expect(await h.printer?.report.waitingJobs == 0)
         #expect(h.coordinator.statusBar.printerText == "1 slip to print")
+        #expect(h.coordinator.statusBar.printerAccessibilityLabel == "Receipt printer: 1 slip to print")
+
+        // A condition names the printer itself: the spoken label does not say it twice.
+        let printer = try #require(h.printer)
+        var report = await printer.report
+        report.condition = .paperOut
+        await printer.set(report)
+        await h.coordinator.refreshStatus()
+        #expect(h.coordinator.statusBar.printerText == "Printer: no paper · 1 to print")
+        #expect(h.coordinator.statusBar.printerAccessibilityLabel == "Printer: no paper · 1 to print")
     }
 
     /// A sync event's refresh that starts while the reprint's own refresh

@@ -37,7 +37,8 @@ public final class HostReachability: Sendable {
     /// The current problem, or nil when the last request got the bank's answer.
     public var problem: SyncProblem? { state.withLock { $0.problem } }
 
-    /// Called with every change of problem (nil when solved), on the caller's thread.
+    /// Called with every change of problem (nil when solved, and at the
+    /// first answer of the run), on the caller's thread.
     public func observe(_ observer: @escaping @Sendable (SyncProblem?) -> Void) {
         state.withLock { $0.observers.append(observer) }
     }
@@ -54,9 +55,13 @@ public final class HostReachability: Sendable {
     /// can never be credited to another's answer.
     public func noteBankAnswer(date: Date? = nil) {
         let (changed, observers, timeObservers) = state.withLock { state in
+            // The first answer of a run turns "not yet known" into online, as
+            // an answer after a failure does: observers hear of both (the
+            // status bar said Offline after READY until something else changed).
+            let changed = state.problem != nil || state.lastBankAnswer == nil
             state.lastBankAnswer = .now
-            defer { state.problem = nil }
-            return (state.problem != nil, state.observers, state.timeObservers)
+            state.problem = nil
+            return (changed, state.observers, state.timeObservers)
         }
         if let date { for observer in timeObservers { observer(date) } }
         if changed { for observer in observers { observer(nil) } }

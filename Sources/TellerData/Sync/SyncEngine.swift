@@ -86,6 +86,8 @@ public actor SyncEngine: SyncStatusPort {
     /// Starts draining in the background and wakes on every enqueue.
     public func start() async {
         guard loop == nil else { return }
+        // "Synced …" survives a restart: the bank's last answer is in the store.
+        if lastSyncAt == nil { lastSyncAt = try? await store.lastBankAnswerAt() }
         await watchProblems()
         await store.onEnqueue { [weak self] entry in
             Task { await self?.noteQueued(entry) }

@@ -4,6 +4,21 @@ import TellerCore
 /// The outbox as the sync engine works it (``SyncLedger`` keeps it):
 /// oldest queued row first, and one state change per answer from the host.
 extension TellerStore {
+    /// When the bank last posted something this terminal sent (a payment
+    /// confirmed, a till event recorded), or nil when it never has: what
+    /// the status bar's "Synced …" shows after a restart, until this run's
+    /// first answer. Reads only the newest rows of each (they are answered
+    /// in order), so it costs the same after years.
+    public func lastBankAnswerAt() throws(TellerError) -> Date? {
+        try translating {
+            let payment = try outbox.lastConfirmedAt()
+            let tillEvent = try database.queryInt64("""
+                SELECT max(updated_at_ms) FROM (SELECT updated_at_ms FROM till_events WHERE state = 'confirmed' ORDER BY id DESC LIMIT \(OutboxStore.newestRows))
+                """).map(Date.init(millisecondsSince1970:))
+            return [payment, tillEvent].compactMap { $0 }.max()
+        }
+    }
+
     /// Takes queued row `id` for the sync engine to send now. False when it
     /// is no longer queued (voided since the engine read it): the engine
     /// must not send it. Until the attempt ends (the row moves to any state

@@ -83,20 +83,24 @@ public final class StatusBarViewModel {
     public var printerText: String? {
         guard let printer else { return nil }
         let waiting = printer.waitingJobs
-        let problem: String? = switch printer.condition {
+        switch (Self.conditionText(printer), waiting) {
+        case (nil, 0): return nil
+        case (nil, _): return trn("{count} slip to print", "{count} slips to print", count: waiting)
+        case (let problem?, 0): return problem
+        case (let problem?, _):
+            return trn("{problem} · {count} to print", "{problem} · {count} to print", count: waiting, ["problem": problem])
+        }
+    }
+
+    /// The printer's condition in words that name it, or nil when it is ready (or not yet known).
+    private static func conditionText(_ printer: PrinterReport) -> String? {
+        switch printer.condition {
         case .paperOut: tr("Printer: no paper")
         case .coverOpen: tr("Printer: cover open")
         case .offline: tr("Printer offline")
         case .error: tr("Printer error")
         case .paperNearEnd: tr("Printer: paper low")
         case .ready, .unknown: nil
-        }
-        switch (problem, waiting) {
-        case (nil, 0): return nil
-        case (nil, _): return trn("{count} slip to print", "{count} slips to print", count: waiting)
-        case (let problem?, 0): return problem
-        case (let problem?, _):
-            return trn("{problem} · {count} to print", "{problem} · {count} to print", count: waiting, ["problem": problem])
         }
     }
 
@@ -107,7 +111,9 @@ public final class StatusBarViewModel {
     }
 
     public var printerAccessibilityLabel: String? {
-        printerText.map { tr("Receipt printer: {state}", ["state": $0]) }
+        guard let text = printerText else { return nil }
+        // A condition already names the printer ("Printer: no paper · 1 to print"); slips alone do not.
+        return printer.flatMap(Self.conditionText) == nil ? tr("Receipt printer: {state}", ["state": text]) : text
     }
 
     /// The time on the operator's wall clock, or "Clock not set" while the
