@@ -282,9 +282,12 @@ public actor FakeSession: OperatorSessionPort {
 
     public func signOut(_ signedIn: Operator) async throws(TellerError) { signedOut.append(signedIn.id) }
 
+    public func refusalBeforePIN(_ supervisorID: OperatorID, for operatorID: OperatorID) -> ApprovalRefusal? {
+        ApprovalRefusal.beforePIN(supervisorID, for: operatorID, supervisors: Set(supervisors.compactMap(OperatorID.init)))
+    }
+
     public func approve(_ supervisorID: OperatorID, pin: String, for operatorID: OperatorID) async throws(ApprovalRefusal) -> Operator {
-        guard supervisorID != operatorID else { throw .ownTransaction }
-        guard supervisors.contains(supervisorID.rawValue) else { throw .notSupervisor(supervisorID) }
+        if let refusal = refusalBeforePIN(supervisorID, for: operatorID) { throw refusal }
         do throws(SignInError) {
             return try await signIn(supervisorID, pin: pin).0
         } catch {

@@ -78,10 +78,12 @@ extension TillViewModel.Phase {
         #expect(model.approvalNeeded == FeatureHarness.eur(-1_000))
         model.callSupervisor()
         await h.coordinator.settle()
-        // The operator cannot approve their own close.
-        let own = try await supervisorSigns(h, id: "1001", pin: "1234")
-        #expect(own.message == "Nobody can approve their own transaction. Another supervisor must sign.")
-        own.back()
+        // The operator cannot approve their own close: refused as the number is entered, before any PIN.
+        let own = try #require(h.coordinator.current.signIn)
+        for digit in "1001" { own.press(digit: digit) }
+        await own.enter()
+        #expect(own.message == "Nobody can approve the close of their own till. Another supervisor must sign.")
+        #expect(own.step == .operatorID && own.operatorFieldText.isEmpty, "no PIN is asked for")
         own.back()
         #expect(h.coordinator.current.till === model)
         model.callSupervisor()

@@ -24,4 +24,8 @@ public protocol OperatorSessionPort: Sendable {
     ///   number is not one of this terminal's supervisors (the `supervisors`
     ///   key), ``ApprovalRefusal/signIn(_:)`` when the PIN is not accepted.
     func approve(_ supervisorID: OperatorID, pin: String, for operatorID: OperatorID) async throws(ApprovalRefusal) -> Operator
+    /// What ``approve(_:pin:for:)`` would refuse before the PIN
+    /// (``ApprovalRefusal/beforePIN(_:for:supervisors:)``), so that the
+    /// approval screen says it as soon as the staff number is entered.
+    func refusalBeforePIN(_ supervisorID: OperatorID, for operatorID: OperatorID) async -> ApprovalRefusal?
 }

@@ -94,6 +94,15 @@ public enum ApprovalRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     /// The supervisor's PIN was not accepted.
     case signIn(SignInError)
 
+    /// What refuses `supervisorID` as the approver of what `operatorID`
+    /// asks before any PIN is typed: their own number, or a number that is
+    /// not among `supervisors`. Nil when only the PIN is left to check.
+    public static func beforePIN(_ supervisorID: OperatorID, for operatorID: OperatorID, supervisors: Set<OperatorID>) -> ApprovalRefusal? {
+        if supervisorID == operatorID { return .ownTransaction }
+        if !supervisors.contains(supervisorID) { return .notSupervisor(supervisorID) }
+        return nil
+    }
+
     /// English for logs, `teller status` and tests, never for the
     /// operator: TellerFeatures' `ErrorText` words it from the catalog.
     public var description: String {

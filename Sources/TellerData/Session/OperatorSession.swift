@@ -29,9 +29,12 @@ public struct OperatorSession: OperatorSessionPort {
         try await verify(id, pin: pin, signingIn: true)
     }
 
+    public func refusalBeforePIN(_ supervisorID: OperatorID, for operatorID: OperatorID) -> ApprovalRefusal? {
+        ApprovalRefusal.beforePIN(supervisorID, for: operatorID, supervisors: supervisors)
+    }
+
     public func approve(_ supervisorID: OperatorID, pin: String, for operatorID: OperatorID) async throws(ApprovalRefusal) -> Operator {
-        guard supervisorID != operatorID else { throw .ownTransaction }
-        guard supervisors.contains(supervisorID) else { throw .notSupervisor(supervisorID) }
+        if let refusal = refusalBeforePIN(supervisorID, for: operatorID) { throw refusal }
         do throws(SignInError) {
             return try await verify(supervisorID, pin: pin, signingIn: false).0
         } catch {

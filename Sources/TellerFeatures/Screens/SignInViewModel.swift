@@ -111,8 +111,16 @@ public final class SignInViewModel {
     public func enter() async {
         switch step {
         case .operatorID:
-            guard OperatorID(operatorEntry.digits) != nil else {
+            guard let id = OperatorID(operatorEntry.digits) else {
                 state = .failed(tr("An operator ID is 4 to 8 digits."))
+                navigator?.invalidate()
+                return
+            }
+            // Their own number, or no supervisor's: said now, not after a PIN typed for nothing.
+            if approving != nil, let signedIn = navigator?.signedInOperator,
+               let refusal = await dependencies.session.refusalBeforePIN(id, for: signedIn.id) {
+                operatorEntry.clear()
+                state = .failed(text(refusal))
                 navigator?.invalidate()
                 return
             }
@@ -166,10 +174,21 @@ public final class SignInViewModel {
         } catch {
             if case .approval(.signIn(let signInError)) = error {
                 state = Self.state(for: signInError, time: dependencies.time, now: dependencies.clock.now())
+            } else if case .approval(let refusal) = error {
+                state = .failed(text(refusal))
             } else {
                 state = .failed(ErrorText.text(error))
             }
             navigator?.invalidate()
+        }
+    }
+
+    /// Why the approval was not taken, in the words of what is approved.
+    private func text(_ refusal: ApprovalRefusal) -> String {
+        guard case .ownTransaction = refusal, let approving else { return ErrorText.text(refusal) }
+        return switch approving {
+        case .payment: tr("Nobody can approve their own payment. Another supervisor must sign.")
+        case .tillClose: tr("Nobody can approve the close of their own till. Another supervisor must sign.")
         }
     }
 
