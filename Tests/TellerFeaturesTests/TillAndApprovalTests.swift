@@ -143,19 +143,43 @@ extension TillViewModel.Phase {
         return try #require(h.coordinator.current.receipt)
     }
 
-    @Test func aQueuedPaymentIsVoidedWithAReasonAndSaysSo() async throws {
+    @Test func aQueuedPaymentIsVoidedOnlyByAReasonAndItsConfirmation() async throws {
         let h = FeatureHarness(withPrinter: true)
         let model = try await receipt(h)
         #expect(model.canVoid && !model.canReverse && model.canReprint)
         model.startVoid()
-        #expect(model.choosingVoidReason)
-        await model.void(.wrongAmount)
+        #expect(model.choosingVoidReason && model.selectedVoidReason == nil)
+        // Nothing voids until a reason is picked and confirmed; the reason can be changed.
+        await model.confirmVoid()
+        #expect(await h.outbox.rows.first?.state == .queued)
+        model.selectVoidReason(.duplicate)
+        model.selectVoidReason(.wrongAmount)
+        #expect(await h.outbox.rows.first?.state == .queued, "picking a reason voids nothing")
+        await model.confirmVoid()
         #expect(model.status == .voided(.wrongAmount))
         #expect(model.statusTitle == "Voided")
         #expect(model.statusDetail.contains("Wrong amount"))
         #expect(model.canReprint == false, "a voided payment's receipt is not printed again")
-        #expect(!model.canVoid)
+        #expect(!model.canVoid && !model.choosingVoidReason)
         #expect(await h.outbox.rows.first?.state == .voided(reason: .wrongAmount))
+    }
+
+    @Test func keepItLeavesThePaymentAndTheRowLeavingClosesTheVoidPanel() async throws {
+        let h = FeatureHarness()
+        let model = try await receipt(h)
+        model.startVoid()
+        model.selectVoidReason(.duplicate)
+        model.cancelVoid()
+        #expect(!model.choosingVoidReason && model.selectedVoidReason == nil && model.canVoid)
+        #expect(await h.outbox.rows.first?.state == .queued)
+
+        // The engine starts sending it while the reasons are open: the offer goes at once.
+        model.startVoid()
+        model.selectVoidReason(.duplicate)
+        await model.handle(.sending(model.entry.key))
+        #expect(!model.choosingVoidReason && !model.canVoid)
+        await model.confirmVoid()
+        #expect(await h.outbox.rows.first?.state == .queued, "nothing voided after the row left")
     }
 
     @Test func aPaymentBeingSentIsRefusedAndAPostedOneOffersAReversal() async throws {
@@ -163,20 +187,29 @@ extension TillViewModel.Phase {
         let model = try await receipt(h)
         await h.outbox.setState(model.entry.key, .sending)
         model.startVoid()
-        await model.void(.duplicate)
+        model.selectVoidReason(.duplicate)
+        await model.confirmVoid()
         #expect(model.undoMessage == "This payment is being sent to the bank and can no longer be voided.")
         #expect(await h.outbox.rows.first?.state == .sending)
         #expect(!model.canReverse)
+        #expect(!model.canVoid, "a refused void is not offered again")
 
-        await h.outbox.setState(model.entry.key, .confirmed(reference: "H-1"))
-        model.startVoid()
-        await model.void(.duplicate)
-        #expect(model.undoMessage?.contains("a reversal can undo it") == true)
-        #expect(model.canReverse && !model.canVoid)
-        await model.reverse()
+        // Posted while the screen still said Queued: the refusal offers the reversal.
+        let next = try await h.outbox.enqueue(try TransactionRequest(kind: .deposit, account: FeatureHarness.account,
+                                                                     amount: FeatureHarness.eur(3_000), operatorID: OperatorID("1001")!))
+        h.coordinator.push(.receipt(next))
+        await h.coordinator.settle()
+        let second = try #require(h.coordinator.current.receipt)
+        await h.outbox.setState(second.entry.key, .confirmed(reference: "H-1"))
+        second.startVoid()
+        second.selectVoidReason(.duplicate)
+        await second.confirmVoid()
+        #expect(second.undoMessage?.contains("a reversal can undo it") == true)
+        #expect(second.canReverse && !second.canVoid)
+        await second.reverse()
         await h.coordinator.settle()
         let reversal = try #require(h.coordinator.current.receipt)
-        #expect(reversal.entry.reverses == model.entry.key)
+        #expect(reversal.entry.reverses == second.entry.key)
         #expect(reversal.entry.request.kind == .withdrawal)
     }
 }

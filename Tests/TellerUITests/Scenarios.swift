@@ -40,6 +40,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case diagnosticsCalibrated = "diagnostics-calibrated"
     case tillOpen = "till-open"
     case receiptVoided = "receipt-voided"
+    case receiptVoid = "receipt-void"
     case tillShort = "till-short"
     case tillClosed = "till-closed"
     case diagnosticsCertificateDue = "diagnostics-certificate-due"
@@ -54,7 +55,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signIn, .signInPIN, .signInLockout, .signInOffline: "sign-in"
         case .accountOfflineCached: "account"
         case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
-        case .receiptConfirmed, .receiptRejected, .receiptVoided: "receipt"
+        case .receiptConfirmed, .receiptRejected, .receiptVoided, .receiptVoid: "receipt"
         case .queueRejected, .queueLong, .queueLongOldest: "queue"
         case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated,
              .diagnosticsCertificateDue, .diagnosticsCertificateRefused: "diagnostics"
@@ -80,7 +81,8 @@ enum Scenario: String, CaseIterable, Sendable {
         case .diagnostics: "Technician diagnostics behind the technician PIN."
         case .till: "Open till: the float counted by note and coin, the keypad typing the selected row's pieces."
         case .approval: "Supervisor approval on the operator's screen: a deposit over the per-transaction limit, the supervisor's ID and PIN."
-        case .receiptVoided: "A queued deposit voided from its receipt (reason: wrong amount): never sent, no money moved."
+        case .receiptVoided: "A queued deposit voided from its receipt (reason: wrong amount, then Void payment): never sent, no money moved."
+        case .receiptVoid: "Void, the first tap: every reason, one chosen (Wrong account), Keep it, and Void payment, which voids only now."
         case .tillOpen: "The open till: the float, cash in and out, and the cash position."
         case .tillShort: "Closing with a count 10.00 short: refused beyond the tolerance, with Call supervisor."
         case .tillClosed: "The closed till after a supervisor approved the difference: expected, counted, short, approved by."
@@ -193,11 +195,13 @@ enum Scenario: String, CaseIterable, Sendable {
             if self == .queueLongOldest { await d.tap(QueueScreen.Control.bottom) }
         case .locked:
             await d.tap(HomeScreen.Control.lock)
-        case .receiptVoided:
+        case .receiptVoided, .receiptVoid:
             await d.openAccount()
             await d.deposit("25000")
             await d.tap(ReceiptScreen.Control.void)
+            if self == .receiptVoid { return await d.tap(ReceiptScreen.Control.voidReason(.wrongAccount)) }
             await d.tap(ReceiptScreen.Control.voidReason(.wrongAmount))
+            await d.tap(ReceiptScreen.Control.confirmVoid)
         case .till, .tillOpen, .tillShort, .tillClosed:
             await d.tap(HomeScreen.Control.till)
             await count(d, [(5000, "2"), (1000, "5"), (200, "10")])

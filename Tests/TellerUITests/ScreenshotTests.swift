@@ -29,7 +29,9 @@ import Widgets
         var language = Language.english
 
         var fileName: String {
-            if language != .english { return "\(scenario.rawValue)-\(language.code).png" }
+            if language != .english {
+                return textScale == 1 ? "\(scenario.rawValue)-\(language.code).png" : "\(scenario.rawValue)-\(language.code)-text-\(Int(textScale)).png"
+            }
             return textScale == 1 ? "\(scenario.rawValue)-\(theme.name).png" : "\(scenario.rawValue)-text-\(Int(textScale)).png"
         }
 
@@ -55,6 +57,11 @@ import Widgets
         + Scenario.allCases.filter { !Scenario.screens.contains($0) }.map { Shot(scenario: $0, theme: .standard) }
         + Scenario.screens.map { Shot(scenario: $0, theme: .standard, textScale: 2) }
         + [Language.german, .arabic].flatMap { language in Scenario.screens.map { Shot(scenario: $0, theme: .standard, language: language) } }
+        // The void at its tightest: every reason and Keep it must show whole (issue 41).
+        + [Shot(scenario: .receiptVoid, theme: .standard, textScale: 2), Shot(scenario: .receiptVoid, theme: .standard, language: .german),
+           Shot(scenario: .receiptVoid, theme: .standard, language: .arabic),
+           Shot(scenario: .receiptVoid, theme: .standard, textScale: 2, language: .german),
+           Shot(scenario: .receiptVoid, theme: .standard, textScale: 2, language: .arabic)]
 
     @Test(arguments: shots.indices)
     func rendersScreenshot(_ index: Int) async throws {

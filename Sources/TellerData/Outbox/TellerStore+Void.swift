@@ -13,17 +13,25 @@ extension TellerStore {
     /// stays) while the request is on the wire; this runs on the same actor
     /// and refuses a claimed row, a `sending` one and one that left before.
     /// The engine never sends a voided row: its claim reads the state.
+    ///
+    /// With a printer, the void slip goes in the same transaction: the
+    /// payment's receipt as it now stands (Voided, with the reason), as
+    /// many as a payment prints (`receipt_copies`), so the customer takes
+    /// home paper that says the payment was voided.
     public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) throws(TellerError) -> OutboxEntry {
-        try translating {
+        let voided = try translating {
             try database.inTransaction(.immediate) {
                 let now = clock.now()
                 let entry = try outbox.void(key, reason: reason, at: now, isClaimed: ledger.isClaimed)
                 try appendJournal(.void(entry, reason: reason, by: operatorID), at: now)
                 var voided = entry
                 voided.state = .voided(reason: reason)
+                try queueReceipts(for: voided, at: now)
                 return voided
             }
         }
+        if receiptCopies.withLock({ $0 }) > 0 { for observer in printObservers { observer() } }
+        return voided
     }
 
     /// Queues the payment that undoes the posted payment `key`: a deposit

@@ -32,7 +32,10 @@ public enum PaymentReceipt {
     ///   - time: The terminal's wall clock and format.
     public static func document(for entry: OutboxEntry, header: Header, operator: Operator?, time: TimeFormatting) -> PrintedDocument {
         let request = entry.request
+        let status = ReceiptViewModel.Status(entry.state)
         var lines: [PrintedDocument.Line] = []
+        // A void slip says so before anything else, white on black.
+        if case .voided = status { lines += [.mark(status.title), .blank] }
         if !header.bankName.isEmpty { lines.append(.heading(Localization.verbatim(header.bankName))) }
         if !header.terminal.branch.isEmpty {
             lines.append(.text(Localization.verbatim(header.terminal.branch), alignment: .center, emphasis: .regular))
@@ -60,7 +63,6 @@ public enum PaymentReceipt {
         }
         lines.append(.separator)
 
-        let status = ReceiptViewModel.Status(entry.state)
         lines.append(.row(label: tr("Status"), value: status.title, emphasis: .strong))
         switch status {
         case .queued:

@@ -61,6 +61,11 @@ public final class ReceiptViewModel {
     public private(set) var status: Status = .queued
     /// The reasons are on screen: Void was tapped and one must be picked.
     public private(set) var choosingVoidReason = false
+    /// The reason picked on the void panel; nothing is voided until it is confirmed.
+    public private(set) var selectedVoidReason: VoidReason?
+    /// The sync engine has started sending the row, or a void was refused:
+    /// Void is no longer offered.
+    private var voidClosed = false
     /// Why the last void or reversal was refused, or what it came to.
     public private(set) var undoMessage: String?
     /// A void was refused because the bank has posted it: Reverse is offered.
@@ -125,10 +130,13 @@ public final class ReceiptViewModel {
     public var reverseTitle: String { tr("Reverse") }
     public var cancelTitle: String { tr("Keep it") }
     public var voidPrompt: String { tr("Why is it voided?") }
+    /// The second, deliberate tap: enabled once a reason is picked.
+    public var confirmVoidTitle: String { tr("Void payment") }
 
-    /// Queued on this terminal and not yet answered: Void is offered (the store decides whether it has left).
+    /// Queued on this terminal, not yet sending and not refused: Void is
+    /// offered (the store still decides whether it has left).
     public var canVoid: Bool {
-        if case .queued = status, !offersReversal { return true }
+        if case .queued = status, !offersReversal, !voidClosed { return true }
         return false
     }
 
@@ -139,25 +147,45 @@ public final class ReceiptViewModel {
         return offersReversal
     }
 
+    /// The first tap: the void panel, with every reason and Keep it, and nothing voided yet.
     public func startVoid() {
         guard canVoid else { return }
         choosingVoidReason = true
+        selectedVoidReason = nil
         undoMessage = nil
         navigator?.invalidate()
     }
 
-    public func cancelVoid() {
-        choosingVoidReason = false
+    /// Picks (or changes) the reason; the void waits for ``confirmVoid()``.
+    public func selectVoidReason(_ reason: VoidReason) {
+        guard choosingVoidReason else { return }
+        selectedVoidReason = reason
         navigator?.invalidate()
+    }
+
+    public func cancelVoid() {
+        closeVoidPanel()
+        navigator?.invalidate()
+    }
+
+    private func closeVoidPanel() {
+        choosingVoidReason = false
+        selectedVoidReason = nil
+    }
+
+    /// The second tap: voids for the reason picked.
+    public func confirmVoid() async {
+        guard let reason = selectedVoidReason else { return }
+        await void(reason)
     }
 
     /// Voids the payment for `reason`, atomically against the sync engine:
     /// one that has started sending is refused with why, and a posted one offers a reversal.
-    public func void(_ reason: VoidReason) async {
-        guard choosingVoidReason, !isUndoing, let op = navigator?.signedInOperator else { return }
+    func void(_ reason: VoidReason) async {
+        guard choosingVoidReason, canVoid, !isUndoing, let op = navigator?.signedInOperator else { return }
         isUndoing = true
         defer { isUndoing = false }
-        choosingVoidReason = false
+        closeVoidPanel()
         do throws(TellerError) {
             let voided = try await dependencies.outbox.void(entry.key, reason: reason, by: op.id)
             status = Status(voided.state)
@@ -168,6 +196,8 @@ public final class ReceiptViewModel {
                 status = .confirmed(reference: reference)
                 offersReversal = true
             }
+            // Whatever the refusal, asking again cannot change it.
+            voidClosed = true
             undoMessage = ErrorText.text(error)
         }
         navigator?.invalidate()
@@ -188,12 +218,17 @@ public final class ReceiptViewModel {
         }
     }
 
-    public func handle(_ event: SyncEvent) {
+    /// The bank's answer replaces Queued; the row leaving the terminal
+    /// takes the void offer (and an open void panel) away at once.
+    public func handle(_ event: SyncEvent) async {
         switch event {
+        case .sending(let key) where key == entry.key: voidClosed = true
         case .confirmed(let key, let reference) where key == entry.key: status = .confirmed(reference: reference)
         case .rejected(let key, let reason) where key == entry.key: status = .rejected(reason: reason)
+        case .needsReview(let key, _) where key == entry.key: voidClosed = true
         default: return
         }
+        if !canVoid { closeVoidPanel() }
         navigator?.invalidate()
     }
 

@@ -74,19 +74,27 @@ public struct SignInScreen: TerminalScreen {
     public var title: String { model.title }
 
     public func body() -> any Widget {
-        var form: [any Widget] = [
-            ScreenParts.topRow(back: model.canGoBack ? ScreenParts.backButton(model.backTitle, identifier: control(.back).rawValue) : nil,
-                               title: model.title),
-            Label(model.instructions, style: .body, color: .secondaryText, maxLines: model.approving == nil ? 2 : 12, canTruncate: false),
+        let instructions = Label(model.instructions, style: .body, color: .secondaryText, maxLines: model.approving == nil ? 2 : 12, canTruncate: false)
+        let fields: [any Widget] = [
             ScreenParts.captioned(model.operatorLabel,
                                   TextField(identifier: control(.operatorField).rawValue, label: model.operatorLabel, value: model.operatorFieldText)),
             ScreenParts.captioned(model.pinLabel,
                                   TextField(identifier: control(.pinField).rawValue, label: model.pinLabel, value: model.pinFieldText, isSecure: true,
                                             isEnabled: model.step == .pin)),
         ]
+        var form: [any Widget] = [
+            ScreenParts.topRow(back: model.canGoBack ? ScreenParts.backButton(model.backTitle, identifier: control(.back).rawValue) : nil,
+                               title: model.title),
+        ]
+        // An approval's instructions run to many lines at large text: the
+        // fields the supervisor types into, and why a number was refused,
+        // come first, so they never scroll out of sight; the instructions follow.
+        if model.approving == nil { form.append(instructions) }
+        form += fields
         if let message = model.message {
             form.append(ScreenParts.message(message, isError: model.isError, identifier: id("message")))
         }
+        if model.approving != nil { form.append(instructions) }
         if let note = model.offlineNote {
             form.append(Label(note, style: .caption, color: .secondaryText, maxLines: 3, identifier: id("offline-note")))
         }

@@ -11,28 +11,40 @@ public struct StatusBar {
 
     public init(model: StatusBarViewModel) { self.model = model }
 
-    /// One row when it fits; at large text two: who and the clock, then
-    /// the sync line and the badges; on a narrow panel the sync line joins
-    /// the first row and the badges get rows of their own, two to a row or
-    /// one under the other if need be. The operator's name,
-    /// the queue total and the clock are never cut; only the sync line gives way.
+    /// One row when it fits; otherwise two: who and the clock, then the
+    /// sync line and the badges, or the sync line in the first row and the
+    /// badges under it; on a narrow panel the badges get rows of their own,
+    /// two to a row or one under the other if need be. The operator's name,
+    /// the queue total and the clock are never cut. The sync line is whole
+    /// in every arrangement but one: a second row that shortens it, tried
+    /// before the bar takes a third row from the screen below (a long
+    /// language at text scale 2.0). So a printer's badge moves the sync line
+    /// rather than cut it ("Synced just…" said nothing).
     public func body() -> any Widget {
         let whoAndClock = HStack(spacing: Theme.Spacing.compact, alignment: .center, [who, Spacer(minLength: Theme.Spacing.small), clock])
         return FirstThatFits([
             HStack(spacing: Theme.Spacing.compact, alignment: .center, padding: padding, background: .statusBar, identifier: Self.identifier,
-                   [who, Spacer(minLength: Theme.Spacing.small), sync] + badges + [clock]),
+                   [who, Spacer(minLength: Theme.Spacing.small), sync(whole: true)] + badges + [clock]),
             VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
                 whoAndClock,
-                HStack(spacing: Theme.Spacing.compact, alignment: .center, [sync, Spacer(minLength: Theme.Spacing.small)] + badges),
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, [sync(whole: true), Spacer(minLength: Theme.Spacing.small)] + badges),
+            ]),
+            VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, [who, Spacer(minLength: Theme.Spacing.small), sync(whole: true), clock]),
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, badges + [Spacer()]),
+            ]),
+            VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
+                whoAndClock,
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, [sync(whole: false), Spacer(minLength: Theme.Spacing.small)] + badges),
             ]),
             // The sync line shares the first row, giving way to the name and the clock.
             VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
-                HStack(spacing: Theme.Spacing.compact, alignment: .center, [who, Spacer(minLength: Theme.Spacing.small), sync, clock]),
+                HStack(spacing: Theme.Spacing.compact, alignment: .center, [who, Spacer(minLength: Theme.Spacing.small), sync(whole: false), clock]),
                 FirstThatFits(stackedBadges),
             ]),
             VStack(spacing: Theme.Spacing.xxSmall, padding: padding, background: .statusBar, identifier: Self.identifier, [
                 whoAndClock,
-                sync,
+                sync(whole: false),
                 FirstThatFits(stackedBadges),
             ]),
         ])
@@ -57,7 +69,10 @@ public struct StatusBar {
         Label(model.whoText, style: .caption, color: .onStatusBar, canTruncate: false, identifier: "status.who")
     }
 
-    private var sync: any Widget { Label(model.syncText, style: .caption, color: .onStatusBar, identifier: "status.sync") }
+    /// The sync line; `whole` keeps an arrangement that would cut it from being chosen.
+    private func sync(whole: Bool) -> any Widget {
+        Label(model.syncText, style: .caption, color: .onStatusBar, canTruncate: !whole, identifier: "status.sync")
+    }
 
     private var clock: any Widget {
         Label(model.clockText, style: .bodyBold, color: .onStatusBar, canTruncate: false, identifier: "status.clock")

@@ -50,6 +50,22 @@ import TellerCore
         #expect(try await store.nextToSend(after: kept.id) == nil)
     }
 
+    /// With a printer, the void queues the void slip in its own transaction:
+    /// the payment's receipt as it now stands, as many as a payment prints;
+    /// without one, nothing.
+    @Test(arguments: [0, 1, 2]) func aVoidQueuesItsSlipsWithThePrinter(_ copies: Int) async throws {
+        let store = try makeStore()
+        store.configurePrinting(receiptCopies: copies)
+        let wrong = try await store.enqueue(Fixtures.deposit(19_000))
+        let before = try await store.waitingPrintJobs(limit: 10)
+        #expect(before.count == copies)
+        _ = try await store.void(wrong.key, reason: .wrongAmount, by: Self.supervisor)
+        let slips = try await store.waitingPrintJobs(limit: 10).filter { job in !before.contains { $0.id == job.id } }
+        #expect(slips.count == copies)
+        #expect(slips.allSatisfy { $0.document == .receipt && $0.subject == wrong.key.rawValue })
+        #expect(slips.map(\.isCopy) == (0..<copies).map { $0 > 0 }, "the first is the customer's, the second a copy")
+    }
+
     @Test func everyRowThatIsNotSimplyQueuedIsRefusedWithItsReason() async throws {
         let store = try makeStore()
         var rows: [OutboxEntry] = []
