@@ -185,7 +185,7 @@ import TellerCore
         #expect(summary.unacknowledgedRejections == 1)
     }
 
-    /// The counts per state come from `outbox_counts` (schema 7), kept by
+    /// The counts per state come from the running totals (schema 7), kept by
     /// triggers through every insert, change of state and removal;
     /// `teller check --full` (``TellerStore/integrityReport()``) names a
     /// count that no longer matches the rows.
@@ -203,8 +203,8 @@ import TellerCore
         #expect(summary.unacknowledgedRejections == 1)
         #expect(try await store.integrityReport() == "ok")
 
-        try await store.withDatabase { try $0.run("UPDATE outbox_counts SET row_count = row_count + 1 WHERE state = 'queued'") }
-        #expect(try await store.integrityReport() == "outbox_counts keeps 3 'queued' rows, the outbox holds 2")
+        try await store.withDatabase { try $0.run("UPDATE outbox_totals SET amount_minor = amount_minor + 1 WHERE bucket = 'rows:queued'") }
+        #expect(try await store.integrityReport() == "the totals keep 3 'queued' outbox rows, the outbox holds 2")
     }
 
     @Test func operatorAcknowledgesARejectionOnce() async throws {

@@ -24,7 +24,8 @@ import TellerCore
     }
 
     static func totals(_ database: Database) throws -> [String] {
-        try database.query("SELECT bucket || ' ' || currency || ' ' || amount_minor FROM outbox_totals ORDER BY bucket, currency") { $0.text(0) }
+        // The money totals; schema 7's rows per state ('rows:…') are compared with the table on their own.
+        try database.query("SELECT bucket || ' ' || currency || ' ' || amount_minor FROM outbox_totals WHERE bucket NOT LIKE 'rows:%' ORDER BY bucket, currency") { $0.text(0) }
     }
 
     /// Whether inserting an outbox row builds a temporary b-tree (what the IN lists cost).
@@ -70,12 +71,12 @@ import TellerCore
             #expect(try Self.totals(database) == before.totals)
             #expect(try !Self.insertBuildsATemporaryTable(database))
             #expect(try database.query("SELECT name FROM sqlite_schema WHERE tbl_name = 'outbox' AND type IN ('index', 'trigger') ORDER BY name") { $0.text(0) }
-                    == ["outbox_by_state", "outbox_by_till", "outbox_counts_on_delete", "outbox_counts_on_insert", "outbox_counts_on_state",
-                        "outbox_keeps_unsettled", "outbox_one_reversal", "outbox_rejections_to_acknowledge", "outbox_totals_on_insert", "outbox_totals_on_state",
+                    == ["outbox_by_state", "outbox_by_till", "outbox_keeps_unsettled", "outbox_one_reversal",
+                        "outbox_rows_on_delete", "outbox_rows_on_insert", "outbox_rows_on_state", "outbox_totals_on_insert", "outbox_totals_on_state",
                         "sqlite_autoindex_outbox_1"])
             // Schema 7 counted the rows the migrations carried, per state, and the triggers keep the count from there.
             let held = try database.query("SELECT state || ':' || count(*) FROM outbox GROUP BY state ORDER BY state") { $0.text(0) }
-            #expect(try database.query("SELECT state || ':' || row_count FROM outbox_counts WHERE row_count > 0 ORDER BY state") { $0.text(0) } == held)
+            #expect(try database.query("SELECT substr(bucket, 6) || ':' || amount_minor FROM outbox_totals WHERE bucket LIKE 'rows:%' AND amount_minor > 0 ORDER BY bucket") { $0.text(0) } == held)
             #expect(held.count >= 3, "\(held)")
             // Every row that was answered or tried may have reached the bank: none of those can be voided.
             #expect(try database.query("SELECT id FROM outbox WHERE first_sent_at_ms IS NULL ORDER BY id") { $0.int64(0) } == [5, 6])

@@ -4,7 +4,7 @@ import FoundationEssentials
 extension Schema {
     /// The tables whose size does not grow with the years of payments: each
     /// is checked whole (`PRAGMA quick_check(table)`) on every open.
-    static let boundedTables = ["schema_migrations", "sqlite_sequence", "outbox_totals", "operators", "account_cache", "sync_problem", "retention", "outbox_counts"]
+    static let boundedTables = ["schema_migrations", "sqlite_sequence", "outbox_totals", "operators", "account_cache", "sync_problem", "retention"]
 
     /// What each open of `teller.db` checks before anything is written, in
     /// time that does not grow with history (docs/architecture.md, "What is

@@ -437,38 +437,32 @@ enum Schema {
             );
             INSERT INTO retention (id) VALUES (1);
             """),
-        Migration(version: 7, name: "status in constant time: counts per state kept by triggers, indexes of what waits", sql: """
+        Migration(version: 7, name: "status in constant time: rows per state kept with the totals, indexes of what waits", sql: """
             -- `teller status`, the status bar and every start count the
             -- outbox per state; with retention_days of settled rows kept
             -- that was a pass over the state index (180 pages at 36,000
-            -- rows). The counts are kept here instead, in the same
-            -- transaction as the row. A state the CHECK does not know (a
-            -- file edited by hand) gets a row of its own, so that status
-            -- names it as it did when it counted the table. `teller check
-            -- --full` compares the counts with the table. A later migration
-            -- that rebuilds the outbox by copying must count again.
-            CREATE TABLE outbox_counts (
-                state TEXT PRIMARY KEY,
-                row_count INTEGER NOT NULL CHECK (row_count >= 0)
-            ) WITHOUT ROWID;
-            INSERT INTO outbox_counts (state, row_count) SELECT state, count(*) FROM outbox GROUP BY state;
-            CREATE TRIGGER outbox_counts_on_insert AFTER INSERT ON outbox BEGIN
-                INSERT INTO outbox_counts (state, row_count) SELECT NEW.state, 1 WHERE true
-                    ON CONFLICT (state) DO UPDATE SET row_count = row_count + 1;
+            -- rows). The counts are kept instead in the running totals, in
+            -- the same transaction as the row: bucket 'rows:<state>',
+            -- currency '', amount_minor the number of rows. They share the
+            -- totals' page, which an enqueue writes anyway (a table of their
+            -- own cost every deposit a page more). A state the CHECK does
+            -- not know (a file edited by hand) gets a bucket of its own, so
+            -- that status names it as it did when it counted the table.
+            -- `teller check --full` compares them with the table. A later
+            -- migration that rebuilds the outbox by copying must count again.
+            INSERT INTO outbox_totals (bucket, currency, amount_minor) SELECT 'rows:' || state, '', count(*) FROM outbox GROUP BY state;
+            CREATE TRIGGER outbox_rows_on_insert AFTER INSERT ON outbox BEGIN
+                INSERT INTO outbox_totals (bucket, currency, amount_minor) SELECT 'rows:' || NEW.state, '', 1 WHERE true
+                    ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + 1;
             END;
-            CREATE TRIGGER outbox_counts_on_state AFTER UPDATE OF state ON outbox WHEN OLD.state != NEW.state BEGIN
-                UPDATE outbox_counts SET row_count = row_count - 1 WHERE state = OLD.state;
-                INSERT INTO outbox_counts (state, row_count) SELECT NEW.state, 1 WHERE true
-                    ON CONFLICT (state) DO UPDATE SET row_count = row_count + 1;
+            CREATE TRIGGER outbox_rows_on_state AFTER UPDATE OF state ON outbox WHEN OLD.state != NEW.state BEGIN
+                UPDATE outbox_totals SET amount_minor = amount_minor - 1 WHERE bucket = 'rows:' || OLD.state AND currency = '';
+                INSERT INTO outbox_totals (bucket, currency, amount_minor) SELECT 'rows:' || NEW.state, '', 1 WHERE true
+                    ON CONFLICT (bucket, currency) DO UPDATE SET amount_minor = amount_minor + 1;
             END;
-            CREATE TRIGGER outbox_counts_on_delete AFTER DELETE ON outbox BEGIN
-                UPDATE outbox_counts SET row_count = row_count - 1 WHERE state = OLD.state;
+            CREATE TRIGGER outbox_rows_on_delete AFTER DELETE ON outbox BEGIN
+                UPDATE outbox_totals SET amount_minor = amount_minor - 1 WHERE bucket = 'rows:' || OLD.state AND currency = '';
             END;
-
-            -- The rejections no operator has acknowledged: status, the
-            -- status bar and every open read them, and without this index
-            -- each read visited every rejected row kept (a page each).
-            CREATE INDEX outbox_rejections_to_acknowledge ON outbox (id) WHERE state = 'rejected' AND acknowledged_at_ms IS NULL;
 
             -- The till events still to send, read on every open and by the
             -- sync engine: without it, a scan of every till event kept.

@@ -17,7 +17,8 @@ public enum ProblemText {
         case .authentication: tr("The bank refused this terminal's credentials")
         case .certificateMissing: tr("The bank requires this terminal's certificate; none is installed")
         case .certificateUntrusted: tr("The bank does not trust this terminal's certificate")
-        case .certificateExpired: tr("This terminal's certificate has expired")
+        // The bank's TLS alert is the same for both, so the screen does not guess which.
+        case .certificateExpired: tr("This terminal's certificate is expired or not yet valid")
         case .certificateOtherTerminal: tr("This terminal's certificate belongs to another terminal")
         }
     }

@@ -112,7 +112,8 @@ public struct TillScreen: TerminalScreen {
         func arrangement(_ columns: Int) -> any Widget {
             let form: [any Widget] = [
                 Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 4, canTruncate: false),
-                Label(model.countTotalText, style: .amount, maxLines: 2, canTruncate: false, identifier: "till.total"),
+                // In the screen's own face, as the rest of it (the amount style is monospace).
+                Label(model.countTotalText, style: .title, maxLines: 2, canTruncate: false, identifier: "till.total"),
                 messages(),
                 grid(columns),
             ]
