@@ -181,23 +181,12 @@ import TellerCore
         let store = try makeStore()
         let deposits = try await fiveEntries(store)
         _ = try await store.void(deposits[3].key, reason: .duplicate, by: Fixtures.operatorID)
-        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("deploy/vm").path
-        let script = """
-            import sqlite3, sys
-            sys.path.insert(0, sys.argv[1])
-            import crash_states
-            db = sqlite3.connect("file:" + sys.argv[2] + "?mode=ro", uri=True)
-            db.row_factory = sqlite3.Row
-            rows, highest = crash_states.read_journal(db)
-            print(crash_states.verify_journal(rows, highest))
-            """
         let path = directory.file(TellerStore.fileName)
-        let intact = try await ChildProcess.run("/usr/bin/python3", ["-c", script, checker, path])
+        let intact = try await CrashStateJournalChecker.verdict(path)
         #expect(intact.stdout == "(6, None)\n", "\(intact.stdout) \(intact.stderr)")
         try tamper("UPDATE journal SET payload = replace(payload, '\"amount\":2000', '\"amount\":2001') WHERE sequence = 3",
                    dropping: "journal_never_updated")
-        let broken = try await ChildProcess.run("/usr/bin/python3", ["-c", script, checker, path])
+        let broken = try await CrashStateJournalChecker.verdict(path)
         #expect(broken.stdout == "(2, 'entry 3: hash mismatch')\n", "\(broken.stdout) \(broken.stderr)")
     }
 

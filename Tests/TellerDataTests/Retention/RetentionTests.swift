@@ -159,24 +159,13 @@ import TellerCore
         #expect(removed.journalEntries > 0)
         let kept = try await Self.count(store, "journal")
         let oldest = try await store.withDatabase { try $0.queryInt64("SELECT min(sequence) FROM journal") ?? 0 }
-        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("deploy/vm").path
-        let script = """
-            import sqlite3, sys
-            sys.path.insert(0, sys.argv[1])
-            import crash_states
-            db = sqlite3.connect("file:" + sys.argv[2] + "?mode=ro", uri=True)
-            db.row_factory = sqlite3.Row
-            rows, highest = crash_states.read_journal(db)
-            print(crash_states.verify_journal(rows, highest))
-            """
         let path = directory.file(TellerStore.fileName)
-        let intact = try await ChildProcess.run("/usr/bin/python3", ["-c", script, checker, path])
+        let intact = try await CrashStateJournalChecker.verdict(path)
         #expect(intact.stdout == "(\(kept), None)\n", "\(intact.stdout) \(intact.stderr)")
         let editor = try Database(path: path)
         try editor.execute("DROP TRIGGER journal_never_updated")
         try editor.run("UPDATE journal SET time_ms = time_ms + 1 WHERE sequence = ?", [.integer(oldest + 3)])
-        let broken = try await ChildProcess.run("/usr/bin/python3", ["-c", script, checker, path])
+        let broken = try await CrashStateJournalChecker.verdict(path)
         #expect(broken.stdout == "(3, 'entry \(oldest + 3): hash mismatch')\n", "\(broken.stdout) \(broken.stderr)")
         #expect(try await store.verifyJournal() == .broken(.hashMismatch(sequence: oldest + 3)))
     }
