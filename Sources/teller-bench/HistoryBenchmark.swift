@@ -46,14 +46,14 @@ let historyBenchmark = Benchmark(name: "history", summary: "start-up, enqueue, s
         let figures = try await HistoryFigures.measure(source, teller: binary, config: config, in: work.file("\(days)d"))
         measured.append((span == 0 ? "empty" : "\(span.fixed(decimals: span.rounded() == span ? 0 : 1))y", figures, work.file("\(days)d")))
     }
-    // Start-up and the running terminal's status, the figures most exposed to
-    // this shared machine's drift, are taken again in rounds that visit every
-    // database in turn, so a slow minute falls on all of them alike.
+    // Start-up, the running terminal's status and `teller status`, the figures
+    // most exposed to this shared machine's drift, are taken again in rounds
+    // that visit every database in turn, so a slow minute falls on all of them alike.
     let rounds = try await HistoryFigures.startRounds(measured.map(\.data), teller: binary, config: config)
     var empty: HistoryFigures?
     for (index, entry) in measured.enumerated() {
         var figures = entry.figures
-        (figures.startMilliseconds, figures.runningStatusMilliseconds) = rounds[index]
+        (figures.startMilliseconds, figures.runningStatusMilliseconds, figures.statusMilliseconds) = rounds[index]
         figures.print(entry.name, against: empty, day: day)
         if empty == nil { empty = figures }
     }
@@ -135,20 +135,26 @@ struct HistoryFigures {
         report("\(name)_journal_verify_day_vs_one_day", verifyDayMilliseconds / day.verifyDayMilliseconds)
     }
 
-    /// `teller run` to its first frame and `ctl status` against it, for each
+    /// `teller run` to its first frame, `ctl status` against it and `teller status`, for each
     /// of `dataDirectories` (the copies ``measure(_:teller:config:in:)``
     /// made) in turn, `rounds` times: the medians, in the order given.
-    static func startRounds(_ dataDirectories: [String], rounds: Int = 7, teller: String, config: String) async throws -> [(Double, Double)] {
+    static func startRounds(_ dataDirectories: [String], rounds: Int = 7, teller: String, config: String) async throws
+        -> [(start: Double, runningStatus: Double, status: Double)] {
         var starts = Array(repeating: Samples(), count: dataDirectories.count)
         var statuses = starts
+        var commands = starts
         for round in 0..<rounds {
             for (index, directory) in dataDirectories.enumerated() {
                 let (start, status) = try await startOnce(directory + "/data", teller: teller, config: config, runtime: directory + "/round-\(round)")
                 starts[index].append(start)
                 status.forEach { statuses[index].append($0) }
+                let asked = ContinuousClock.now
+                let answer = try await ChildProcess.run(teller, ["status", "--config", config, "--data-dir", directory + "/data"])
+                guard answer.status == 0 else { throw BenchmarkError.failed("teller status: \(answer.stderr)") }
+                commands[index].append((ContinuousClock.now - asked).milliseconds)
             }
         }
-        return zip(starts, statuses).map { ($0.median, $1.median) }
+        return (0..<dataDirectories.count).map { (starts[$0].median, statuses[$0].median, commands[$0].median) }
     }
 
     /// One cold start of `teller run` on `data` to its first frame, then three `ctl status`; the milliseconds of each.
@@ -257,7 +263,7 @@ private let historyUsage = """
       NAME_running_status_ms        teller ctl status against the running terminal
       NAME_queue_screen_ms          the queue screen's read (OutboxPort.entries), with its
                                     ratio against one counter day (an empty queue shows nothing)
-      NAME_status_ms                teller status
+      NAME_status_ms                teller status (start-up, ctl status and status in rounds over every database)
       NAME_journal_verify_all_ms    teller journal verify
       NAME_journal_verify_day_ms    teller journal verify --day (yesterday), with its ratio
                                     against the same check on a database of one day
