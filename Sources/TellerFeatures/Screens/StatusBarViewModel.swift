@@ -93,7 +93,7 @@ public final class StatusBarViewModel {
     }
 
     /// The printer's condition in words that name it, or nil when it is ready (or not yet known).
-    private static func conditionText(_ printer: PrinterReport) -> String? {
+    private nonisolated static func conditionText(_ printer: PrinterReport) -> String? {
         switch printer.condition {
         case .paperOut: tr("Printer: no paper")
         case .coverOpen: tr("Printer: cover open")
