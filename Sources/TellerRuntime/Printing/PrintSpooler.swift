@@ -76,8 +76,9 @@ public actor PrintSpooler: PrinterStatusPort {
     private let line: PrinterLine
     private let timing: Timing
     private let receiptWait: ReceiptWait?
-    /// Receipts that have had their wait in this run: a slip the printer
-    /// failed on prints again at once.
+    /// Receipts still waiting to print that have had their wait: a slip
+    /// the printer failed on prints again at once. A job leaves the set
+    /// once printed, so it holds the slips in hand, not every slip of the run.
     private var waited: Set<Int64> = []
     private let log: @Sendable (String) -> Void
     private var report: PrinterReport
@@ -200,6 +201,7 @@ public actor PrintSpooler: PrinterStatusPort {
                 note(error: "print queue: \(job) printed, but not recorded: \(error)")
                 return .printerFailed
             }
+            waited.remove(job.id)
             log("printer: printed \(job)\(document.logSummary.map { " as " + $0 } ?? "")")
             failedPasses = 0
             update { $0.lastError = nil }
