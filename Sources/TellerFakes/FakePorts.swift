@@ -273,6 +273,12 @@ public actor FakeSession: OperatorSessionPort {
         return (Operator(id: id, displayName: known.name), online ? .online : .offline)
     }
 
+    /// Whoever signed in or approved online before, by the name the fake bank gives them.
+    public func knownOperator(_ id: OperatorID) -> Operator? {
+        guard seenOnline.contains(id.rawValue), let known = pins[id.rawValue] else { return nil }
+        return Operator(id: id, displayName: known.name)
+    }
+
     public func unlock(_ signedIn: Operator, pin: String) async throws(SignInError) {
         guard pins[signedIn.id.rawValue]?.pin == pin else { throw try failure(signedIn.id) }
     }
@@ -366,7 +372,8 @@ public final class FakeTouchCalibration: TouchCalibrationPort {
 }
 
 /// Tills kept in memory with the store's rules (one open per operator, the
-/// tolerance, no self-approval); cash payments are added by ``recordCash(_:for:)``.
+/// tolerance, no self-approval); cash payments are added by
+/// ``recordCash(_:for:deposit:)``, voided and refused ones by ``recordException(_:)``.
 public actor FakeTill: TillPort {
     public nonisolated let denominations = DenominationTable.standard(for: .eur)!
     public nonisolated let tolerance: Money
@@ -409,5 +416,16 @@ public actor FakeTill: TillPort {
         if deposit { tills[index].cashIn = Money(minorUnits: tills[index].cashIn.minorUnits + amount.minorUnits, currency: amount.currency) }
         else { tills[index].cashOut = Money(minorUnits: tills[index].cashOut.minorUnits + amount.minorUnits, currency: amount.currency) }
         tills[index].cashPayments += 1
+    }
+
+    /// A cash payment of its operator's open till that the bank will not
+    /// post as it stands: listed as voided (the drawer never moved), or to
+    /// settle (rejected or under review: its cash moved the drawer).
+    public func recordException(_ entry: OutboxEntry) {
+        let request = entry.request
+        guard let index = tills.lastIndex(where: { $0.operatorID == request.operatorID && $0.isOpen }) else { return }
+        if case .voided = entry.state { tills[index].voided.append(entry); return }
+        recordCash(request.amount, for: request.operatorID, deposit: request.kind == .deposit)
+        tills[index].toSettle.append(entry)
     }
 }

@@ -20,7 +20,7 @@ import TellerFeatures
     }
 
     static func document(_ entry: OutboxEntry, operator op: Operator? = anna) -> PrintedDocument {
-        PaymentReceipt.document(for: entry, header: header, operator: op, time: TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)))
+        PaymentReceipt.document(for: entry, header: header, staff: op.map { [$0] } ?? [], time: TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)))
     }
 
     @Test func aQueuedDepositSaysItIsNotYetAtTheBank() throws {
@@ -60,6 +60,21 @@ import TellerFeatures
         #expect(lines.contains(.row(label: "Status", value: "Confirmed", emphasis: .strong)))
         #expect(lines.contains(.row(label: "Bank reference", value: "HX-20261129-0042", emphasis: .regular)))
         #expect(!lines.contains { if case .text(let text, _, _) = $0 { text.hasPrefix("Not yet") } else { false } })
+    }
+
+    /// The approving supervisor reads as the operator does: by name where the
+    /// terminal knows it, else by staff number, never a bare number beside a name.
+    @Test func theApprovingSupervisorPrintsByNameWhereTheTerminalKnowsIt() throws {
+        let jonas = Operator(id: OperatorID("2001")!, displayName: "Jonas Weber")
+        let base = try Self.entry(.deposit, .confirmed(reference: "H1"))
+        let request = try base.request.approved(by: jonas.id)
+        let entry = OutboxEntry(id: base.id, key: base.key, request: request, createdAt: base.createdAt, state: base.state)
+        let time = TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600))
+        let named = PaymentReceipt.document(for: entry, header: Self.header, staff: [Self.anna, jonas], time: time).lines
+        #expect(named.contains(.row(label: "Operator", value: "Anna Berger (1001)", emphasis: .regular)))
+        #expect(named.contains(.row(label: "Approved by", value: "Jonas Weber (2001)", emphasis: .regular)))
+        let numbered = PaymentReceipt.document(for: entry, header: Self.header, staff: [Self.anna], time: time).lines
+        #expect(numbered.contains(.row(label: "Approved by", value: "2001", emphasis: .regular)))
     }
 
     @Test func aRejectedPaymentSaysTheMoneyDidNotMove() throws {

@@ -92,8 +92,9 @@ extension TillViewModel.Phase {
         let result = try #require(h.coordinator.current.till)
         let closed = try #require(result.phase.closedTill, "not closed: \(result.phase)")
         #expect(closed.closing?.approvedBy == OperatorID("2001"))
-        #expect(result.summary.contains { $0.label == "Approved by" && $0.value.contains("2001") })
-        #expect(h.coordinator.routes == [.home, .tillClosed(closed)])
+        // By name and number, as the approval named the supervisor.
+        #expect(result.summary.contains { $0.label == "Approved by" && $0.value == "Jonas Weber (2001)" })
+        #expect(h.coordinator.routes == [.home, .tillClosed(closed, approver: Operator(id: OperatorID("2001")!, displayName: "Jonas Weber"))])
     }
 
     @Test func aPaymentOverTheCounterLimitGoesToReviewApprovedButAnOfflineLimitOffersNoSupervisor() async throws {
@@ -113,7 +114,8 @@ extension TillViewModel.Phase {
         _ = try await supervisorSigns(h, id: "2001", pin: "2468")
         let review = try #require(h.coordinator.current.review, "not on review: \(h.coordinator.current.screenName)")
         #expect(review.request.approvedBy == OperatorID("2001"))
-        #expect(review.lines.last?.value == "2001")
+        #expect(review.lines.last?.label == "Approved by")
+        #expect(review.lines.last?.value == "Jonas Weber (2001)", "the supervisor by name, as their approval named them")
         await review.confirm()
         await h.coordinator.settle()
         #expect(h.coordinator.current.receipt != nil)

@@ -37,7 +37,7 @@ import Testing
                      timing: PrintSpooler.Timing = PrintSpooler.Timing()) -> PrintSpooler {
         let documents = PrintJobDocuments(
             queue: store, header: PaymentReceipt.Header(bankName: "Musterbank", terminal: TerminalIdentity(terminalID: "T-0001", branch: "Mitte")),
-            time: TimeFormatting(zone: .utc), format: { .standard }, catalog: { _ in nil }, signedIn: { nil }, till: till)
+            time: TimeFormatting(zone: .utc), format: { .standard }, catalog: { _ in nil }, staff: { _ in nil }, till: till)
         let line = PrinterLine(address: "tcp:127.0.0.1:\(port)", paper: .millimetres80, fonts: { try FontLibrary() }, open: {
             Result { () throws(PrinterError) -> any PrinterConnection in
                 try NetworkPrinterConnection(host: "127.0.0.1", port: port, timeouts: PrinterTimeouts(connect: .seconds(2), writeStall: .seconds(2)))
@@ -261,7 +261,7 @@ import Testing
         let time = TimeFormatting(zone: .utc)
         let documents = PrintJobDocuments(queue: store, header: header, time: time,
                                           format: { RegionalFormat(language: .english, currencyDisplay: .symbol, digits: .native) },
-                                          catalog: { known[$0.code] }, signedIn: { nil })
+                                          catalog: { known[$0.code] }, staff: { _ in nil })
         let line = PrinterLine(address: "tcp:127.0.0.1:\(printer.port)", paper: .millimetres80, fonts: { try FontLibrary() }, open: {
             Result { () throws(PrinterError) -> any PrinterConnection in try NetworkPrinterConnection(host: "127.0.0.1", port: printer.port) }
         })
@@ -274,7 +274,7 @@ import Testing
         let outputDirectory = ProcessInfo.processInfo.environment["TELLER_PRINT_PNG_DIR"]
         for (index, format) in formats.enumerated() {
             let expected = Localization.with(format, catalog: catalogs[format.language.code]) {
-                PaymentReceipt.document(for: entries[index], header: header, operator: nil, time: time)
+                PaymentReceipt.document(for: entries[index], header: header, staff: [], time: time)
             }
             let raster = MonochromeRaster(PrintedDocumentRenderer(fonts: fonts).render(expected, width: PaperWidth.millimetres80.dots))
             let slip = printed[index]

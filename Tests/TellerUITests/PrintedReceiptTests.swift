@@ -60,24 +60,35 @@ import Widgets
              state: .confirmed(reference: "HX-20261129-0042"), isCopy: true,
              caption: "A reprint of a confirmed transfer in German on 58 mm paper, marked as a copy"),
         Slip(name: "till-report-en-80mm", language: .english, paper: .millimetres80, kind: .deposit, state: .queued, isTillReport: true,
-             caption: "The till report at close in English: float and count by denomination, expected, counted, 10.00 short, approved by a supervisor"),
+             caption: "The till report at close in English: float and count by denomination, a voided deposit and a deposit the bank refused (to settle), expected, counted, 10.00 short, approved by a supervisor by name"),
         Slip(name: "till-report-de-80mm", language: .german, paper: .millimetres80, kind: .deposit, state: .queued, isTillReport: true,
              caption: "The same till report in German"),
         Slip(name: "till-report-ar-80mm", language: .arabic, paper: .millimetres80, kind: .deposit, state: .queued, isTillReport: true,
              caption: "The same till report in Arabic, right to left"),
     ]
 
-    /// A till opened with 170.00, moved by 250.00 in and 120.00 out, closed 10.00 short with supervisor 2001's approval.
+    /// A till opened with 170.00, moved by 250.00 in (60.00 of it a deposit
+    /// the bank refused, to settle) and 120.00 out, with a 25.00 deposit
+    /// voided, closed 10.00 short with Jonas Weber's (2001) approval.
     static func tillReport(in language: Language) throws -> PrintedDocument {
         let opening = TillCount(currency: .eur, pieces: [5000: 2, 1000: 5, 200: 10])
         let counted = TillCount(currency: .eur, pieces: [5000: 4, 2000: 1, 1000: 5, 200: 10])
+        func deposit(_ minor: Int64, _ key: String, _ state: OutboxState) throws -> OutboxEntry {
+            let request = try TransactionRequest(kind: .deposit, account: try IBAN("DE89370400440532013000"),
+                                                 amount: Money(minorUnits: minor, currency: .eur), operatorID: anna.id)
+            return OutboxEntry(id: 1, key: IdempotencyKey(rawValue: key)!, request: request, createdAt: createdAt, state: state)
+        }
         let till = TillSession(id: 3, operatorID: anna.id, openedAt: createdAt.addingTimeInterval(-8 * 3600), opening: opening,
-                               cashIn: Money(minorUnits: 25_000, currency: .eur), cashOut: Money(minorUnits: 12_000, currency: .eur), cashPayments: 2,
+                               cashIn: Money(minorUnits: 25_000, currency: .eur), cashOut: Money(minorUnits: 12_000, currency: .eur), cashPayments: 3,
+                               voided: [try deposit(2_500, "7c41d0a2-5b3e-4f61-8a9d-0e1f2a3b4c5d", .voided(reason: .wrongAmount))],
+                               toSettle: [try deposit(6_000, "b90e3f17-2c4d-4e5f-9a0b-1c2d3e4f5a6b",
+                                                      .rejected(reason: "account_blocked", acknowledged: false))],
                                closing: .init(closedAt: createdAt, counted: counted, expected: Money(minorUnits: 30_000, currency: .eur),
                                               approvedBy: OperatorID("2001")!))
         let (format, catalog) = try regional(language)
         return Localization.with(format, catalog: catalog) {
-            TillReport.document(for: till, header: header, time: TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)))
+            TillReport.document(for: till, header: header, staff: [anna, Operator(id: OperatorID("2001")!, displayName: "Jonas Weber")],
+                                time: TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)))
         }
     }
 
@@ -99,7 +110,7 @@ import Widgets
         let entry = OutboxEntry(id: 7, key: key, request: request, createdAt: createdAt, state: state)
         let (format, catalog) = try regional(language)
         return Localization.with(format, catalog: catalog) {
-            let document = PaymentReceipt.document(for: entry, header: header, operator: anna,
+            let document = PaymentReceipt.document(for: entry, header: header, staff: [anna],
                                                    time: TimeFormatting(zone: .fixed(secondsEastOfUTC: 3600)))
             return copy ? document.markedAsCopy() : document
         }

@@ -28,4 +28,9 @@ public protocol OperatorSessionPort: Sendable {
     /// (``ApprovalRefusal/beforePIN(_:for:supervisors:)``), so that the
     /// approval screen says it as soon as the staff number is entered.
     func refusalBeforePIN(_ supervisorID: OperatorID, for operatorID: OperatorID) async -> ApprovalRefusal?
+    /// The member of staff `id` names, as the bank named them the last
+    /// time their PIN was verified on this terminal (a sign-in or an
+    /// approval); nil when it never was, or their record cannot be read.
+    /// Slips and screens print them by name with it (receipts, till reports).
+    func knownOperator(_ id: OperatorID) async -> Operator?
 }

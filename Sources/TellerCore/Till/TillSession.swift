@@ -13,6 +13,15 @@ public struct TillSession: Hashable, Sendable {
     public var cashOut: Money
     /// How many cash payments moved it.
     public var cashPayments: Int
+    /// Its cash payments voided on this terminal, oldest first: they never
+    /// moved the drawer's position (the cash went back over the counter).
+    public var voided: [OutboxEntry]
+    /// Its cash payments the bank refused, or a person must settle with the
+    /// bank (rejected or under review), oldest first. Their cash stays in
+    /// the position: it is in the drawer (or out of it) until someone
+    /// settles it, so counting the drawer does not call it over or short
+    /// (docs/architecture.md, "Till").
+    public var toSettle: [OutboxEntry]
     /// Set once it is closed.
     public var closing: Closing?
 
@@ -36,7 +45,7 @@ public struct TillSession: Hashable, Sendable {
     }
 
     public init(id: Int64, operatorID: OperatorID, openedAt: Date, opening: TillCount, cashIn: Money, cashOut: Money, cashPayments: Int,
-                closing: Closing? = nil) {
+                voided: [OutboxEntry] = [], toSettle: [OutboxEntry] = [], closing: Closing? = nil) {
         self.id = id
         self.operatorID = operatorID
         self.openedAt = openedAt
@@ -44,15 +53,29 @@ public struct TillSession: Hashable, Sendable {
         self.cashIn = cashIn
         self.cashOut = cashOut
         self.cashPayments = cashPayments
+        self.voided = voided
+        self.toSettle = toSettle
         self.closing = closing
     }
 
     public var currency: Currency { opening.currency }
     public var isOpen: Bool { closing == nil }
 
-    /// The cash the drawer should hold: the float, plus deposits, minus withdrawals.
+    /// The cash the drawer should hold: the float, plus deposits, minus
+    /// withdrawals (not voided; those to settle included).
     public var position: Money {
         Money(minorUnits: opening.total.minorUnits + cashIn.minorUnits - cashOut.minorUnits, currency: currency)
+    }
+
+    /// What `payments` moved the drawer by: deposits in, withdrawals out.
+    public static func drawerEffect(of payments: [OutboxEntry], currency: Currency) -> Money {
+        Money(minorUnits: payments.reduce(0) { sum, entry in
+            switch entry.request.kind {
+            case .deposit: sum + entry.request.amount.minorUnits
+            case .withdrawal: sum - entry.request.amount.minorUnits
+            case .transfer: sum
+            }
+        }, currency: currency)
     }
 }
 

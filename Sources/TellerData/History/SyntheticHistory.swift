@@ -80,6 +80,13 @@ public struct SyntheticHistory: Sendable {
     }
 
     private func day(paymentsPerDay: Int, host: Host, into written: inout Written) async throws {
+        func printWaiting() async throws {
+            for job in try await store.waitingPrintJobs(limit: 10) {
+                try await store.beginPrinting(job.id)
+                try await store.finishPrinting(job.id)
+                written.printed += 1
+            }
+        }
         let start = clock.now()
         clock.advance(8 * 3600)
         _ = try await store.append(.signIn(operatorID, mode: .online))
@@ -99,6 +106,8 @@ public struct SyntheticHistory: Sendable {
                                                  counterparty: isTransfer ? counterparty : nil,
                                                  amount: Money(minorUnits: euros * 100, currency: .eur), operatorID: operatorID)
             let entry = try await store.enqueue(request)
+            // The receipt prints before anything else happens to it, as at a counter.
+            try await printWaiting()
             if number % 50 == 49 {
                 _ = try await store.void(entry.key, reason: .customerCancelled, by: operatorID)
                 written.voided += 1
@@ -113,11 +122,7 @@ public struct SyntheticHistory: Sendable {
                     }
                 }
             }
-            for job in try await store.waitingPrintJobs(limit: 10) {
-                try await store.beginPrinting(job.id)
-                try await store.finishPrinting(job.id)
-                written.printed += 1
-            }
+            try await printWaiting()
         }
         written.payments += paymentsPerDay
         // The till's own position (a rejected deposit was cash taken at the counter all the same).

@@ -17,7 +17,11 @@ extension TellerStore {
     /// With a printer, the void slip goes in the same transaction: the
     /// payment's receipt as it now stands (Voided, with the reason), as
     /// many as a payment prints (`receipt_copies`), so the customer takes
-    /// home paper that says the payment was voided.
+    /// home paper that says the payment was voided. A receipt of the payment
+    /// still queued (the printer out of paper, the bank's answer awaited)
+    /// prints Voided itself when the spooler takes it (it makes the
+    /// document after the job is marked printing), so it counts towards
+    /// those copies: the customer never gets two void slips for one.
     public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) throws(TellerError) -> OutboxEntry {
         let voided = try translating {
             try database.inTransaction(.immediate) {
@@ -26,7 +30,8 @@ extension TellerStore {
                 try appendJournal(.void(entry, reason: reason, by: operatorID), at: now)
                 var voided = entry
                 voided.state = .voided(reason: reason)
-                try queueReceipts(for: voided, at: now)
+                let waiting = try printQueue.queuedReceiptCount(of: key)
+                try printQueue.queueReceipts(for: voided, copies: max(0, receiptCopies.withLock { $0 } - waiting), at: now)
                 return voided
             }
         }

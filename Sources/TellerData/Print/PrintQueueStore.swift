@@ -24,6 +24,14 @@ final class PrintQueueStore {
         }
     }
 
+    /// How many receipts of payment `key` are queued and not yet taken by
+    /// the spooler: each prints the payment as it stands when it is taken.
+    func queuedReceiptCount(of key: IdempotencyKey) throws -> Int {
+        Int(try database.queryInt64("""
+            SELECT count(*) FROM print_jobs WHERE state = 'queued' AND document = 'receipt' AND subject = ?
+            """, [.text(key.rawValue)]) ?? 0)
+    }
+
     /// Queues one job inside the caller's transaction.
     @discardableResult
     func insert(_ document: PrintJob.Document, subject: String, isCopy: Bool, by operatorID: OperatorID, at time: Date) throws -> PrintJob {

@@ -105,6 +105,12 @@ final class TillStore {
             """, [.integer(id), .state(.voided), .text(currency.code)]) { (row: Statement) throws(SQLiteError) in
                 (try row.int64("cash_in_minor"), try row.int64("cash_out_minor"), Int(try row.int64("payments")))
             } ?? (0, 0, 0)
+        // The exceptions of one till, through outbox_by_till: a drawer session's payments, not the years.
+        let exceptions = try database.query("""
+            SELECT \(OutboxColumns.list) FROM outbox WHERE till_id = ? AND state IN (?, ?, ?) AND currency = ? ORDER BY id
+            """, [.integer(id), .state(.voided), .state(.rejected), .state(.needsReview), .text(currency.code)], row: OutboxColumns.entry)
+        let voided = exceptions.filter { if case .voided = $0.state { true } else { false } }
+        let toSettle = exceptions.filter { if case .voided = $0.state { false } else { true } }
         var closing: TillSession.Closing?
         if let closedAt = row.closedAt {
             guard let text = row.closing, let counted = TillCount(json: text, currency: currency), let expected = row.expected else {
@@ -120,7 +126,7 @@ final class TillStore {
         }
         return TillSession(id: id, operatorID: operatorID, openedAt: Date(millisecondsSince1970: row.openedAt), opening: opening,
                            cashIn: Money(minorUnits: cashIn, currency: currency), cashOut: Money(minorUnits: cashOut, currency: currency),
-                           cashPayments: payments, closing: closing)
+                           cashPayments: payments, voided: voided, toSettle: toSettle, closing: closing)
     }
 
     /// Queues a till event for the bank under a fresh key, inside the caller's transaction.

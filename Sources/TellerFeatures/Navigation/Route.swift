@@ -20,14 +20,16 @@ public enum Route: Hashable, Sendable {
     case findAccount
     case account(IBAN)
     case amount(IBAN, TransactionKind)
-    case review(TransactionRequest)
+    /// The last look before the row is written; `approver` is the
+    /// supervisor whose approval let it through, when one did.
+    case review(TransactionRequest, approver: Operator? = nil)
     case receipt(OutboxEntry)
     case queue
     case diagnostics
     /// The operator's till: open it with a count, see the cash position, close it with a count.
     case till
-    /// A closed till: expected, counted, over or short.
-    case tillClosed(TillSession)
+    /// A closed till: expected, counted, over or short, and the supervisor who approved the difference.
+    case tillClosed(TillSession, approver: Operator? = nil)
     /// A supervisor signs on this screen to approve what was refused.
     case approval(ApprovalSubject)
 }
@@ -55,8 +57,8 @@ extension Coordinator {
             let account = nearest(AccountViewModel.self) { $0.iban == iban }
             let currency = account?.state.value?.currency ?? dependencies.terminalCurrency
             return AmountEntryViewModel(dependencies: dependencies, navigator: self, account: iban, kind: kind, currency: currency)
-        case .review(let request):
-            return ReviewViewModel(dependencies: dependencies, navigator: self, request: request)
+        case .review(let request, let approver):
+            return ReviewViewModel(dependencies: dependencies, navigator: self, request: request, approver: approver)
         case .receipt(let entry):
             return ReceiptViewModel(dependencies: dependencies, navigator: self, entry: entry)
         case .queue:
@@ -65,8 +67,8 @@ extension Coordinator {
             return DiagnosticsViewModel(dependencies: dependencies, navigator: self)
         case .till:
             return TillViewModel(dependencies: dependencies, navigator: self)
-        case .tillClosed(let till):
-            return TillViewModel(dependencies: dependencies, navigator: self, closed: till)
+        case .tillClosed(let till, let approver):
+            return TillViewModel(dependencies: dependencies, navigator: self, closed: till, approver: approver)
         case .approval(let subject):
             return SignInViewModel(dependencies: dependencies, navigator: self, approving: subject)
         }

@@ -27,10 +27,12 @@ public enum PaymentReceipt {
     ///     prints: confirmed when the bank answered within `receipt_wait_s`,
     ///     queued when it had not or the terminal was offline; a reprint
     ///     says what it is by then (docs/qa.md, "What a receipt says").
-    ///   - operator: The signed-in operator; their name is printed when
-    ///     they took the payment, else the staff number the row records.
+    ///   - staff: The members of staff whose names the terminal knows
+    ///     (``OperatorSessionPort/knownOperator(_:)``): the operator and the
+    ///     approving supervisor print by name and number when they are among
+    ///     them, else by the staff number the row records.
     ///   - time: The terminal's wall clock and format.
-    public static func document(for entry: OutboxEntry, header: Header, operator: Operator?, time: TimeFormatting) -> PrintedDocument {
+    public static func document(for entry: OutboxEntry, header: Header, staff: [Operator], time: TimeFormatting) -> PrintedDocument {
         let request = entry.request
         let status = ReceiptViewModel.Status(entry.state)
         var lines: [PrintedDocument.Line] = []
@@ -52,14 +54,10 @@ public enum PaymentReceipt {
             lines.append(.row(label: tr("To"), value: counterparty.displayed(), emphasis: .regular))
         }
         lines.append(.row(label: tr("Amount"), value: MoneyFormatting.text(request.amount), emphasis: .large))
-        let staff = if let op = `operator`, op.id == request.operatorID {
-            ReviewViewModel.operatorText(op)
-        } else {
-            Localization.leftToRight(request.operatorID.rawValue)
-        }
-        lines.append(.row(label: tr("Operator"), value: staff, emphasis: .regular))
+        func named(_ id: OperatorID) -> String { StaffText.text(id, known: staff.first { $0.id == id }) }
+        lines.append(.row(label: tr("Operator"), value: named(request.operatorID), emphasis: .regular))
         if let supervisor = request.approvedBy {
-            lines.append(.row(label: tr("Approved by"), value: Localization.leftToRight(supervisor.rawValue), emphasis: .regular))
+            lines.append(.row(label: tr("Approved by"), value: named(supervisor), emphasis: .regular))
         }
         lines.append(.separator)
 

@@ -25,7 +25,7 @@ public struct PrintJobDocuments: Sendable {
     private let time: TimeFormatting
     private let format: @Sendable () -> RegionalFormat
     private let catalog: @Sendable (Language) -> Catalog?
-    private let signedIn: @Sendable () async -> Operator?
+    private let staff: @Sendable (OperatorID) async -> Operator?
     private let till: (any TillPort)?
 
     /// - Parameters:
@@ -34,17 +34,19 @@ public struct PrintJobDocuments: Sendable {
     ///   - time: The terminal's wall clock and date format.
     ///   - format: The bank's regional format (currency display, digits); the job's language replaces its language.
     ///   - catalog: The compiled catalog of a language; nil for English or when it cannot be read.
-    ///   - signedIn: Who is signed in now: their name prints on the receipts of the payments they took.
+    ///   - staff: The member of staff a number names, when the terminal
+    ///     knows them (``OperatorSessionPort/knownOperator(_:)``): operators
+    ///     and approving supervisors print by name and number.
     ///   - till: Where a till report's till is read; nil on a terminal without tills.
     public init(queue: any PrintQueuePort, header: PaymentReceipt.Header, time: TimeFormatting,
                 format: @escaping @Sendable () -> RegionalFormat, catalog: @escaping @Sendable (Language) -> Catalog?,
-                signedIn: @escaping @Sendable () async -> Operator?, till: (any TillPort)? = nil) {
+                staff: @escaping @Sendable (OperatorID) async -> Operator?, till: (any TillPort)? = nil) {
         self.queue = queue
         self.header = header
         self.time = time
         self.format = format
         self.catalog = catalog
-        self.signedIn = signedIn
+        self.staff = staff
         self.till = till
     }
 
@@ -66,9 +68,9 @@ public struct PrintJobDocuments: Sendable {
                 throw PrintDocumentError(job: job, reason: "its payment cannot be read: \(error)")
             }
             guard let entry = found else { throw PrintDocumentError(job: job, reason: "there is no payment \(key) in the outbox") }
-            let op = await signedIn()
+            let named = await known([entry.request.operatorID] + (entry.request.approvedBy.map { [$0] } ?? []))
             document = Localization.with(format, catalog: catalog) {
-                PaymentReceipt.document(for: entry, header: header, operator: op, time: time)
+                PaymentReceipt.document(for: entry, header: header, staff: named, time: time)
             }
         case .tillReport:
             guard let till else { throw PrintDocumentError(job: job, reason: "this terminal keeps no tills") }
@@ -78,10 +80,18 @@ public struct PrintJobDocuments: Sendable {
                 throw PrintDocumentError(job: job, reason: "its till cannot be read: \(error)")
             }
             guard let session = found else { throw PrintDocumentError(job: job, reason: "there is no till \(id)") }
-            document = Localization.with(format, catalog: catalog) { TillReport.document(for: session, header: header, time: time) }
+            let named = await known([session.operatorID] + (session.closing?.approvedBy.map { [$0] } ?? []))
+            document = Localization.with(format, catalog: catalog) { TillReport.document(for: session, header: header, staff: named, time: time) }
         }
         guard job.isCopy else { return document }
         // The mark in the job's language too, not in the one the terminal speaks now.
         return Localization.with(format, catalog: catalog) { document.markedAsCopy() }
+    }
+
+    /// The members of staff among `ids` whose names the terminal knows.
+    private func known(_ ids: [OperatorID]) async -> [Operator] {
+        var found: [Operator] = []
+        for id in ids { if let op = await staff(id) { found.append(op) } }
+        return found
     }
 }

@@ -5,7 +5,11 @@ import TellerCore
 /// counted, over or short, and who approved a difference. Written by the
 /// functions the till screen uses, so paper and screen agree.
 public enum TillReport {
-    public static func document(for till: TillSession, header: PaymentReceipt.Header, time: TimeFormatting) -> PrintedDocument {
+    /// - Parameter staff: The members of staff whose names the terminal
+    ///   knows: the operator and the approving supervisor print by name and
+    ///   number when they are among them, else by staff number.
+    public static func document(for till: TillSession, header: PaymentReceipt.Header, staff: [Operator] = [], time: TimeFormatting) -> PrintedDocument {
+        func named(_ id: OperatorID) -> String { StaffText.text(id, known: staff.first { $0.id == id }) }
         var lines: [PrintedDocument.Line] = []
         if !header.bankName.isEmpty { lines.append(.heading(Localization.verbatim(header.bankName))) }
         if !header.terminal.branch.isEmpty {
@@ -17,7 +21,7 @@ public enum TillReport {
         lines.append(.separator)
         lines.append(.heading(tr("Till report")))
         lines.append(.row(label: tr("Till"), value: Localization.digits(String(till.id)), emphasis: .regular))
-        lines.append(.row(label: tr("Operator"), value: Localization.leftToRight(till.operatorID.rawValue), emphasis: .regular))
+        lines.append(.row(label: tr("Operator"), value: named(till.operatorID), emphasis: .regular))
         lines.append(.row(label: tr("Opened"), value: time.dateAndClock(till.openedAt), emphasis: .regular))
         if let closing = till.closing {
             lines.append(.row(label: tr("Closed"), value: time.dateAndClock(closing.closedAt), emphasis: .regular))
@@ -28,6 +32,14 @@ public enum TillReport {
         lines.append(.row(label: tr("Cash in"), value: MoneyFormatting.text(till.cashIn), emphasis: .regular))
         lines.append(.row(label: tr("Cash out"), value: MoneyFormatting.text(till.cashOut), emphasis: .regular))
         lines.append(.row(label: tr("Cash payments"), value: Localization.digits(String(till.cashPayments)), emphasis: .regular))
+        let exceptions = TillViewModel.exceptionLines(of: till)
+        if !exceptions.isEmpty {
+            lines.append(.separator)
+            for line in exceptions {
+                lines.append(.row(label: line.label, value: line.value, emphasis: line.isHeading ? .strong : .regular))
+                if let reason = line.reason { lines.append(.text(reason, alignment: .leading, emphasis: .regular)) }
+            }
+        }
         lines.append(.separator)
         guard let closing = till.closing else {
             lines.append(.row(label: tr("Cash position"), value: MoneyFormatting.text(till.position), emphasis: .large))
@@ -40,7 +52,7 @@ public enum TillReport {
         let difference = Money(minorUnits: abs(closing.overShort.minorUnits), currency: closing.overShort.currency)
         lines.append(.row(label: TillViewModel.overShortLabel(closing.overShort), value: MoneyFormatting.text(difference), emphasis: .large))
         if let supervisor = closing.approvedBy {
-            lines.append(.row(label: tr("Approved by"), value: Localization.leftToRight(supervisor.rawValue), emphasis: .regular))
+            lines.append(.row(label: tr("Approved by"), value: named(supervisor), emphasis: .regular))
         }
         lines.append(.blank)
         lines.append(.row(label: tr("Operator's signature"), value: "", emphasis: .regular))

@@ -11,13 +11,16 @@ public final class ReviewViewModel {
     private let dependencies: FeatureDependencies
     private weak var navigator: (any Navigator)?
     public let request: TransactionRequest
+    /// The supervisor who approved it, as their approval named them.
+    public let approver: Operator?
     public private(set) var isSubmitting = false
     public private(set) var refusal: String?
 
-    init(dependencies: FeatureDependencies, navigator: any Navigator, request: TransactionRequest) {
+    init(dependencies: FeatureDependencies, navigator: any Navigator, request: TransactionRequest, approver: Operator? = nil) {
         self.dependencies = dependencies
         self.navigator = navigator
         self.request = request
+        self.approver = approver
     }
 
     public var title: String {
@@ -33,14 +36,9 @@ public final class ReviewViewModel {
                      Line(label: request.kind == .transfer ? tr("From") : tr("Account"), value: request.account.displayed())]
         if let counterparty = request.counterparty { lines.append(Line(label: tr("To"), value: counterparty.displayed())) }
         lines.append(Line(label: tr("Amount"), value: MoneyFormatting.text(request.amount)))
-        if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: Self.operatorText(op))) }
-        if let supervisor = request.approvedBy { lines.append(Line(label: tr("Approved by"), value: Localization.leftToRight(supervisor.rawValue))) }
+        if let op = navigator?.signedInOperator { lines.append(Line(label: tr("Operator"), value: StaffText.text(op))) }
+        if let supervisor = request.approvedBy { lines.append(Line(label: tr("Approved by"), value: StaffText.text(supervisor, known: approver))) }
         return lines
-    }
-
-    /// "Anna Berger (1001)": who takes the payment, by name and staff number.
-    public nonisolated static func operatorText(_ op: Operator) -> String {
-        tr("{name} ({id})", ["name": Localization.verbatim(op.displayName), "id": Localization.leftToRight("\(op.id)")])
     }
 
     public var note: String {

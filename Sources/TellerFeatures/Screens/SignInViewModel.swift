@@ -163,13 +163,13 @@ public final class SignInViewModel {
             case .payment(let request, _):
                 let approved: TransactionRequest
                 do throws(TransactionRuleError) { approved = try request.approved(by: supervisor.id) } catch { throw .rule(error) }
-                navigator?.replaceTop(with: .review(approved))
+                navigator?.replaceTop(with: .review(approved, approver: supervisor))
             case .tillClose(let count, _):
                 guard let till = dependencies.till else { return }
                 let closed = try await till.close(by: signedIn.id, count: count, approvedBy: supervisor.id)
                 navigator?.outboxChanged()
                 navigator?.pop()
-                navigator?.replaceTop(with: .tillClosed(closed))
+                navigator?.replaceTop(with: .tillClosed(closed, approver: supervisor))
             }
         } catch {
             if case .approval(.signIn(let signInError)) = error {

@@ -43,10 +43,13 @@ public final class TillViewModel {
     /// Set when the last close was refused for its difference: the supervisor can approve it.
     public private(set) var approvalNeeded: Money?
     public private(set) var isWorking = false
+    /// The supervisor who approved the close's difference, as their approval named them.
+    private let approver: Operator?
 
-    init(dependencies: FeatureDependencies, navigator: any Navigator, closed: TillSession? = nil) {
+    init(dependencies: FeatureDependencies, navigator: any Navigator, closed: TillSession? = nil, approver: Operator? = nil) {
         self.dependencies = dependencies
         self.navigator = navigator
+        self.approver = approver
         let table = Self.table(dependencies)
         count = TillCount(currency: table.currency)
         selected = table.denominations[0]
@@ -118,11 +121,52 @@ public final class TillViewModel {
                          (tr("Counted"), MoneyFormatting.text(closing.counted.total)),
                          (Self.overShortLabel(closing.overShort),
                           MoneyFormatting.text(Money(minorUnits: abs(closing.overShort.minorUnits), currency: closing.overShort.currency)))]
-            if let supervisor = closing.approvedBy { lines.append((tr("Approved by"), Localization.leftToRight(supervisor.rawValue))) }
+            if let supervisor = closing.approvedBy { lines.append((tr("Approved by"), StaffText.text(supervisor, known: approver))) }
             return lines
         default:
             return []
         }
+    }
+
+    /// One row of the till's exceptions: a heading (Voided, To settle with
+    /// the bank) with how many, or one payment (its kind and receipt number)
+    /// with its amount and why it is listed.
+    public struct ExceptionLine: Hashable, Sendable {
+        public let label: String
+        public let value: String
+        /// Why the payment is listed (the void's reason, the bank's); nil on a heading.
+        public let reason: String?
+        public var isHeading: Bool { reason == nil }
+    }
+
+    /// The till's cash payments the bank will not post as they stand, for
+    /// the screen's second card and the report: a heading for the voided and
+    /// for those to settle with the bank, then one row per payment (its
+    /// kind, receipt number and why) with its amount. Empty when there are none.
+    public var exceptions: [ExceptionLine] {
+        switch phase {
+        case .open(let till), .closing(let till), .closed(let till): Self.exceptionLines(of: till)
+        default: []
+        }
+    }
+
+    /// ``exceptions`` of `till`, written once for the screen and the paper.
+    nonisolated static func exceptionLines(of till: TillSession) -> [ExceptionLine] {
+        func rows(_ heading: String, _ payments: [OutboxEntry]) -> [ExceptionLine] {
+            guard !payments.isEmpty else { return [] }
+            return [ExceptionLine(label: heading, value: Localization.digits(String(payments.count)), reason: nil)] + payments.map { entry in
+                let why = switch entry.state {
+                case .voided(let reason): ReceiptViewModel.reasonTitle(reason)
+                case .rejected(let reason, _): ReasonText.text(reason)
+                case .needsReview: tr("Under review with the bank")
+                case .queued, .sending, .confirmed: ""
+                }
+                return ExceptionLine(label: tr("{kind} {receipt}", ["kind": AccountViewModel.kindTitle(entry.request.kind),
+                                                                     "receipt": Localization.leftToRight(entry.key.receiptNumber)]),
+                                     value: MoneyFormatting.text(entry.request.amount), reason: why)
+            }
+        }
+        return rows(tr("Voided"), till.voided) + rows(tr("To settle with the bank"), till.toSettle)
     }
 
     nonisolated static func overShortLabel(_ difference: Money) -> String {

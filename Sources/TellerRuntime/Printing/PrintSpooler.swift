@@ -177,7 +177,7 @@ public actor PrintSpooler: PrinterStatusPort {
 
     private func printOne(_ job: PrintJob) async -> Outcome {
         await waitForTheBank(job)
-        let document: PrintedDocument
+        var document: PrintedDocument
         do {
             document = try await documents.document(for: job)
         } catch {
@@ -192,6 +192,10 @@ public actor PrintSpooler: PrinterStatusPort {
             note(error: "print queue: \(job): \(error)")
             return .printerFailed
         }
+        // Made again now the job is marked printing: a void committed while
+        // the first was made is on the paper (TellerStore.void counts a
+        // queued receipt as its void slip). The first stands if this fails.
+        if let current = try? await documents.document(for: job) { document = current }
         switch await line.print(document) {
         case .success:
             do {

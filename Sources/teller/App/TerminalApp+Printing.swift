@@ -12,7 +12,7 @@ extension TerminalApp {
     /// printer; nil when `printer = none`, and then nothing is queued either
     /// (``Configuration/receiptsPerPayment``).
     static func printSpooler(_ configuration: Configuration, store: TellerStore, sync: any SyncStatusPort, time: TimeFormatting,
-                             facts: LiveFactsSource) -> PrintSpooler? {
+                             session: any OperatorSessionPort) -> PrintSpooler? {
         guard let address = configuration.printer else { return nil }
         let localeDirectory = configuration.localeDirectory
         let regional = configuration.regionalFormat
@@ -29,7 +29,7 @@ extension TerminalApp {
                     return nil
                 }
             },
-            signedIn: { await facts.signedInOperator() }, till: store)
+            staff: { await session.knownOperator($0) }, till: store)
         let fonts = FontConfiguration(directory: configuration.fontDirectory)
         let line = PrinterLine(address: address.description, paper: configuration.printerPaper,
                                fonts: { try FontLibrary(configuration: fonts) },

@@ -60,7 +60,7 @@ final class TerminalApp {
         let facts = LiveFactsSource()
         let storageFailures = StorageFailureRecord()
         let time = TimeFormatting(zone: .system)
-        let printSpooler = Self.printSpooler(configuration, store: live.store, sync: sync, time: time, facts: facts)
+        let printSpooler = Self.printSpooler(configuration, store: live.store, sync: sync, time: time, session: session)
         self.printSpooler = printSpooler
         let diagnostics = LiveDiagnostics(configuration: configuration, configurationPath: configurationPath, store: live.store, sync: live.engine,
                                           storageFailures: storageFailures, printer: printSpooler) {
@@ -158,6 +158,10 @@ final class TerminalApp {
     /// (`ctl ui`, `ctl tap`, scenarios); the panel's frames lay out in the runtime.
     func layoutCurrentScreen() -> LayoutNode { countingQAGlyphLookups { runtime.layoutCurrentScreen() } }
 
+    /// What `teller ctl ui` and scenarios read: the current screen's
+    /// accessibility tree, its root carrying the text scale.
+    func accessibilityTree() -> AccessibilityNode { layoutCurrentScreen().accessibilityNode(textScale: configuration.textScale) }
+
     /// A full rendering of the current screen, for screenshots.
     func snapshot() -> Surface { countingQAGlyphLookups { runtime.snapshot() } }
 
@@ -251,8 +255,6 @@ final class TerminalApp {
 final class LiveFactsSource {
     weak var app: TerminalApp?
     func hardware() -> DiagnosticsReport.Hardware? { app?.hardwareFacts() }
-    /// Whose name prints on the receipts of the payments they took.
-    func signedInOperator() -> Operator? { app?.coordinator.signedInOperator }
 }
 
 extension DiagnosticsReport.InputDevice.Kind {

@@ -44,6 +44,38 @@ extension HostIntegrationTests {
             return drained && rows.allSatisfy { $0.state == "confirmed" }
         }
 
+        /// Issue 41: a cash deposit the bank refuses stays in the drawer's
+        /// position (the customer's cash is in the drawer until someone
+        /// settles it) and is listed to settle, so that counting the drawer
+        /// closes balanced, not over (docs/architecture.md, "Till").
+        @Test func aCashDepositTheBankRefusesStaysInTheDrawerAndIsListedToSettle() async throws {
+            let host = try await ReferenceHost(directory: TemporaryDirectory("teller-host")).start()
+            let terminal = try Terminal(hostURL: host.url)
+            _ = try await terminal.store.open(by: HostFixtures.maria, count: Self.count([5000: 2]))
+            let refused = try await terminal.store.enqueue(HostFixtures.deposit(5_000, into: HostFixtures.blocked))
+            let posted = try await terminal.store.enqueue(HostFixtures.deposit(2_000))
+            let drained = try await whileRunning(terminal.engine()) {
+                try await eventually(timeout: .seconds(15)) { try await Self.allSent(terminal) }
+            }
+            #expect(drained)
+            let refusedRow = try #require(try await terminal.store.entry(for: refused.key))
+            #expect(refusedRow.state == .rejected(reason: "account_blocked", acknowledged: false))
+            let postedRow = try #require(try await terminal.store.entry(for: posted.key))
+            #expect({ if case .confirmed = postedRow.state { true } else { false } }(), "\(postedRow.state)")
+            let journal = try await host.journal()
+            #expect(journal.first { $0.idempotencyKey == refused.key.rawValue }?.outcome == "rejected")
+
+            let open = try #require(try await terminal.store.openTill(of: HostFixtures.maria))
+            #expect(open.toSettle.map(\.key) == [refused.key])
+            #expect(open.voided.isEmpty)
+            #expect(open.cashIn == Money(minorUnits: 7_000, currency: .eur), "the refused deposit's cash is in the drawer")
+            // 100.00 float + 50.00 refused + 20.00 posted, counted as 3 x 50.00 and 1 x 20.00.
+            let closed = try await terminal.store.close(by: HostFixtures.maria, count: Self.count([5000: 3, 2000: 1]), approvedBy: nil)
+            #expect(closed.closing?.overShort == Money(minorUnits: 0, currency: .eur), "not over: \(String(describing: closed.closing))")
+            #expect(closed.toSettle.map(\.key) == [refused.key])
+            await host.stop()
+        }
+
         /// An idle engine (its idle timer two minutes away) sends a till's
         /// opening at once: the open wakes it as an enqueue does.
         @Test func anIdleEngineSendsATillEventAsSoonAsItIsQueued() async throws {

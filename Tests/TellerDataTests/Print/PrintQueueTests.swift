@@ -63,6 +63,36 @@ import TellerCore
         #expect(again != nil)
     }
 
+    /// A void slip for each copy of the receipt, but not on top of a receipt
+    /// still queued: that one prints Voided when the spooler takes it, so a
+    /// customer whose slip had not printed yet gets one void slip, not two.
+    @Test(arguments: [1, 2])
+    func aVoidQueuesTheVoidSlipsTheQueuedReceiptsDoNotAlreadyCover(copies: Int) async throws {
+        let store = try makeStore(copies: copies)
+        // Printed before the void: the void slips come on top.
+        let printed = try await store.enqueue(Fixtures.deposit(1_000))
+        for job in try await store.waitingPrintJobs(limit: 10) {
+            try await store.beginPrinting(job.id)
+            try await store.finishPrinting(job.id)
+        }
+        _ = try await store.void(printed.key, reason: .wrongAmount, by: Fixtures.operatorID)
+        let slips = try await store.waitingPrintJobs(limit: 10)
+        #expect(slips.count == copies, "\(slips)")
+        #expect(slips.allSatisfy { $0.subject == printed.key.rawValue && $0.document == .receipt })
+        #expect(slips.map(\.isCopy) == (0..<copies).map { $0 > 0 })
+        for job in slips {
+            try await store.beginPrinting(job.id)
+            try await store.finishPrinting(job.id)
+        }
+
+        // Still queued when voided (no paper): those receipts are the void slips.
+        let queued = try await store.enqueue(Fixtures.deposit(2_000))
+        _ = try await store.void(queued.key, reason: .wrongAmount, by: Fixtures.operatorID)
+        let waiting = try await store.waitingPrintJobs(limit: 10)
+        #expect(waiting.count == copies, "one slip per copy, not two: \(waiting)")
+        #expect(waiting.allSatisfy { $0.subject == queued.key.rawValue })
+    }
+
     /// A power cut while the job was on its way: the store finds it
     /// `printing` when it opens, and the job prints again as a copy.
     @Test func aJobCutOffMidPrintComesBackAsACopy() async throws {

@@ -45,6 +45,9 @@ import TellerCore
         #expect(till.cashOut == Fixtures.eur(1_000))
         #expect(till.cashPayments == 2)
         #expect(till.position == Fixtures.eur(12_550))
+        // The voided deposit is listed, for the report; nothing is to settle with the bank.
+        #expect(till.voided.map(\.key) == [voided.key])
+        #expect(till.toSettle.isEmpty)
         // Another operator's payments are not in this drawer.
         let other = OperatorID("1002")!
         _ = try await store.enqueue(try TransactionRequest(kind: .deposit, account: Fixtures.account, amount: Fixtures.eur(700), operatorID: other))

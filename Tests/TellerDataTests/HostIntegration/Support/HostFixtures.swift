@@ -10,6 +10,8 @@ enum HostFixtures {
     static let rich = try! IBAN("DE54500105170426397158")
     /// Jonas Weber, EUR 42.50.
     static let low = try! IBAN("DE98100700002431457802")
+    /// Lukas Peeters, blocked at the bank: it refuses every payment (account_blocked).
+    static let blocked = try! IBAN("BE66001482756043")
     static let maria = OperatorID("1001")!
     static let tom = OperatorID("1002")!
     static let lea = OperatorID("1003")!
