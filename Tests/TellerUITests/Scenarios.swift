@@ -210,12 +210,19 @@ enum Scenario: String, CaseIterable, Sendable {
             let open = try #require(await h.till.openTill(of: OperatorID("1001")!), "the till did not open")
             await h.till.recordCash(FeatureHarness.eur(25_000), for: open.operatorID, deposit: true)
             await h.till.recordCash(FeatureHarness.eur(12_000), for: open.operatorID, deposit: false)
+            // A deposit voided at the counter and one the bank refused (to settle): the till lists both.
+            for (minor, key, state) in [(2_500, "7c41d0a2-5b3e-4f61-8a9d-0e1f2a3b4c5d", OutboxState.voided(reason: .wrongAmount)),
+                                        (6_000, "b90e3f17-2c4d-4e5f-9a0b-1c2d3e4f5a6b", .rejected(reason: "account_blocked", acknowledged: false))] {
+                let request = try TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(Int64(minor)),
+                                                     operatorID: open.operatorID)
+                await h.till.recordException(OutboxEntry(id: 1, key: IdempotencyKey(rawValue: key)!, request: request, createdAt: h.clock.now(), state: state))
+            }
             // Leave the till and come back: the position is read again.
             await d.tap(TillScreen.Control.back)
             await d.tap(HomeScreen.Control.till)
             if self == .tillOpen { return }
             await d.tap(TillScreen.Control.startClose)
-            await count(d, [(5000, "4"), (2000, "1"), (1000, "5"), (200, "10")])
+            await count(d, [(5000, "5"), (2000, "1"), (1000, "6"), (200, "10")])
             await d.tap(TillScreen.Control.close)
             if self == .tillShort { return }
             await d.tap(TillScreen.Control.supervisor)

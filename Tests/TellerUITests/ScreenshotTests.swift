@@ -62,6 +62,11 @@ import Widgets
            Shot(scenario: .receiptVoid, theme: .standard, language: .arabic),
            Shot(scenario: .receiptVoid, theme: .standard, textScale: 2, language: .german),
            Shot(scenario: .receiptVoid, theme: .standard, textScale: 2, language: .arabic)]
+        // German at text scale 2.0 on the till and approval: the title under Back and the action, where it has a line to itself;
+        // on the review, Confirm under the details, whole.
+        + [Shot(scenario: .tillShort, theme: .standard, textScale: 2, language: .german),
+           Shot(scenario: .approval, theme: .standard, textScale: 2, language: .german),
+           Shot(scenario: .review, theme: .standard, textScale: 2, language: .german)]
 
     @Test(arguments: shots.indices)
     func rendersScreenshot(_ index: Int) async throws {

@@ -26,15 +26,18 @@ public struct ReviewScreen: TerminalScreen {
             details.append(ScreenParts.message(refusal, isError: true, identifier: "review.refusal"))
         }
         details.append(Spacer())
+        // At the largest text the details scroll rather than cut the IBAN or the amount.
+        let scrolling = ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: Theme.Spacing.compact, details))
+        let confirm = KeepsWordsWhole(button(model.confirmTitle, .confirm))
         return VStack(spacing: Theme.Spacing.compact, padding: .symmetric(horizontal: Theme.Spacing.large, vertical: Theme.Spacing.medium), [
             ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title),
-            Flexible(1, HStack(spacing: Theme.Spacing.large, [
-                // At the largest text the details scroll rather than cut the IBAN or the amount.
-                Flexible(3, ScrollArea(identifier: "review.details", label: model.title, VStack(spacing: Theme.Spacing.compact, details))),
-                VStack(spacing: 0, [
-                    Spacer(),
-                    Frame(width: Theme.Size.heroButtonWidth, height: Theme.Size.heroButtonHeight, button(model.confirmTitle, .confirm)),
+            Flexible(1, FirstThatFits([
+                HStack(spacing: Theme.Spacing.large, [
+                    Flexible(3, scrolling),
+                    VStack(spacing: 0, [Spacer(), Frame(minWidth: Theme.Size.heroButtonWidth, height: Theme.Size.heroButtonHeight, confirm)]),
                 ]),
+                // Where a long language at large text leaves Confirm no room beside the details, it takes the row under them, whole.
+                VStack(spacing: Theme.Spacing.compact, [Flexible(1, scrolling), Frame(height: Theme.Size.buttonRowHeight, confirm)]),
             ])),
         ])
     }

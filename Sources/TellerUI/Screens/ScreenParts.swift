@@ -7,14 +7,35 @@ import Widgets
 /// keypads worded by their view model.
 enum ScreenParts {
     /// Back on the left, the title, and an optional primary action on the right.
+    ///
+    /// A long language at large text does not cut it, nor take room from
+    /// the rest of the screen (the row claims no more width, and no more
+    /// height, than it did): Back, the title and the action whole in the
+    /// title's face; else the title whole in the body's bold face; else,
+    /// where there is an action, the two buttons whole and no title (the
+    /// action names what the screen does), and where there is none, Back
+    /// whole with the title on a line of its own under it; only past that
+    /// is anything shortened.
     static func topRow(back: Button?, title: String, action: Button? = nil) -> any Widget {
-        var children: [any Widget] = []
-        if let back { children.append(back) }
-        children.append(Label(title, style: .title))
-        // At least a touch target high, so the title sits at the same place with or without buttons.
-        children.append(Frame(height: LayoutContext.minimumTouchTarget, Spacer()))
-        if let action { children.append(action) }
-        return HStack(spacing: Theme.Spacing.medium, alignment: .center, children)
+        func row(_ title: Label?, whole: Bool) -> any Widget {
+            var children: [any Widget] = []
+            if let back { children.append(whole ? KeepsWordsWhole(back) : back) }
+            if let title { children.append(title) }
+            // At least a touch target high, so the title sits at the same place with or without buttons.
+            children.append(Frame(height: LayoutContext.minimumTouchTarget, Spacer()))
+            if let action { children.append(whole ? KeepsWordsWhole(action) : action) }
+            return HStack(spacing: Theme.Spacing.medium, alignment: .center, children)
+        }
+        func whole(_ style: TextStyle) -> Label {
+            var label = Label(title, style: style)
+            label.canTruncate = false
+            return label
+        }
+        let shortened = row(Label(title, style: .title), whole: false)
+        return ClaimsAsLittleAs(shortened, FirstThatFits([row(whole(.title), whole: true), row(whole(.bodyBold), whole: true)]
+            // With an action, the buttons alone; without, the title on its own line under Back (a form that scrolls takes it).
+            + [action == nil ? VStack(spacing: Theme.Spacing.xxSmall, [row(nil, whole: true), Label(title, style: .title, maxLines: 2)])
+                             : row(nil, whole: true), shortened]))
     }
 
     static func backButton(_ title: String, identifier: String) -> Button {
@@ -86,6 +107,27 @@ struct KeepsWordsWhole: Widget {
         let natural = child.measure(Size(width: Int(Int32.max) / 4, height: available.height), context)
         return Size(width: max(minimum.width, natural.width), height: minimum.height)
     }
+
+    func flexibility(_ axis: Axis) -> Double { child.flexibility(axis) }
+
+    func layout(in frame: Rect, _ context: LayoutContext) -> LayoutNode { child.layout(in: frame, context) }
+}
+
+/// Lays out as `child` does, but tells its parent the minimum size of
+/// `modest`: a ``FirstThatFits`` whose first arrangements need more must
+/// not take that room from its neighbours; it only uses what it is given.
+struct ClaimsAsLittleAs: Widget {
+    let modest: any Widget
+    let child: any Widget
+
+    init(_ modest: any Widget, _ child: any Widget) {
+        self.modest = modest
+        self.child = child
+    }
+
+    func measure(_ available: Size, _ context: LayoutContext) -> Size { child.measure(available, context) }
+
+    func minimumSize(_ available: Size, _ context: LayoutContext) -> Size { modest.minimumSize(available, context) }
 
     func flexibility(_ axis: Axis) -> Double { child.flexibility(axis) }
 

@@ -87,17 +87,16 @@ public struct SignInScreen: TerminalScreen {
                                title: model.title),
         ]
         // An approval's instructions run to many lines at large text: the
-        // fields the supervisor types into, and why a number was refused,
-        // come first, so they never scroll out of sight; the instructions follow.
+        // fields the supervisor types into, why a number was refused, and
+        // who can approve offline come first, so they never scroll out of
+        // sight; the instructions follow. The note is never cut.
+        let note = model.offlineNote.map { Label($0, style: .caption, color: .secondaryText, maxLines: 6, canTruncate: false, identifier: id("offline-note")) }
         if model.approving == nil { form.append(instructions) }
         form += fields
         if let message = model.message {
             form.append(ScreenParts.message(message, isError: model.isError, identifier: id("message")))
         }
-        if model.approving != nil { form.append(instructions) }
-        if let note = model.offlineNote {
-            form.append(Label(note, style: .caption, color: .secondaryText, maxLines: 3, identifier: id("offline-note")))
-        }
+        if model.approving != nil { form += (note.map { [$0] } ?? []) + [instructions] } else if let note { form.append(note) }
         form.append(Spacer())
         return HStack(spacing: Theme.Spacing.xxLarge, padding: .symmetric(horizontal: Theme.Spacing.xLarge, vertical: Theme.Spacing.medium), [
             // A longer language at large text scrolls the form rather than squeeze its fields.

@@ -62,7 +62,7 @@ public struct TillScreen: TerminalScreen {
             return VStack(spacing: Theme.Spacing.medium, padding: padding, [
                 topRow(action: nil),
                 Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: Theme.Spacing.medium, [
-                    ScreenParts.card(model.summary, identifier: "till.position"), messages(),
+                    ScreenParts.card(model.summary, identifier: "till.position"), exceptions(), messages(),
                 ]))),
                 Frame(height: Theme.Size.buttonRowHeight, button(model.startCloseTitle, .startClose)),
             ])
@@ -70,7 +70,7 @@ public struct TillScreen: TerminalScreen {
             return VStack(spacing: Theme.Spacing.medium, padding: padding, [
                 topRow(action: nil),
                 Flexible(1, ScrollArea(identifier: "till.body", label: model.title, VStack(spacing: Theme.Spacing.medium, [
-                    ScreenParts.card(model.summary, identifier: "till.result"),
+                    ScreenParts.card(model.summary, identifier: "till.result"), exceptions(),
                     model.printMessage.map { ScreenParts.message($0, isError: false, identifier: "till.print-message") } ?? Spacer(),
                 ]))),
                 HStack(spacing: Theme.Spacing.large,
@@ -84,6 +84,14 @@ public struct TillScreen: TerminalScreen {
 
     private func topRow(action: Button?) -> any Widget {
         ScreenParts.topRow(back: ScreenParts.backButton(model.backTitle, identifier: Control.back.rawValue), title: model.title, action: action)
+    }
+
+    /// The voided payments and those to settle with the bank, in a card of their own; nothing when there are none.
+    private func exceptions() -> any Widget {
+        let lines = model.exceptions
+        return lines.isEmpty ? Spacer() : ScreenParts.card(lines.map { line in
+            (line.reason.map { "\(line.label) · \($0)" } ?? line.label, line.value)
+        }, identifier: "till.exceptions")
     }
 
     private func messages() -> any Widget {
@@ -108,10 +116,13 @@ public struct TillScreen: TerminalScreen {
                 return HStack(spacing: Theme.Spacing.xSmall, row + Array(repeating: Flexible(1, Spacer()) as any Widget, count: columns - row.count))
             })
         }
-        // The refusal under the total it is about, above the tiles.
+        // The refusal under the total it is about, above the tiles. It takes
+        // the instructions' place: the drawer is counted by then, and so the
+        // tiles keep their room (at text scale 1.0 every one is in sight).
+        let instructions: [any Widget] = model.refusal == nil && model.failureText == nil
+            ? [Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 4, canTruncate: false)] : []
         func arrangement(_ columns: Int) -> any Widget {
-            let form: [any Widget] = [
-                Label(model.instructions, style: .caption, color: .secondaryText, maxLines: 4, canTruncate: false),
+            let form: [any Widget] = instructions + [
                 // In the screen's own face, as the rest of it (the amount style is monospace).
                 Label(model.countTotalText, style: .title, maxLines: 2, canTruncate: false, identifier: "till.total"),
                 messages(),
