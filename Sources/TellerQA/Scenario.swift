@@ -1,4 +1,5 @@
 import TellerConfiguration
+import Widgets
 import SystemCalls
 import FoundationEssentials
 
@@ -16,6 +17,8 @@ public struct Scenario: Sendable {
         /// An evemu recording, resolved against the scenario's directory.
         case play(path: String)
         case expect(identifier: String)
+        /// Every text whole and every control in sight but for the let-offs (``AccessibilityNode/notWhole(lettingOff:)``).
+        case expectWhole(lettingOff: [AccessibilityNode.LetOff])
         case expectText(String)
         case waitFor(identifier: String, timeout: Double)
         /// Until `identifier` is no longer on screen: the status bar's printer badge once every slip is out.
@@ -83,6 +86,12 @@ public struct Scenario: Sendable {
             case "expect":
                 guard words.count == 1 else { throw fail("expect needs one identifier: expect ID") }
                 action = .expect(identifier: rest)
+            case "expect-whole":
+                let letOffs = words.compactMap(AccessibilityNode.LetOff.init(word:))
+                guard letOffs.count == words.count else {
+                    throw fail("expect-whole takes identifier prefixes that may scroll, each as PREFIX or large:PREFIX: expect-whole [PREFIX...]")
+                }
+                action = .expectWhole(lettingOff: letOffs)
             case "expect-text":
                 guard !rest.isEmpty else { throw fail("expect-text needs text: expect-text TEXT") }
                 action = .expectText(rest)
@@ -110,7 +119,7 @@ public struct Scenario: Sendable {
                 guard words == ["down"] || words == ["up"] else { throw fail("link needs down or up: link down|up") }
                 action = .link(up: words == ["up"])
             default:
-                throw fail("unknown step '\(verb)'; steps: tap, touch, swipe, type, play, expect, expect-text, wait-for, wait-for-text, screenshot, power-cut, link")
+                throw fail("unknown step '\(verb)'; steps: tap, touch, swipe, type, play, expect, expect-whole, expect-text, wait-for, wait-for-text, screenshot, power-cut, link")
             }
             steps.append(Step(line: number, action: action))
         }

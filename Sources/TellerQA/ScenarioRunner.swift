@@ -63,6 +63,12 @@ public struct ScenarioRunner: Sendable {
             if let screen = try await waitFor(within: expectTimeout, { $0.node(identifier: identifier) != nil }) {
                 throw fail("expect \(identifier): not on screen '\(screen)'")
             }
+        case .expectWhole(let letOffs):
+            // The screen settles first (a new screen, a refusal coming); then what is cut stays cut.
+            var problems: [String] = []
+            if let screen = try await waitFor(within: expectTimeout, { tree in problems = tree.notWhole(lettingOff: letOffs); return problems.isEmpty }) {
+                throw fail("expect-whole: on screen '\(screen)', not whole: \(problems.joined(separator: "; "))")
+            }
         case .expectText(let text):
             if let screen = try await waitFor(within: expectTimeout, { $0.contains(text: text) }) {
                 throw fail("expect-text '\(text)': no label or value on screen '\(screen)' contains it")

@@ -17,8 +17,7 @@ extension TerminalApp: ControlHandler {
         case .status:
             return await statusReport()
         case .ui:
-            let tree = layoutCurrentScreen()
-            return try JSONValue(parsing: Data(try tree.accessibilityJSON(prettyPrinted: false).utf8))
+            return try JSONValue(parsing: Data(try accessibilityTree().json(prettyPrinted: false).utf8))
         case .screenshot(let path):
             let surface = snapshot()
             do {

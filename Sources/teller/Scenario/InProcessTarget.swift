@@ -50,7 +50,7 @@ final class InProcessTarget: ScenarioTarget {
     func accessibilityTree() async throws -> AccessibilityNode {
         await app.coordinator.settle()
         defer { countGlyphMisses() }
-        return app.layoutCurrentScreen().accessibilityNode
+        return app.accessibilityTree()
     }
 
     func screenshot(_ name: String) async throws -> String {
