@@ -37,13 +37,13 @@ let historyBenchmark = Benchmark(name: "history", summary: "start-up, enqueue, s
 
     // One counter day: the baseline of the figures an empty database cannot
     // give (the queue screen shows a day's rows, a day's journal is checked).
-    let day = try await HistoryFigures.measure(try await HistoryDatabase.built(days: 1, perDay: perDay, retention: retention, in: cache),
-                                               teller: binary, config: config, in: work.file("1d"))
+    let daySource = try await HistoryDatabase.built(days: 1, perDay: perDay, retention: retention, in: cache)
+    let day = try await HistoryFigures.measure(daySource, teller: binary, config: config, in: work.file("1d"))
     var measured: [(name: String, figures: HistoryFigures, data: String)] = []
     for span in years {
         let days = Int((span * 365).rounded())
         let source = try await HistoryDatabase.built(days: days, perDay: perDay, retention: retention, in: cache)
-        let figures = try await HistoryFigures.measure(source, teller: binary, config: config, in: work.file("\(days)d"))
+        let figures = try await HistoryFigures.measure(source, teller: binary, config: config, in: work.file("\(days)d"), day: daySource)
         measured.append((span == 0 ? "empty" : "\(span.fixed(decimals: span.rounded() == span ? 0 : 1))y", figures, work.file("\(days)d")))
     }
     // Start-up, the running terminal's status and `teller status`, the figures
@@ -109,6 +109,8 @@ struct HistoryFigures {
     var enqueueP99 = 0.0
     var runningStatusMilliseconds = 0.0
     var queueMilliseconds = 0.0
+    /// The one counter day's queue read, taken in turn with this one's (``measure(_:teller:config:in:day:)``).
+    var queueDayMilliseconds = 0.0
     var statusMilliseconds = 0.0
     var verifyAllMilliseconds = 0.0
     var verifyDayMilliseconds = 0.0
@@ -131,7 +133,7 @@ struct HistoryFigures {
             if let base, base > 0 { report("\(name)_\(key.hasSuffix("_ms") ? String(key.dropLast(3)) : key)_vs_empty", value / base) }
         }
         guard empty != nil else { return }
-        report("\(name)_queue_screen_vs_one_day", queueMilliseconds / day.queueMilliseconds)
+        report("\(name)_queue_screen_vs_one_day", queueMilliseconds / (queueDayMilliseconds > 0 ? queueDayMilliseconds : day.queueMilliseconds))
         report("\(name)_journal_verify_day_vs_one_day", verifyDayMilliseconds / day.verifyDayMilliseconds)
     }
 
@@ -175,8 +177,10 @@ struct HistoryFigures {
         return (start, statuses)
     }
 
-    /// Every figure of one database, each on a private copy of it.
-    static func measure(_ source: String, teller: String, config: String, in directory: String) async throws -> HistoryFigures {
+    /// Every figure of one database, each on a private copy of it; with
+    /// `day`, the queue screen's read is taken in turn with that of a copy of
+    /// the one counter day, read for read, so the ratio is of the same minute.
+    static func measure(_ source: String, teller: String, config: String, in directory: String, day: String? = nil) async throws -> HistoryFigures {
         var figures = HistoryFigures()
         let data = try copy(source, to: directory + "/data")
         figures.megabytes = Double(FileStatus(path: data + "/" + TellerStore.fileName)?.size ?? 0) / 1_048_576
@@ -210,9 +214,14 @@ struct HistoryFigures {
 
         // In-process on the same copy: the queue screen's read, then enqueues at the counter.
         let store = try TellerStore(dataDirectory: data, limits: try SyntheticHistory.limits)
-        var queue = Samples()
-        for _ in 0..<10 { _ = try await queue.measure { try await store.entries() } }
+        let dayStore = try day.map { try TellerStore(dataDirectory: try copy($0, to: directory + "/queue-day"), limits: try SyntheticHistory.limits) }
+        var queue = Samples(), queueDay = Samples()
+        for _ in 0..<(dayStore == nil ? 10 : 40) {
+            _ = try await queue.measure { try await store.entries() }
+            if let dayStore { _ = try await queueDay.measure { try await dayStore.entries() } }
+        }
         figures.queueMilliseconds = queue.median
+        if dayStore != nil { figures.queueDayMilliseconds = queueDay.median }
         var enqueue = Samples()
         let request = try TransactionRequest(kind: .deposit, account: try IBAN("DE89370400440532013000"), amount: Money(minorUnits: 1_234, currency: .eur),
                                              operatorID: OperatorID("1001")!)
@@ -262,7 +271,7 @@ private let historyUsage = """
       NAME_enqueue_p50_ms, _p99_ms  TellerStore.enqueue on that database, 200 deposits
       NAME_running_status_ms        teller ctl status against the running terminal
       NAME_queue_screen_ms          the queue screen's read (OutboxPort.entries), with its
-                                    ratio against one counter day (an empty queue shows nothing)
+                                    ratio against one counter day, read in turn with it (an empty queue shows nothing)
       NAME_status_ms                teller status (start-up, ctl status and status in rounds over every database)
       NAME_journal_verify_all_ms    teller journal verify
       NAME_journal_verify_day_ms    teller journal verify --day (yesterday), with its ratio

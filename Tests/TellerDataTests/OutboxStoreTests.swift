@@ -207,6 +207,45 @@ import TellerCore
         #expect(try await store.integrityReport() == "the totals keep 3 'queued' outbox rows, the outbox holds 2")
     }
 
+    /// The rejections and reviews no one acknowledged are counted with the
+    /// totals (schema 8) through a rejection, a review, an acknowledgement,
+    /// a state that moves on and a removal; the queue reads exactly those
+    /// rows, the newest first, and check --full names a count that drifts.
+    @Test func theUnacknowledgedCountsFollowEveryChangeAndTheQueueReadsExactlyThoseRows() async throws {
+        let store = try makeStore()
+        var entries: [OutboxEntry] = []
+        for amount: Int64 in [1_000, 2_000, 3_000, 4_000, 5_000, 6_000] { entries.append(try await store.enqueue(Fixtures.deposit(amount))) }
+        try await store.withDatabase { database in
+            for index in 0..<4 {
+                try database.run("UPDATE outbox SET state = 'rejected', reason = 'account_blocked' WHERE id = ?", [.integer(entries[index].id)])
+            }
+            try database.run("UPDATE outbox SET state = 'needsReview', reason = 'mismatch' WHERE id = ?", [.integer(entries[4].id)])
+        }
+        try await store.acknowledge(entries[1].key, by: Fixtures.operatorID)
+        // An acknowledged rejection removed (as retention removes one; an open one cannot be), a review answered.
+        try await store.acknowledge(entries[3].key, by: Fixtures.operatorID)
+        try await store.withDatabase { database in
+            try database.run("DELETE FROM outbox WHERE id = ?", [.integer(entries[3].id)])
+            try database.run("UPDATE outbox SET state = 'confirmed', host_reference = 'H-5' WHERE id = ?", [.integer(entries[4].id)])
+        }
+        var summary = try await store.summary()
+        #expect(summary.unacknowledgedRejections == 2)
+        #expect(summary.unacknowledgedReviews == 0)
+        #expect(try await store.integrityReport() == "ok")
+        // The queue: the open rejections (0 and 2), not the acknowledged one (1), among the rest.
+        let rejected = try await store.entries().filter { if case .rejected(_, false) = $0.state { true } else { false } }
+        #expect(rejected.map(\.key) == [entries[2].key, entries[0].key])
+
+        try await store.acknowledge(entries[0].key, by: Fixtures.operatorID)
+        try await store.acknowledge(entries[2].key, by: Fixtures.operatorID)
+        summary = try await store.summary()
+        #expect(summary.unacknowledgedRejections == 0)
+        #expect(try await store.entries().allSatisfy { if case .rejected(_, false) = $0.state { false } else { true } })
+
+        try await store.withDatabase { try $0.run("UPDATE outbox_totals SET amount_minor = 1 WHERE bucket = 'unacknowledged:rejected'") }
+        #expect(try await store.integrityReport() == "the totals keep 1 'rejected' outbox rows no one acknowledged, the outbox holds 0")
+    }
+
     @Test func operatorAcknowledgesARejectionOnce() async throws {
         let store = try makeStore()
         let entry = try await store.enqueue(Fixtures.deposit(1_000))

@@ -24,8 +24,12 @@ import TellerCore
     }
 
     static func totals(_ database: Database) throws -> [String] {
-        // The money totals; schema 7's rows per state ('rows:…') are compared with the table on their own.
-        try database.query("SELECT bucket || ' ' || currency || ' ' || amount_minor FROM outbox_totals WHERE bucket NOT LIKE 'rows:%' ORDER BY bucket, currency") { $0.text(0) }
+        // The money totals; schema 7's rows per state ('rows:…') and schema 8's unacknowledged
+        // ('unacknowledged:…') are compared with the table on their own.
+        try database.query("""
+            SELECT bucket || ' ' || currency || ' ' || amount_minor FROM outbox_totals
+            WHERE bucket NOT LIKE 'rows:%' AND bucket NOT LIKE 'unacknowledged:%' ORDER BY bucket, currency
+            """) { $0.text(0) }
     }
 
     /// Whether inserting an outbox row builds a temporary b-tree (what the IN lists cost).
@@ -73,7 +77,16 @@ import TellerCore
             #expect(try database.query("SELECT name FROM sqlite_schema WHERE tbl_name = 'outbox' AND type IN ('index', 'trigger') ORDER BY name") { $0.text(0) }
                     == ["outbox_by_state", "outbox_by_till", "outbox_keeps_unsettled", "outbox_one_reversal",
                         "outbox_rows_on_delete", "outbox_rows_on_insert", "outbox_rows_on_state", "outbox_totals_on_insert", "outbox_totals_on_state",
+                        "outbox_unacknowledged_on_delete", "outbox_unacknowledged_on_insert", "outbox_unacknowledged_on_update",
                         "sqlite_autoindex_outbox_1"])
+            // Schema 8 counted the rejections and reviews no one acknowledged that the migrations carried.
+            let open = try database.query("""
+                SELECT state || ':' || count(*) FROM outbox WHERE state IN ('rejected', 'needsReview') AND acknowledged_at_ms IS NULL
+                GROUP BY state ORDER BY state
+                """) { $0.text(0) }
+            #expect(try database.query("""
+                SELECT substr(bucket, 16) || ':' || amount_minor FROM outbox_totals WHERE bucket LIKE 'unacknowledged:%' AND amount_minor > 0 ORDER BY bucket
+                """) { $0.text(0) } == open)
             // Schema 7 counted the rows the migrations carried, per state, and the triggers keep the count from there.
             let held = try database.query("SELECT state || ':' || count(*) FROM outbox GROUP BY state ORDER BY state") { $0.text(0) }
             #expect(try database.query("SELECT substr(bucket, 6) || ':' || amount_minor FROM outbox_totals WHERE bucket LIKE 'rows:%' AND amount_minor > 0 ORDER BY bucket") { $0.text(0) } == held)

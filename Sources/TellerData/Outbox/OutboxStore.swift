@@ -167,10 +167,21 @@ final class OutboxStore {
     }
 
     /// The rejections no operator has acknowledged: what follows `FROM` in a
-    /// query of them. Read through the state index, a row page per rejected
-    /// row kept: an index of their own made every enqueue about 0.1 ms
-    /// slower (teller-bench enqueue), which costs more than it saves.
-    static let rejectionsToAcknowledge = "outbox WHERE state = 'rejected' AND acknowledged_at_ms IS NULL"
+    /// query of them. Read through the state index from the newest back, and
+    /// only as many as schema 8 counts with the totals, so none are read when
+    /// none are open, not every rejection retention keeps (an index of their
+    /// own made every enqueue about 0.1 ms slower, teller-bench enqueue).
+    static let rejectionsToAcknowledge = """
+        (SELECT * FROM outbox WHERE state = 'rejected' AND acknowledged_at_ms IS NULL ORDER BY id DESC
+         LIMIT (SELECT coalesce(max(amount_minor), 0) FROM outbox_totals WHERE bucket = 'unacknowledged:rejected' AND currency = ''))
+        """
+
+    /// The rejected and under-review rows no operator has acknowledged, per
+    /// state, as schema 8's triggers keep them with the totals.
+    func keptUnacknowledged(_ state: OutboxState.Kind) throws -> Int {
+        Int(try database.queryInt64("SELECT amount_minor FROM outbox_totals WHERE bucket = ? AND currency = ''",
+                                    [.text("unacknowledged:" + state.rawValue)]) ?? 0)
+    }
 
     func summary() throws -> QueueSummary {
         var counts = Dictionary(uniqueKeysWithValues: OutboxState.Kind.allCases.map { ($0, 0) })
@@ -190,10 +201,8 @@ final class OutboxStore {
             pending[currency] = Money(minorUnits: total, currency: currency)
         }
         let oldest = try database.queryInt64("SELECT min(created_at_ms) FROM outbox WHERE state IN (?, ?)", .pending)
-        let unacknowledged = try database.queryInt64("SELECT count(*) FROM \(Self.rejectionsToAcknowledge)") ?? 0
-        let reviews = try database.queryInt64("SELECT count(*) FROM outbox WHERE state = ? AND acknowledged_at_ms IS NULL", [.state(.needsReview)]) ?? 0
         return QueueSummary(countsByState: counts, pendingByCurrency: pending, oldestQueuedAt: oldest.map(Date.init(millisecondsSince1970:)),
-                            unacknowledgedRejections: Int(unacknowledged), unacknowledgedReviews: Int(reviews))
+                            unacknowledgedRejections: try keptUnacknowledged(.rejected), unacknowledgedReviews: try keptUnacknowledged(.needsReview))
     }
 
     /// The rows per state kept with the running totals (schema 7): what
@@ -201,7 +210,8 @@ final class OutboxStore {
     static let keptCounts = "outbox_totals WHERE bucket >= 'rows:' AND bucket < 'rows;' AND currency = ''"
     static let keptState = "substr(bucket, 6)"
 
-    /// Where the rows per state kept with the totals differ from the rows,
+    /// Where the rows per state, and the rejections and reviews no one
+    /// acknowledged, kept with the totals differ from the rows,
     /// one line each; empty when they agree. Reads the whole outbox: for
     /// `teller check --full`, never for status.
     func countDifferences() throws -> [String] {
@@ -215,6 +225,18 @@ final class OutboxStore {
             WHERE coalesce(kept.rows, -1) != coalesce(held.rows, 0)
             """) { (row: Statement) throws(SQLiteError) in
             "the totals keep \(try row.int64("kept")) '\(try row.text("state"))' outbox rows, the outbox holds \(try row.int64("held"))"
+        } + database.query("""
+            WITH kept AS (SELECT substr(bucket, 16) AS state, amount_minor AS rows FROM outbox_totals
+                          WHERE bucket IN ('unacknowledged:rejected', 'unacknowledged:needsReview') AND currency = ''),
+                 held AS (SELECT state, count(*) AS rows FROM outbox
+                          WHERE state IN ('rejected', 'needsReview') AND acknowledged_at_ms IS NULL GROUP BY state)
+            SELECT kind.state AS state, coalesce(kept.rows, 0) AS kept, coalesce(held.rows, 0) AS held
+            FROM (SELECT state FROM kept UNION SELECT state FROM held) AS kind
+            LEFT JOIN kept ON kept.state = kind.state
+            LEFT JOIN held ON held.state = kind.state
+            WHERE coalesce(kept.rows, 0) != coalesce(held.rows, 0)
+            """) { (row: Statement) throws(SQLiteError) in
+            "the totals keep \(try row.int64("kept")) '\(try row.text("state"))' outbox rows no one acknowledged, the outbox holds \(try row.int64("held"))"
         }
     }
 

@@ -47,8 +47,10 @@ extension OutboxStore {
         let removed = database.changes
         // Past days' limit buckets are never read again (the daily limit reads today's).
         if removed > 0 {
-            // Past days' limit buckets only: never 'pending' nor the rows per state ('rows:…').
-            try database.run("DELETE FROM outbox_totals WHERE bucket != 'pending' AND bucket NOT LIKE 'rows:%' AND bucket < ?", [.text(localDay(cutoff))])
+            // Past days' limit buckets only: never 'pending', the rows per state ('rows:…') nor the unacknowledged ('unacknowledged:…').
+            try database.run("""
+                DELETE FROM outbox_totals WHERE bucket != 'pending' AND bucket NOT LIKE 'rows:%' AND bucket NOT LIKE 'unacknowledged:%' AND bucket < ?
+                """, [.text(localDay(cutoff))])
         }
         return removed
     }

@@ -162,8 +162,9 @@ public actor TellerStore {
     }
 
     /// Runs `PRAGMA integrity_check`, which compares every index with its
-    /// table, and then compares the counts per state that schema 7's
-    /// triggers keep with the outbox's rows; "ok" when both agree.
+    /// table, and then compares the counts that schema 7's and 8's triggers
+    /// keep (rows per state, rejections and reviews no one acknowledged)
+    /// with the outbox's rows; "ok" when both agree.
     public func integrityReport() throws -> String {
         let report = try database.integrityReport()
         guard report == "ok" else { return report }
