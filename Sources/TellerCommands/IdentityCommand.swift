@@ -57,8 +57,10 @@ public enum IdentityCommand {
             Log.error("teller identity csr: terminal_id is not set in \(options.configurationPath); the certificate names it")
             return 2
         }
-        guard keyStdin || isatty(STDOUT_FILENO) == 0 else {
-            Log.error("teller identity csr: the new private key goes to standard output, and this is a terminal; pipe it into systemd-creds encrypt (see teller identity --help), never into a file")
+        if !keyStdin, let refusal = keyOutputRefusal(FileStatus(descriptor: .standardOutput)?.kind) {
+            Log.error("teller identity csr: the new private key goes to standard output, and that is \(refusal); pipe it into systemd-creds encrypt "
+                      + "(teller identity csr --csr-out FILE | systemd-creds encrypt --name=\(ClientIdentity.credentialName) - CRED, see teller identity --help): "
+                      + "nothing was made")
             return 2
         }
         do {
@@ -81,6 +83,21 @@ public enum IdentityCommand {
         } catch {
             Log.error("teller identity csr: \(error)")
             return 1
+        }
+    }
+
+    /// Why the private key may not go to an output of `kind`, or nil for a
+    /// pipe or a socket (systemd-creds encrypt reading it, a provisioning
+    /// tool's socket): a regular file or a directory would keep the key on
+    /// disk, a terminal would show it, and an output stat cannot name is refused too.
+    static func keyOutputRefusal(_ kind: FileStatus.Kind?) -> String? {
+        switch kind {
+        case .pipe, .socket: nil
+        case .regular: "a regular file, which would keep the key on disk unsealed"
+        case .directory: "a directory"
+        case .characterDevice: "a terminal or another device, which would show or lose the key"
+        case .blockDevice: "a block device"
+        case .symbolicLink, nil: "not a pipe"
         }
     }
 

@@ -231,10 +231,15 @@ extension Configuration {
                 problems.append(ConfigurationProblem(file: path, line: 0, message: "ca_file: \(error)"))
             }
         }
-        // The pair loaded (hostConfiguration said what was wrong if not); now its dates.
-        if let clientCertificate, (try? clientIdentity()) != nil {
+        // The pair loaded (hostConfiguration said what was wrong if not); now its dates, and whose it is:
+        // another terminal's certificate is refused by the host on every request (certificate_terminal_mismatch).
+        if let clientCertificate, let identity = try? clientIdentity() {
             do { _ = try CertificateFiles.checkBundle(clientCertificate) } catch {
                 problems.append(ConfigurationProblem(file: path, line: 0, message: "client_cert: \(error)"))
+            }
+            if let terminalID, identity.certificate.subject != terminalID {
+                problems.append(ConfigurationProblem(file: path, line: 0, message: "client_cert: \(clientCertificate) is the certificate of "
+                    + "\(identity.certificate.subject), not of this terminal (terminal_id = \(terminalID)); install its own (teller identity csr)"))
             }
         }
         return problems
@@ -282,7 +287,19 @@ extension Configuration {
             return try ClientIdentity.load(certificate: clientCertificate, keyFile: clientKey,
                                            givenKey: givenClientKey.map { ($0, "the key on standard input") }, environment: environment)
         } catch {
-            throw .tls("client_cert/client_key: \(error)")
+            throw .tls("\(Self.faultyKey(error, certificate: clientCertificate)): \(error)")
+        }
+    }
+
+    /// The one key whose file is at fault: `client_cert` when its file is,
+    /// `client_key` for the key (missing, unreadable, too open, not a key,
+    /// not the certificate's).
+    static func faultyKey(_ error: CertificateFileError, certificate: String) -> String {
+        switch error {
+        case .missing(let path), .notRegularFile(let path), .unreadable(let path), .noCertificate(let path),
+             .notYetValid(let path, _), .expired(let path, _):
+            path == certificate ? "client_cert" : "client_key"
+        case .noKey, .keyMismatch, .tooOpen: "client_key"
         }
     }
 }

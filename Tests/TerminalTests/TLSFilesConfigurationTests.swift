@@ -57,13 +57,16 @@ import Testing
         (["ca_file = FILE(T-0001-expired.pem)"], "ca_file: FILE(T-0001-expired.pem) expired on "),
         (["client_cert = FILE(T-0001-expired.pem)", "client_key = FILE(T-0001-expired.key)"], "client_cert: FILE(T-0001-expired.pem) expired on "),
         (["client_cert = FILE(T-0001-not-yet-valid.pem)", "client_key = FILE(T-0001-not-yet-valid.key)"], "client_cert: FILE(T-0001-not-yet-valid.pem) is not valid until "),
-        (["client_cert = FILE(garbage.pem)", "client_key = FILE(T-0001.key)"], "FILE(garbage.pem) holds no PEM certificate"),
-        (["client_cert = FILE(missing.pem)", "client_key = FILE(T-0001.key)"], "FILE(missing.pem) does not exist"),
-        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(T-0002.key)"], "the key in FILE(T-0002.key) does not belong to the certificate in FILE(T-0001.pem)"),
-        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(garbage.key)"], "FILE(garbage.key) holds no unencrypted PEM private key"),
-        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(open.key)"], "FILE(open.key) has mode 644; a private key must be readable by its owner only"),
-        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(missing.key)"], "FILE(missing.key) does not exist"),
-        (["client_cert = FILE(T-0001.pem)"], "client_key (or the systemd credential teller-client-key) does not exist"),
+        (["client_cert = FILE(garbage.pem)", "client_key = FILE(T-0001.key)"], "client_cert: FILE(garbage.pem) holds no PEM certificate"),
+        (["client_cert = FILE(missing.pem)", "client_key = FILE(T-0001.key)"], "client_cert: FILE(missing.pem) does not exist"),
+        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(T-0002.key)"], "client_key: the key in FILE(T-0002.key) does not belong to the certificate in FILE(T-0001.pem)"),
+        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(garbage.key)"], "client_key: FILE(garbage.key) holds no unencrypted PEM private key"),
+        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(open.key)"], "client_key: FILE(open.key) has mode 644; a private key must be readable by its owner only"),
+        (["client_cert = FILE(T-0001.pem)", "client_key = FILE(missing.key)"], "client_key: FILE(missing.key) does not exist"),
+        (["client_cert = FILE(T-0001.pem)"], "client_key: client_key (or the systemd credential teller-client-key) does not exist"),
+        // Another terminal's pair, whole and valid: the host would refuse it on every request.
+        (["client_cert = FILE(T-0002.pem)", "client_key = FILE(T-0002.key)"],
+         "client_cert: FILE(T-0002.pem) is the certificate of T-0002, not of this terminal (terminal_id = T-0001)"),
         (["client_key = FILE(T-0001.key)"], "client_key is set but client_cert is not"),
     ]
 
