@@ -177,6 +177,8 @@ public final class ReferenceHost: @unchecked Sendable {
         let droppedResponses: Int
         let pinVerifications: Int
         let tillEventsRecorded: Int
+        /// 403 certificate_terminal_mismatch answers: a request with another terminal's certificate.
+        let certificateMismatches: Int
     }
 
     struct Journal: Decodable { let entries: [JournalEntry] }

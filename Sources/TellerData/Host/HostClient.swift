@@ -33,6 +33,8 @@ public final class HostClient: Sendable {
             var allHeaders = headers
             allHeaders["Authorization"] = "Bearer \(token)"
             let response = try await connection.send(method, path, body: body, headers: allHeaders, progress: progress)
+            // Another terminal's certificate: no request of this terminal's will pass; the vault stops asking.
+            if response.status == 403 { await vault.note(HostMapper.error(for: response)) }
             guard response.status == 401, attempt == 0 else { return response }
             token = try await vault.renew(replacing: token)
         }

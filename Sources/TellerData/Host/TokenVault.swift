@@ -42,8 +42,27 @@ public actor TokenVault {
         }
     }
 
+    /// Set by an answer that docs/host-api.md §10 says no retry can help
+    /// (`403 certificate_terminal_mismatch`: this certificate is another
+    /// terminal's): from then on the vault asks the host for no token and
+    /// every caller gets that answer at once, until the terminal starts
+    /// again with another configuration (provisioning restarts it).
+    private var refusal: HostError?
+
+    /// Whether `error` is an answer no retry can help (``refusal``).
+    static func isFinal(_ error: HostError) -> Bool {
+        if case .clientCertificateRefused(.otherTerminal, _) = error { true } else { false }
+    }
+
+    /// Keeps `error` when it is one no retry can help (``isFinal(_:)``): the
+    /// host answered a request that way, so no token will help either.
+    public func note(_ error: HostError) {
+        if refusal == nil, Self.isFinal(error) { refusal = error }
+    }
+
     /// A usable access token: the cached one, or a fresh one.
     public func validAccessToken() async throws(HostError) -> String {
+        if let refusal { throw refusal }
         // Refresh a little early so a request does not leave with a token that dies on the way.
         if let accessToken, accessExpiry.timeIntervalSince(clock()) > 5 { return accessToken }
         return try await renew(replacing: accessToken)
@@ -52,6 +71,7 @@ public actor TokenVault {
     /// Called after a 401: returns a token newer than `rejected`, starting
     /// at most one refresh however many callers arrive together.
     public func renew(replacing rejected: String?) async throws(HostError) -> String {
+        if let refusal { throw refusal }
         if let accessToken, accessToken != rejected, accessExpiry > clock() { return accessToken }
         if let inFlight {
             return try await Self.value(of: inFlight)
@@ -66,6 +86,7 @@ public actor TokenVault {
         } onCancel: {
             task.cancel()
         }
+        if case .failure(let error) = result { note(error) }
         return try result.get()
     }
 

@@ -97,6 +97,43 @@ extension HostIntegrationTests {
             }
         }
 
+        /// docs/host-api.md §10: after `403 certificate_terminal_mismatch`
+        /// the terminal does not ask for a token again, however often the
+        /// engine tries (it had asked 21 times in 17 s); the problem stays
+        /// named. A new start (provisioning restarts it) asks once more.
+        @Test func anotherTerminalsCertificateIsAskedAboutOnceNotOnEveryRetry() async throws {
+            let bench = try await Self.bench()
+            defer { Task { await bench.host.stop() } }
+            let identity = try ClientIdentity.load(certificate: bench.file("T-0002.pem"), keyFile: bench.file("T-0002.key"), environment: [:])
+            let directory = TemporaryDirectory("teller-terminal")
+            let store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits)
+            _ = try await store.enqueue(HostFixtures.deposit(1_000))
+            func start() throws -> (SyncEngine, HostConnection) {
+                let connection = HostConnection(configuration: try HostConfiguration(baseURL: bench.host.url, requestTimeout: 5,
+                                                                                     caFile: bench.file("ca.pem"), clientIdentity: identity))
+                let vault = TokenVault(connection: connection, credentials: TerminalCredentials(terminalID: ReferenceHost.terminalID,
+                                                                                                secret: ReferenceHost.terminalSecret),
+                                       dataDirectory: directory.path)
+                return (SyncEngine(store: store, host: HostClient(connection: connection, vault: vault), policy: HostFixtures.quickRetries), connection)
+            }
+            /// `passes` drains, each when the row is due again (quick retries: 0.05 s to 0.5 s).
+            func drain(_ engine: SyncEngine, passes: Int) async throws {
+                for _ in 0..<passes {
+                    if let wait = await engine.drainOnce() { try await Task.sleep(for: .milliseconds(Int(min(wait, 1) * 1000) + 10)) }
+                }
+            }
+            let (engine, connection) = try start()
+            try await drain(engine, passes: 6)
+            #expect(try await bench.host.stats().certificateMismatches == 1, "one answer is enough: the host was asked again")
+            #expect(connection.reachability.problem?.kind == .certificateOtherTerminal)
+            #expect(try await store.summary().pendingCount == 1)
+
+            let (restarted, _) = try start()
+            try await drain(restarted, passes: 3)
+            #expect(try await bench.host.stats().certificateMismatches == 2)
+            #expect(try await bench.host.journal().isEmpty)
+        }
+
         /// A technician reads `teller drain`'s log: over many retries a
         /// refused handshake is one line, and no "sending" (nothing left);
         /// once the certificate is there, "sending" and "confirmed" once each.
