@@ -186,6 +186,7 @@ public final class HostConnection: Sendable {
             return .tls("the host's public key does not match host_pin_sha256: expected \(configuration.pinnedKey ?? "?"), the host presented \(presented ?? "a key that could not be read")")
         case .curl(let code, let message):
             if let refusal = tlsRefusal(code: code, message: message) { return refusal }
+            if let again = certificateRefusedAgain(code: code, message: message) { return again }
             switch code {
             case 28: // CURLE_OPERATION_TIMEDOUT, including the low-speed limit
                 return .timeout("no complete answer within request_timeout_s = \(seconds) (\(message))")
@@ -243,6 +244,27 @@ public final class HostConnection: Sendable {
             return .clientCertificateRefused(.untrusted, "the host refused \(mine) \(raw)")
         }
         return nil
+    }
+
+    /// A host that refused the terminal's certificate and closes the
+    /// connection the moment it has sent its alert: TLS 1.3 sends the alert
+    /// after the client's side of the handshake, so libcurl may meet the
+    /// closed socket first and report a failed send or read (curl 55, 56)
+    /// with no alert in its words. After a certificate refusal from this
+    /// host that is the same refusal again, not the network going away: the
+    /// status would otherwise flap between the certificate and "offline".
+    private func certificateRefusedAgain(code: UInt32, message: String) -> HostError? {
+        guard code == 55 || code == 56, let last = reachability.problem else { return nil }
+        let refusal: ClientCertificateRefusal
+        switch last.kind {
+        case .certificateMissing: refusal = .missing
+        case .certificateUntrusted: refusal = .untrusted
+        case .certificateExpired: refusal = .expired
+        case .certificateOtherTerminal: refusal = .otherTerminal
+        default: return nil
+        }
+        let first = last.detail.components(separatedBy: "; again: ")[0]
+        return .clientCertificateRefused(refusal, "\(first); again: the host closed the connection before its alert was read (\(message), curl \(code))")
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -203,6 +203,36 @@ extension HostIntegrationTests {
             #expect(refused.description.contains("shares no cipher") && refused.description.contains("requires a client certificate"), "\(refused)")
         }
 
+        /// A TLS 1.3 host that requires a certificate and closes the moment
+        /// its alert is out: libcurl often meets the closed socket before the
+        /// alert (curl 55 or 56). Before the first alert is read nothing says
+        /// it was the certificate, and the request reads offline; once one
+        /// is read, every later request names the missing certificate (the
+        /// status had flapped between the two, and the screen said offline).
+        @Test func aHostThatClosesRightAfterItsAlertIsStillTheCertificate() async throws {
+            let bench = try await Self.bench()
+            defer { Task { await bench.host.stop() } }
+            let server = try Self.tlsServer(certificate: bench.file("host.pem"), key: bench.file("host.key"), configure: """
+                context.minimum_version = ssl.TLSVersion.TLSv1_3
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(sys.argv[3])
+                """, arguments: [bench.file("ca.pem")])
+            let (_, port) = try await server.listeningAddress()
+            defer { server.killNow() }
+            let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!,
+                                                                                 caFile: bench.file("ca.pem")))
+            var kinds: [SyncProblem.Kind?] = []
+            for _ in 0..<20 {
+                let thrown = await thrownError(HostError.self) { _ = try await connection.send("GET", "/v1/health") }
+                kinds.append(try #require(thrown, "the handshake was not refused").problemKind)
+            }
+            let first = try #require(kinds.firstIndex(of: .certificateMissing), "no alert read in 20 requests: \(kinds)")
+            #expect(kinds[first...].allSatisfy { $0 == .certificateMissing }, "\(kinds)")
+            #expect(kinds[..<first].allSatisfy { $0 == .offline }, "\(kinds)")
+            let detail = try #require(connection.reachability.problem).detail
+            #expect(detail.components(separatedBy: "again:").count <= 2, "the detail does not grow with each retry: \(detail)")
+        }
+
         /// A host that speaks only TLS 1.0 and 1.1 is named as such, not in OpenSSL's words alone.
         @Test func aHostOfferingOnlyOldTLSIsNamed() async throws {
             let files = TemporaryDirectory("teller-old-tls")
