@@ -68,6 +68,20 @@ extension HostIntegrationTests {
                 """, certificate, key] + arguments)
         }
 
+        /// A TLS server that requires a certificate from make-test-pki's CA,
+        /// at the TLS `version` line given, and a connection to it that sends none.
+        static func hostRequiringACertificate(_ bench: Bench, version: String) async throws -> (ChildProcess, HostConnection) {
+            let server = try Self.tlsServer(certificate: bench.file("host.pem"), key: bench.file("host.key"), configure: """
+                \(version)
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(sys.argv[3])
+                """, arguments: [bench.file("ca.pem")])
+            let (_, port) = try await server.listeningAddress()
+            let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!,
+                                                                                 caFile: bench.file("ca.pem")))
+            return (server, connection)
+        }
+
         @Test func theTerminalsOwnCertificateDrains() async throws {
             let bench = try await Self.bench()
             defer { Task { await bench.host.stop() } }
@@ -188,15 +202,8 @@ extension HostIntegrationTests {
         @Test func aTLS12HostThatRequiresACertificateIsNamedWithoutAGuess() async throws {
             let bench = try await Self.bench()
             defer { Task { await bench.host.stop() } }
-            let server = try Self.tlsServer(certificate: bench.file("host.pem"), key: bench.file("host.key"), configure: """
-                context.maximum_version = ssl.TLSVersion.TLSv1_2
-                context.verify_mode = ssl.CERT_REQUIRED
-                context.load_verify_locations(sys.argv[3])
-                """, arguments: [bench.file("ca.pem")])
-            let (_, port) = try await server.listeningAddress()
+            let (server, connection) = try await Self.hostRequiringACertificate(bench, version: "context.maximum_version = ssl.TLSVersion.TLSv1_2")
             defer { server.killNow() }
-            let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!,
-                                                                                 caFile: bench.file("ca.pem")))
             let thrown = await thrownError(HostError.self) { _ = try await connection.send("GET", "/v1/health") }
             let refused = try #require(thrown, "the handshake was not refused")
             #expect(refused.problemKind == .tls, "\(refused)")
@@ -212,15 +219,8 @@ extension HostIntegrationTests {
         @Test func aHostThatClosesRightAfterItsAlertIsStillTheCertificate() async throws {
             let bench = try await Self.bench()
             defer { Task { await bench.host.stop() } }
-            let server = try Self.tlsServer(certificate: bench.file("host.pem"), key: bench.file("host.key"), configure: """
-                context.minimum_version = ssl.TLSVersion.TLSv1_3
-                context.verify_mode = ssl.CERT_REQUIRED
-                context.load_verify_locations(sys.argv[3])
-                """, arguments: [bench.file("ca.pem")])
-            let (_, port) = try await server.listeningAddress()
+            let (server, connection) = try await Self.hostRequiringACertificate(bench, version: "context.minimum_version = ssl.TLSVersion.TLSv1_3")
             defer { server.killNow() }
-            let connection = HostConnection(configuration: try HostConfiguration(baseURL: URL(string: "https://127.0.0.1:\(port)")!,
-                                                                                 caFile: bench.file("ca.pem")))
             var kinds: [SyncProblem.Kind?] = []
             for _ in 0..<20 {
                 let thrown = await thrownError(HostError.self) { _ = try await connection.send("GET", "/v1/health") }
