@@ -12,6 +12,21 @@ extension Syscall {
         _ = try retrying("fchown") { fchown(fd, user, group) }
     }
 
+    /// The groups this process acts in: its effective group and the
+    /// supplementary ones (getgroups(2)), e.g. whether it is in `input`.
+    public static func processGroups() -> [gid_t] {
+        let count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        let filled = count > 0 ? getgroups(count, &groups) : 0
+        return [getegid()] + groups.prefix(Int(max(filled, 0)))
+    }
+
+    /// The name of group `id` (getgrgid(3)), or its number when it has none.
+    public static func groupName(_ id: gid_t) -> String {
+        guard let entry = getgrgid(id), let name = entry.pointee.gr_name else { return String(id) }
+        return String(cString: name)
+    }
+
     /// fstat(2): the open file itself.
     public static func fileStatus(_ fd: Int32) throws(SystemCallError) -> stat {
         var info = stat()

@@ -58,3 +58,42 @@ struct InputMonitorTests {
         #expect(seen.contains(dir + "/event5"))
     }
 }
+
+/// A device refused at open (issue 42, item 12): one that just appeared in
+/// a group this process is in, before udev gave the group read access, is
+/// tried again quietly at udev's change; otherwise the advice fits the case.
+@Suite struct InputPermissionNoticeTests {
+    static func status(group: gid_t, mode: mode_t) throws -> FileStatus {
+        var info = stat()
+        info.st_mode = S_IFCHR | mode
+        info.st_gid = group
+        return try #require(FileStatus(info))
+    }
+
+    /// The error of a single `.failed` notice; nil for anything else.
+    static func failure(_ notices: [InputNotice]) -> InputError? {
+        guard notices.count == 1, case .failed(let error) = notices[0] else { return nil }
+        return error
+    }
+
+    @Test func aNewDeviceInTheGroupBeforeUdevSetItsModeIsQuiet() throws {
+        let notices = InputMonitor.permissionNotice(path: "/dev/input/event9", status: try Self.status(group: 105, mode: 0o600), groups: [0, 105], hotplug: true)
+        #expect(notices.isEmpty)
+    }
+
+    @Test func atStartTheSameSaysTheGroupLacksReadAccessNotJoinTheGroup() throws {
+        let notices = InputMonitor.permissionNotice(path: "/dev/input/event9", status: try Self.status(group: 105, mode: 0o600), groups: [0, 105], hotplug: false)
+        let error = try #require(Self.failure(notices), "\(notices)")
+        #expect(error == .groupCannotRead(path: "/dev/input/event9", group: Syscall.groupName(105), mode: 0o600))
+        #expect(error.description.contains("although the Teller service user is in its group"))
+        #expect(!error.description.contains("add the Teller service user"))
+    }
+
+    @Test func outsideTheGroupTheAdviceIsToJoinIt() throws {
+        for hotplug in [true, false] {
+            let notices = InputMonitor.permissionNotice(path: "/dev/input/event9", status: try Self.status(group: 105, mode: 0o660), groups: [1000], hotplug: hotplug)
+            let error = try #require(Self.failure(notices), "\(notices)")
+            #expect(error == .permissionDenied(path: "/dev/input/event9"))
+        }
+    }
+}

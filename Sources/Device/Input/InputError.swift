@@ -2,8 +2,12 @@ import SystemCalls
 
 /// Why an input device could not be opened or read, naming the device.
 public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The node is not readable by this user.
+    /// The node is not readable by this user, who is not in its group.
     case permissionDenied(path: String)
+    /// The node is not readable although this user is in its group: its
+    /// mode does not give the group read access (udev had not set it yet
+    /// when a device first appeared, or no rule does).
+    case groupCannotRead(path: String, group: String, mode: UInt32)
     /// The node exists but libevdev does not recognise it as an evdev device.
     case notAnEventDevice(path: String, errno: Errno)
     /// The device went away (unplugged, or its uinput creator destroyed it).
@@ -19,6 +23,9 @@ public enum InputError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .permissionDenied(let path):
             return "\(path): permission denied; add the Teller service user to the 'input' group (or run it with a udev rule granting access)"
+        case .groupCannotRead(let path, let group, let mode):
+            return "\(path): permission denied, although the Teller service user is in its group '\(group)': its mode \(String(mode, radix: 8)) "
+                + "gives the group no read access; a udev rule must (MODE=\"0660\", GROUP=\"\(group)\")"
         case .notAnEventDevice(let path, let errno):
             return "\(path): not an evdev input device (\(errno))"
         case .unplugged(let path):

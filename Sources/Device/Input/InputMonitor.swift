@@ -166,13 +166,18 @@ public final class InputMonitor {
     }
 
     /// Opens one device by path (hotplug calls this; tests and tools may too).
-    public func open(path: String) -> [InputNotice] {
+    /// - Parameter hotplug: the device just appeared or changed (inotify):
+    ///   refused while udev is still setting its group's access, it is
+    ///   tried again quietly at udev's next change (IN_ATTRIB).
+    public func open(path: String, hotplug: Bool = false) -> [InputNotice] {
         guard devices[path] == nil else { return [] }
         let device: InputDevice
         do {
             device = try InputDevice(path: path, grab: configuration.grab)
         } catch .unplugged {
             return []
+        } catch .permissionDenied {
+            return Self.permissionNotice(path: path, status: FileStatus(path: path), groups: Syscall.processGroups(), hotplug: hotplug)
         } catch {
             return [.failed(error)]
         }
@@ -182,6 +187,16 @@ public final class InputMonitor {
         let keyboard = (kind == .keyboard || kind == .scanner) ? KeyboardDecoder(isScanner: kind == .scanner) : nil
         devices[path] = Attached(device, touch: touch, keyboard: keyboard)
         return [.added(path: path, name: device.name, kind: kind)]
+    }
+
+    /// What a refused open says: nothing yet for a device that just
+    /// appeared in one of this process's groups whose mode udev has not set
+    /// (its change comes as IN_ATTRIB and opens it); else why, and the right
+    /// advice: join the group, or give the group read access.
+    static func permissionNotice(path: String, status: FileStatus?, groups: [gid_t], hotplug: Bool) -> [InputNotice] {
+        guard let status, groups.contains(status.group), status.permissions & 0o040 == 0 else { return [.failed(.permissionDenied(path: path))] }
+        if hotplug { return [] }
+        return [.failed(.groupCannotRead(path: path, group: Syscall.groupName(status.group), mode: UInt32(status.permissions)))]
     }
 
     private func read(_ attached: Attached) -> [InputNotice] {
@@ -290,7 +305,7 @@ public final class InputMonitor {
                     notices += remove(path: path)
                 } else {
                     // IN_CREATE may come before udev fixes permissions; IN_ATTRIB retries then.
-                    notices += open(path: path)
+                    notices += open(path: path, hotplug: true)
                 }
             }
         }
