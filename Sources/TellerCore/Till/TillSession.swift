@@ -66,17 +66,6 @@ public struct TillSession: Hashable, Sendable {
     public var position: Money {
         Money(minorUnits: opening.total.minorUnits + cashIn.minorUnits - cashOut.minorUnits, currency: currency)
     }
-
-    /// What `payments` moved the drawer by: deposits in, withdrawals out.
-    public static func drawerEffect(of payments: [OutboxEntry], currency: Currency) -> Money {
-        Money(minorUnits: payments.reduce(0) { sum, entry in
-            switch entry.request.kind {
-            case .deposit: sum + entry.request.amount.minorUnits
-            case .withdrawal: sum - entry.request.amount.minorUnits
-            case .transfer: sum
-            }
-        }, currency: currency)
-    }
 }
 
 /// Why a till action was refused.

@@ -254,15 +254,7 @@ public final class HostConnection: Sendable {
     /// host that is the same refusal again, not the network going away: the
     /// status would otherwise flap between the certificate and "offline".
     private func certificateRefusedAgain(code: UInt32, message: String) -> HostError? {
-        guard code == 55 || code == 56, let last = reachability.problem else { return nil }
-        let refusal: ClientCertificateRefusal
-        switch last.kind {
-        case .certificateMissing: refusal = .missing
-        case .certificateUntrusted: refusal = .untrusted
-        case .certificateExpired: refusal = .expired
-        case .certificateOtherTerminal: refusal = .otherTerminal
-        default: return nil
-        }
+        guard code == 55 || code == 56, let last = reachability.problem, let refusal = ClientCertificateRefusal(last.kind) else { return nil }
         let first = last.detail.components(separatedBy: "; again: ")[0]
         return .clientCertificateRefused(refusal, "\(first); again: the host closed the connection before its alert was read (\(message), curl \(code))")
     }

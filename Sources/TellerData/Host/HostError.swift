@@ -122,6 +122,17 @@ public enum ClientCertificateRefusal: Hashable, Sendable {
     /// It names another terminal.
     case otherTerminal
 
+    /// The refusal a recorded problem names; nil for a problem that is not a certificate's.
+    init?(_ kind: SyncProblem.Kind) {
+        switch kind {
+        case .certificateMissing: self = .missing
+        case .certificateUntrusted: self = .untrusted
+        case .certificateExpired: self = .expired
+        case .certificateOtherTerminal: self = .otherTerminal
+        default: return nil
+        }
+    }
+
     var problemKind: SyncProblem.Kind {
         switch self {
         case .missing: .certificateMissing
