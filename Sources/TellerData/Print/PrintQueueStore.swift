@@ -89,10 +89,14 @@ final class PrintQueueStore {
             """, [.text(error), .integer(mayHavePrinted ? 1 : 0), .integer(jobID)])
     }
 
-    /// Counts an attempt whose document could not be made; the job stays queued.
+    /// Counts an attempt whose document could not be made; the job is
+    /// queued again (the spooler makes it once the job is marked printing,
+    /// whose mark already counted the attempt).
     func documentFailed(_ jobID: Int64, error: String) throws {
-        try database.run("UPDATE print_jobs SET attempts = attempts + 1, last_error = ? WHERE id = ? AND state = 'queued'",
-                         [.text(error), .integer(jobID)])
+        try database.run("""
+            UPDATE print_jobs SET attempts = attempts + (state = 'queued'), state = 'queued', last_error = ?
+            WHERE id = ? AND state != 'printed'
+            """, [.text(error), .integer(jobID)])
     }
 
     private func notWaiting(_ jobID: Int64) -> TellerError {

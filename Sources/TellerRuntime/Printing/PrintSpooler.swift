@@ -177,7 +177,15 @@ public actor PrintSpooler: PrinterStatusPort {
 
     private func printOne(_ job: PrintJob) async -> Outcome {
         await waitForTheBank(job)
-        var document: PrintedDocument
+        do {
+            try await queue.beginPrinting(job.id)
+        } catch {
+            note(error: "print queue: \(job): \(error)")
+            return .printerFailed
+        }
+        // Made once the job is marked printing: a void committed before is on
+        // the paper (TellerStore.void counts a queued receipt as its void slip).
+        let document: PrintedDocument
         do {
             document = try await documents.document(for: job)
         } catch {
@@ -186,16 +194,6 @@ public actor PrintSpooler: PrinterStatusPort {
             try? await queue.documentFailed(job.id, error: error.description)
             return .documentFailed
         }
-        do {
-            try await queue.beginPrinting(job.id)
-        } catch {
-            note(error: "print queue: \(job): \(error)")
-            return .printerFailed
-        }
-        // Made again now the job is marked printing: a void committed while
-        // the first was made is on the paper (TellerStore.void counts a
-        // queued receipt as its void slip). The first stands if this fails.
-        if let current = try? await documents.document(for: job) { document = current }
         switch await line.print(document) {
         case .success:
             do {
