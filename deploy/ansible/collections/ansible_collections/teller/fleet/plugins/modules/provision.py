@@ -17,8 +17,9 @@ description:
     which names the key and the line of C(/etc/teller/teller.conf).
   - Idempotent. With the same inputs the terminal writes nothing and restarts nothing (provision exits 6), and
     the task reports C(changed=false). A PIN is written only when it does not verify against the stored hash.
-  - Check mode runs C(provision --dry-run). Diff mode shows the keys that change, with the values of keys that
-    are not secret.
+  - Check mode runs C(provision --dry-run). Diff mode shows the keys that change, each line as
+    C(/etc/teller/teller.conf) holds it before and as it will hold it after (a value with C( #) in double quotes),
+    with the values of keys that are not secret.
 version_added: "0.1.0"
 author: Teller maintainers
 options:
@@ -91,10 +92,56 @@ UNCHANGED = 6
 SECRET_KEYS = {"terminal_secret", "technician_pin_hash"}
 
 
-def current_value(module, key):
-    """The value teller.conf has for KEY now, as the terminal reads it; None when unset."""
-    rc, out, _ = module.run_command(["/usr/bin/teller", "config", "get", key])
-    return out.rstrip("\n") if rc == 0 else None
+CONF = "/etc/teller/teller.conf"
+
+
+# teller.conf's parser (Sources/TellerConfiguration/ConfigurationFile.swift),
+# so the diff shows each line as the file holds it, quotes and all.
+def strip_comment(line):
+    """LINE without a # comment that is not inside double quotes."""
+    in_quotes, previous = False, " "
+    for offset, character in enumerate(line):
+        if character == '"':
+            in_quotes = not in_quotes
+        if character == "#" and not in_quotes and (previous.isspace() or offset == 0):
+            return line[:offset]
+        previous = character
+    return line
+
+
+def parse_line(line):
+    """(key, value) as the terminal reads LINE, or None for a blank or comment line."""
+    line = strip_comment(line).strip()
+    if "=" not in line:
+        return None
+    key, value = line.split("=", 1)
+    key, value = key.strip(), value.strip()
+    if len(value) >= 2 and value.startswith('"') and value.endswith('"'):
+        value = value[1:-1]
+    return key, value
+
+
+def current_lines(keys):
+    """The line of teller.conf that sets each of KEYS now, as the file holds it (missing: not set)."""
+    try:
+        with open(CONF, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    lines = {}
+    for line in text.split("\n"):
+        entry = parse_line(line)
+        if entry and entry[0] in keys and entry[0] not in lines:
+            lines[entry[0]] = line.strip()
+    return lines
+
+
+def setting_line(key, value):
+    """The line teller config set writes: quoted only when the parser would otherwise read another value."""
+    for candidate in ("%s = %s" % (key, value), '%s = "%s"' % (key, value)):
+        if parse_line(candidate) == (key, value):
+            return candidate
+    return "%s = %s" % (key, value)
 
 
 def setting_text(value):
@@ -135,7 +182,7 @@ def main():
     if not p["restart"]:
         argv.append("--no-restart")
 
-    before = {key: current_value(module, key) for key in settings} if module._diff else {}
+    before = current_lines(set(settings)) if module._diff else {}
     rc, out, err = module.run_command(argv, data=stdin or None, binary_data=False)
     report = None
     for line in reversed(out.splitlines()):
@@ -167,8 +214,8 @@ def main():
                 old.append("%s = <secret>\n" % key)
                 new.append("%s = <new secret>\n" % key)
             else:
-                old.append("%s = %s\n" % (key, before.get(key) if before.get(key) is not None else "<not set>"))
-                new.append("%s = %s\n" % (key, settings[key]))
+                old.append("%s\n" % before.get(key, "%s = <not set>" % key))
+                new.append("%s\n" % setting_line(key, settings[key]))
         result["diff"] = dict(before="".join(old), after="".join(new),
                               before_header="/etc/teller/teller.conf", after_header="/etc/teller/teller.conf")
     module.exit_json(**result)
