@@ -25,6 +25,13 @@ options:
     description: The teller executable.
     type: path
     default: /usr/bin/teller
+  gate:
+    description:
+      - Also judge the rolling update's health gate (C(rolling-update.yml)): C(gate_passed) is true when C(teller.service) is
+        active (READY) and the terminal is online or its queue drained, and C(msg) says what the gate saw in one sentence,
+        so a gate that is still not passed when C(until) gives up fails with that sentence, not C(Unknown error).
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
@@ -51,6 +58,15 @@ ansible_facts:
     image (null, or booted, primary, slots {A, B} with boot_status and bundle_version, trial, gate, last_gate_record).
   returned: always
   type: dict
+gate_passed:
+  description: With C(gate), whether the health gate passes now.
+  returned: when gate
+  type: bool
+msg:
+  description: With C(gate), what the health gate saw, for example
+    C(The health gate has not passed: teller.service is active, the terminal is not online (sync problem offline) and 5 transactions are queued).
+  returned: when gate
+  type: str
 """
 
 import json
@@ -117,8 +133,25 @@ def package_version(module):
     return (out.strip() or None) if rc == 0 else None
 
 
+def health_gate(facts):
+    """(passed, sentence): the rolling update's health gate, READY and up, then online or the queue drained."""
+    active = facts["service"]["active_state"]
+    online = bool(facts["online"])
+    queued = int(facts["queued_count"] or 0)
+    passed = active == "active" and (online or queued == 0)
+    seen = "teller.service is %s, the terminal is %s and %d transaction%s queued" % (
+        active or "not running under systemd", "online" if online else "not online (sync problem %s)" % facts["sync_problem"],
+        queued, " is" if queued == 1 else "s are")
+    if passed:
+        return True, "The health gate passed: %s." % seen
+    return False, ("The health gate has not passed: %s; it needs the service active (READY) and the terminal online "
+                   "or its queue drained." % seen)
+
+
 def main():
-    module = AnsibleModule(argument_spec=dict(teller=dict(type="path", default="/usr/bin/teller")), supports_check_mode=True)
+    module = AnsibleModule(argument_spec=dict(teller=dict(type="path", default="/usr/bin/teller"),
+                                              gate=dict(type="bool", default=False)),
+                           supports_check_mode=True)
     teller = module.params["teller"]
     image = image_state(module)
     # The image has no package manager to ask: its dpkg database stayed with the data partition's first build.
@@ -153,7 +186,10 @@ def main():
             running = json.loads(out)
             facts["online"] = running.get("online")
             facts["last_sync"] = running.get("last_sync")
-    module.exit_json(changed=False, ansible_facts=dict(teller=facts))
+    result = dict(changed=False, ansible_facts=dict(teller=facts))
+    if module.params["gate"]:
+        result["gate_passed"], result["msg"] = health_gate(facts)
+    module.exit_json(**result)
 
 
 if __name__ == "__main__":
