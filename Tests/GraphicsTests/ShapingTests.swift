@@ -112,6 +112,26 @@ import Testing
         #expect(font.width(of: limited[1]) <= 200)
     }
 
+    /// A command isolated left to right in an Arabic sentence, wrapped over
+    /// three lines: each line is ordered on its own, so each line inside the
+    /// isolate opens it again and draws left to right, as the first line's
+    /// part of it does ("/usr/lib/…" keeps its slash in front, not behind).
+    @Test func anIsolateWrappedOverLinesStaysLeftToRightOnEachLine() throws {
+        let library = freshFonts
+        library.paragraphDirection = .rightToLeft
+        let font = library.font(.regular, pixelSize: 22)
+        let command = "sudo /usr/lib/teller/provision --terminal-id … --host-url … --secret-file …"
+        let text = "على هذه المحطة: \u{2066}\(command)\u{2069} ثم أعد التشغيل."
+        let lines = font.wrapped(text, toWidth: 260)
+        #expect(lines.count >= 3, "\(lines)")
+        let inner = try #require(lines.dropFirst().first { $0.contains("/usr/lib") || $0.contains("--") }, "\(lines)")
+        #expect(inner.hasPrefix("\u{2066}"), "a line inside the isolate opens it again: \(lines.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.prefix(2) })")
+        let runs = VisualRun.visualRuns(of: inner.unicodeScalars.map(\.value), direction: .rightToLeft)
+        #expect(runs.allSatisfy { !$0.rightToLeft } || inner.contains("ثم"), "\(runs)")
+        #expect(lines.map { $0.filter { !"\u{2066}\u{2069}".contains($0) } }.joined(separator: " ") == text.filter { !"\u{2066}\u{2069}".contains($0) })
+        #expect(lines.allSatisfy { font.width(of: $0) <= 260 })
+    }
+
     @Test(arguments: [TextDirection.leftToRight, .rightToLeft])
     func isolateMarksAroundLatinDrawNothing(direction: TextDirection) {
         let library = freshFonts

@@ -71,7 +71,12 @@ extension Font {
     ///
     /// Explicit newlines are kept. A word wider than a whole line is split
     /// between characters. With `maxLines`, the last kept line ends in an
-    /// ellipsis when text was cut.
+    /// ellipsis when text was cut. Each line is ordered on its own
+    /// (``VisualRun``), so a line that starts inside an isolate or an
+    /// embedding opened on an earlier line of its paragraph opens it again:
+    /// a path isolated left to right in Arabic stays left to right on every
+    /// line it wraps onto (UAX #9 resolves levels per paragraph, before the
+    /// lines are broken).
     public func wrapped(_ text: String, toWidth maxWidth: Int, maxLines: Int? = nil) -> [String] {
         let key = LineBreaks.Key(text: text, width: maxWidth, limit: .wrapped(maxLines: maxLines))
         if let known = breaks.lines[key] { return known }
@@ -83,6 +88,7 @@ extension Font {
     private func breakWrapping(_ text: String, toWidth maxWidth: Int, maxLines: Int?) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let paragraphStart = lines.count
             var line = ""
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
                 let candidate = line.isEmpty ? String(word) : line + " " + word
@@ -100,6 +106,7 @@ extension Font {
                 }
             }
             lines.append(line)
+            Self.reopenBidiContext(&lines[paragraphStart...])
         }
         if let maxLines, lines.count > maxLines {
             var kept = Array(lines.prefix(max(0, maxLines)))
@@ -108,6 +115,30 @@ extension Font {
             return kept
         }
         return lines
+    }
+}
+
+extension Font {
+    /// Starts each of a paragraph's `lines` with the isolates (LRI, RLI,
+    /// FSI) and embeddings (LRE, RLE, LRO, RLO) still open where the line
+    /// before it ended. Bidi controls draw as nothing and take no width.
+    static func reopenBidiContext(_ lines: inout ArraySlice<String>) {
+        var open: [Unicode.Scalar] = []
+        for index in lines.indices {
+            let carried = String(String.UnicodeScalarView(open))
+            for scalar in lines[index].unicodeScalars {
+                switch scalar.value {
+                case 0x2066...0x2068, 0x202A, 0x202B, 0x202D, 0x202E: open.append(scalar)
+                // PDI closes the latest isolate and any embedding opened inside it; PDF the latest embedding.
+                case 0x2069:
+                    if let isolate = open.lastIndex(where: { (0x2066...0x2068).contains($0.value) }) { open.removeSubrange(isolate...) }
+                case 0x202C:
+                    if let last = open.last, !(0x2066...0x2068).contains(last.value) { open.removeLast() }
+                default: break
+                }
+            }
+            if !carried.isEmpty { lines[index] = carried + lines[index] }
+        }
     }
 }
 
