@@ -19,6 +19,8 @@ public struct FeatureHarness {
     public let printer: FakePrinterStatus?
     public let coordinator: Coordinator
 
+    /// The terminal the harness is unless told otherwise.
+    public static let terminal = TerminalIdentity(terminalID: "T-0001", branch: "Main St")
     public static let account = try! IBAN("DE54500105170426397158")
     public static let lowBalance = try! IBAN("DE98100700002431457802")
     public static func eur(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .eur) }
@@ -26,7 +28,7 @@ public struct FeatureHarness {
     /// - Parameter zone: whose wall clock the screens read. UTC by default,
     ///   so that what they show depends neither on the machine's zone nor on
     ///   a test that sets `TZ`.
-    public init(online: Bool = true, idleLockAfter: TimeInterval = 120, terminal: TerminalIdentity = TerminalIdentity(terminalID: "T-0001", branch: "Main St"),
+    public init(online: Bool = true, idleLockAfter: TimeInterval = 120, terminal: TerminalIdentity = FeatureHarness.terminal,
                 zone: LocalTime.Zone = .utc, withPrinter: Bool = false) {
         let limits = try! Limits(currency: .eur, perTransaction: Self.eur(1_000_000), dailyPerTerminal: Self.eur(5_000_000),
                                  perOfflineTransaction: Self.eur(200_000), offlineQueuedTotal: Self.eur(1_000_000), maxOfflineAge: 72 * 3600)

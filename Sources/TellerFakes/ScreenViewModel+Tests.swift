@@ -6,6 +6,7 @@ import TellerFeatures
 @MainActor
 extension ScreenViewModel {
     public var signIn: SignInViewModel? { self as? SignInViewModel }
+    public var unprovisioned: UnprovisionedViewModel? { self as? UnprovisionedViewModel }
     public var locked: LockedViewModel? { self as? LockedViewModel }
     public var home: HomeViewModel? { self as? HomeViewModel }
     public var till: TillViewModel? { self as? TillViewModel }

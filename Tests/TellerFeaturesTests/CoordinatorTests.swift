@@ -91,6 +91,20 @@ import TellerFakes
         let h = FeatureHarness(terminal: TerminalIdentity(terminalID: nil, branch: ""))
         #expect(h.coordinator.statusBar.whoText == "unprovisioned")
     }
+
+    /// A terminal without a terminal id offers no sign-in: it says it is
+    /// not provisioned and how to provision it, and stays so after a sign-out.
+    @Test func anUnprovisionedTerminalShowsTheTechnicianNoticeNotTheSignIn() async throws {
+        let h = FeatureHarness(terminal: TerminalIdentity(terminalID: nil, branch: ""))
+        await h.coordinator.start()
+        let notice = try #require(h.coordinator.current.unprovisioned, "shows \(h.coordinator.current.screenName)")
+        #expect(notice.title == "This terminal is not provisioned")
+        #expect(notice.ways.contains { $0.contains("/usr/lib/teller/provision") })
+        #expect(notice.ways.contains { $0.contains("teller.fleet") })
+        h.coordinator.signOut()
+        #expect(h.coordinator.current.screenName == "unprovisioned")
+        #expect(FeatureHarness().coordinator.current.screenName == "sign-in")
+    }
 }
 
 /// Polls a main-actor condition for up to two seconds.

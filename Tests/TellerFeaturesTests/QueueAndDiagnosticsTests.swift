@@ -163,18 +163,22 @@ import TellerFakes
         ])
     }
 
-    /// What an unprovisioned, offline-only terminal whose checks failed says.
+    /// What an unprovisioned, offline-only terminal whose checks failed
+    /// says: nobody can sign in there, so its own screen shows the facts.
     @Test func missingFactsSayWhy() async throws {
-        let h = FeatureHarness(terminal: TerminalIdentity(terminalID: nil, branch: ""))
-        await h.signIn()
-        await h.diagnostics.setReport(DiagnosticsReport(
+        let unprovisioned = FeatureHarness(terminal: TerminalIdentity(terminalID: nil, branch: ""))
+        await unprovisioned.diagnostics.setReport(DiagnosticsReport(
             version: "0.1.0-dev", host: nil, databasePath: "/var/lib/teller/teller.db", databaseBytes: nil,
             quickCheck: nil, sync: nil, systemClock: Date(), hardware: .init(display: "offscreen 800x480 rotation 0", rotationDegrees: 0, inputs: [])))
-        let model = try await openDiagnostics(h)
-        #expect(model.lines.map { "\($0.label): \($0.value)" } == [
+        await unprovisioned.coordinator.start()
+        await unprovisioned.coordinator.settle()
+        let notice = try #require(unprovisioned.coordinator.current.unprovisioned, "not the unprovisioned screen: \(unprovisioned.coordinator.current.screenName)")
+        #expect(notice.facts.map { "\($0.label): \($0.value)" } == [
             "Version: 0.1.0-dev", "Terminal: not provisioned", "Host: none (offline only)", "Database: /var/lib/teller/teller.db",
             "Database size: unknown", "quick_check: failed to run", "Display: offscreen 800x480 rotation 0", "Rotation: 0°", "Input: no devices",
         ])
+        let h = FeatureHarness()
+        await h.signIn()
         await h.diagnostics.setReport(DiagnosticsReport(
             version: "0.1.0-dev", host: URL(string: "https://host.bank.example/v1"),
             databasePath: "/var/lib/teller/teller.db", databaseBytes: 4096, quickCheck: "ok",

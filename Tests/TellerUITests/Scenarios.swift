@@ -10,6 +10,7 @@ import Testing
 enum Scenario: String, CaseIterable, Sendable {
     // One per screen: screenshots in both themes.
     case signIn = "sign-in"
+    case unprovisioned
     case home
     case findAccount = "find-account"
     case account
@@ -47,7 +48,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case diagnosticsCertificateRefused = "diagnostics-certificate-refused"
 
     /// The screens themselves, shot in both themes.
-    static let screens: [Scenario] = [.signIn, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics, .till, .approval]
+    static let screens: [Scenario] = [.signIn, .unprovisioned, .home, .findAccount, .account, .amount, .review, .receipt, .queue, .locked, .diagnostics, .till, .approval]
 
     /// The `screenName` of the view model the scenario ends on.
     var screenName: String {
@@ -64,12 +65,13 @@ enum Scenario: String, CaseIterable, Sendable {
         }
     }
 
-    var isOffline: Bool { [.signInOffline, .accountOfflineCached, .amountRefused].contains(self) }
+    var isOffline: Bool { [.signInOffline, .unprovisioned, .accountOfflineCached, .amountRefused].contains(self) }
 
     /// What the docs/screens index says the picture shows.
     var caption: String {
         switch self {
         case .signIn: "Sign in: operator ID first, on the number pad."
+        case .unprovisioned: "A terminal without a terminal id: not provisioned, how to provision it, and its facts; no sign-in."
         case .home: "Home after sign-in: Find account is the main action; Queue, Technician, Lock, Sign out."
         case .findAccount: "Find account: a half-typed IBAN with the live validation line."
         case .account: "Account: holder, balance and available, recent activity with this terminal's Queued deposit, the three transactions."
@@ -113,6 +115,15 @@ enum Scenario: String, CaseIterable, Sendable {
         let h = d.harness
         switch self {
         case .signIn, .signInOffline:
+            return
+        case .unprovisioned:
+            await h.diagnostics.setReport(DiagnosticsReport(
+                version: "1.4.0", host: nil, databasePath: "/var/lib/teller/teller.db", databaseBytes: 20_480, quickCheck: "ok",
+                sync: nil, systemClock: h.clock.now(),
+                hardware: .init(display: "drm /dev/dri/card0 HDMI-A-1 800x480@60 rotation 0", rotationDegrees: 0, inputs: [
+                    .init(name: "FT5406 memory based driver", kind: .multitouchScreen, path: "/dev/input/event0"),
+                ])))
+            await h.coordinator.current.appeared()
             return
         case .signInPIN:
             await d.key("1001", on: SignInScreen.Control.keypad)
@@ -303,7 +314,8 @@ enum Scenario: String, CaseIterable, Sendable {
     /// A terminal driven to this scenario.
     @MainActor
     func make() async throws -> TerminalDriver {
-        let driver = await TerminalDriver(online: !isOffline)
+        let driver = await TerminalDriver(online: !isOffline,
+                                          terminal: self == .unprovisioned ? TerminalIdentity(terminalID: nil, branch: "") : FeatureHarness.terminal)
         try await drive(driver)
         return driver
     }

@@ -72,7 +72,7 @@ import Widgets
             }
         }
         // Before sign-in there is no operator yet; the touch test and calibration cover the whole display.
-        let nothingToIdentify: [Scenario] = [.signIn, .signInPIN, .signInLockout, .signInOffline, .diagnosticsTouchTest,
+        let nothingToIdentify: [Scenario] = [.signIn, .unprovisioned, .signInPIN, .signInLockout, .signInOffline, .diagnosticsTouchTest,
                                              .diagnosticsCalibration]
         #expect(identifying > 0 || nothingToIdentify.contains(scenario),
                 "\(scenario.rawValue): nothing that identifies money was checked")

@@ -32,8 +32,8 @@ final class TerminalDriver {
     var state = InteractionState()
     var coordinator: Coordinator { harness.coordinator }
 
-    init(online: Bool = true) async {
-        harness = FeatureHarness(online: online)
+    init(online: Bool = true, terminal: TerminalIdentity = FeatureHarness.terminal) async {
+        harness = FeatureHarness(online: online, terminal: terminal)
         view = TerminalView(coordinator: harness.coordinator)
         do { fonts = try FontLibrary() } catch { fatalError("fonts: \(error)") }
         await harness.session.setOnline(online)

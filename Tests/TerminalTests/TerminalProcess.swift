@@ -15,7 +15,9 @@ final class TerminalProcess: @unchecked Sendable {
     var socket: String { directory.file("run/control.sock") }
 
     /// - Parameter dataDirectory: where the database lives; `<directory>/data` by default.
-    init(directory: TemporaryDirectory = TemporaryDirectory("teller-e2e"), host: URL?, configuration: [String] = [], dataDirectory: String? = nil) throws {
+    /// - Parameter without: default keys left out (`terminal_id` for a terminal not yet provisioned).
+    init(directory: TemporaryDirectory = TemporaryDirectory("teller-e2e"), host: URL?, configuration: [String] = [], dataDirectory: String? = nil,
+         without: Set<String> = []) throws {
         self.directory = directory
         try Data("demo-secret-T-0001\n".utf8).write(to: URL(fileURLWithPath: directory.file("secret")))
         chmod(directory.file("secret"), 0o600)
@@ -29,7 +31,7 @@ final class TerminalProcess: @unchecked Sendable {
         extraConfiguration = configuration
         // A test's own setting replaces the default of the same key.
         let key = { (line: String) in line.split(separator: "=").first.map { $0.trimmingCharacters(in: .whitespaces) } }
-        let overridden = Set(configuration.compactMap(key))
+        let overridden = Set(configuration.compactMap(key)).union(without)
         lines = lines.filter { key($0).map { !overridden.contains($0) } ?? true } + configuration
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: directory.file("teller.conf")))
     }

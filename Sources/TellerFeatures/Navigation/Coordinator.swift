@@ -36,7 +36,7 @@ public final class Coordinator: Navigator {
         self.dependencies = dependencies
         statusBar = StatusBarViewModel(dependencies: dependencies)
         lastActivity = dependencies.clock.now()
-        stack = [Entry(route: nil, model: SignInViewModel(dependencies: dependencies, navigator: self))]
+        stack = [signedOutEntry()]
     }
 
     /// The view model of the screen on top.
@@ -152,7 +152,7 @@ public final class Coordinator: Navigator {
         }
         phase = .signedOut
         signInMode = nil
-        stack = [Entry(route: nil, model: SignInViewModel(dependencies: dependencies, navigator: self))]
+        stack = [signedOutEntry()]
         statusBar.update(online: isOnline, problem: statusBar.problem, clockVerified: statusBar.clockVerified, lastSyncAt: statusBar.lastSyncAt,
                          summary: nil, signedIn: nil)
         invalidate()
@@ -175,6 +175,18 @@ public final class Coordinator: Navigator {
     }
 
     // MARK: Building screens
+
+    /// The screen while nobody is signed in: the sign-in, or on a terminal
+    /// without a terminal id the technician's notice that it is not
+    /// provisioned (nobody can sign in there).
+    private func signedOutEntry() -> Entry {
+        guard dependencies.terminal.terminalID != nil else {
+            let model = UnprovisionedViewModel(dependencies: dependencies, navigator: self)
+            perform { await model.appeared() }
+            return Entry(route: nil, model: model)
+        }
+        return Entry(route: nil, model: SignInViewModel(dependencies: dependencies, navigator: self))
+    }
 
     /// A route on the stack with its view model (built in Route.swift), shown.
     private func entry(_ route: Route) -> Entry {

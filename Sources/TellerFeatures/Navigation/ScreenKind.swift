@@ -6,6 +6,7 @@
 @MainActor
 public enum ScreenKind {
     case signIn(SignInViewModel)
+    case unprovisioned(UnprovisionedViewModel)
     case locked(LockedViewModel)
     case home(HomeViewModel)
     case findAccount(FindAccountViewModel)

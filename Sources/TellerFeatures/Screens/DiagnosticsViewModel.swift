@@ -98,15 +98,16 @@ public final class DiagnosticsViewModel {
             navigator?.invalidate()
             return
         }
-        lines = lines(for: await diagnostics.report())
+        lines = Self.lines(for: await diagnostics.report(), dependencies)
         mode = .report
         navigator?.invalidate()
     }
 
     /// The report as the technician reads it. Problem and failure kinds keep
     /// their log names and instants are ISO 8601 in UTC, so the screen can
-    /// be compared with the log and `teller status`.
-    private func lines(for report: DiagnosticsReport) -> [ReviewViewModel.Line] {
+    /// be compared with the log and `teller status`. The unprovisioned
+    /// terminal's screen shows the same facts.
+    static func lines(for report: DiagnosticsReport, _ dependencies: FeatureDependencies) -> [ReviewViewModel.Line] {
         typealias Line = ReviewViewModel.Line
         let time = dependencies.time
         let terminal = dependencies.terminal
@@ -239,7 +240,7 @@ public final class DiagnosticsViewModel {
         do throws(TellerError) {
             try await diagnostics.switchLanguage(to: language)
             message = nil
-            lines = lines(for: await diagnostics.report())
+            lines = Self.lines(for: await diagnostics.report(), dependencies)
         } catch {
             message = tr("Could not switch the language: {problem}", ["problem": ErrorText.text(error)])
         }

@@ -7,6 +7,7 @@ extension ScreenKind {
     var screen: any TerminalScreen {
         switch self {
         case .signIn(let model): SignInScreen(model: model)
+        case .unprovisioned(let model): UnprovisionedScreen(model: model)
         case .locked(let model): LockedScreen(model: model)
         case .home(let model): HomeScreen(model: model)
         case .findAccount(let model): FindAccountScreen(model: model)

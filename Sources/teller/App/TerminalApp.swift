@@ -69,7 +69,9 @@ final class TerminalApp {
         let coordinator = Coordinator(dependencies: FeatureDependencies(
             accounts: AccountRepository(store: live.store, host: live.host),
             outbox: LoggingOutbox(outbox: live.store, logCommits: configuration.logCommits, failures: storageFailures), sync: sync, session: session,
-            diagnostics: configuration.technicianPINHash == nil ? nil : diagnostics, till: live.store,
+            // Behind the technician PIN, so only with one; an unprovisioned
+            // terminal (no sign-in, no payments) shows its facts to anyone.
+            diagnostics: configuration.technicianPINHash != nil || configuration.terminalID == nil ? diagnostics : nil, till: live.store,
             touchCalibration: LiveTouchCalibration(monitor: monitor, display: display, configured: calibration), clock: live.clock,
             terminal: TerminalIdentity(terminalID: configuration.terminalID, branch: configuration.branch),
             time: time, idleLockAfter: configuration.idleLockSeconds,
