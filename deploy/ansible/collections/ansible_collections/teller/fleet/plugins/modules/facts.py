@@ -142,10 +142,17 @@ def health_gate(module, teller, facts):
     judges the rest itself (`teller status --gate`: the running terminal online, or its queue drained), so the rule
     is written once, in Swift."""
     active = facts["service"]["active_state"]
-    rc, out, err = module.run_command([teller, "status", "--gate"])
-    if rc not in (0, NOT_YET):
-        module.fail_json(msg="teller status --gate failed (exit %d): %s" % (rc, (err or out).strip()), rc=rc)
-    seen = "teller.service is %s; %s" % (active or "not running under systemd", out.strip())
+    if not facts["installed"]:
+        rc, verdict = NOT_YET, "teller is not installed"
+    else:
+        rc, out, err = module.run_command([teller, "status", "--gate"])
+        if rc == NO_DATABASE:
+            rc, verdict = NOT_YET, "there is no database yet: the terminal has not run"
+        elif rc in (0, NOT_YET):
+            verdict = out.strip()
+        else:
+            module.fail_json(msg="teller status --gate failed (exit %d): %s" % (rc, (err or out).strip()), rc=rc)
+    seen = "teller.service is %s; %s" % (active or "not running under systemd", verdict)
     if active == "active" and rc == 0:
         return True, "The health gate passed: %s." % seen
     return False, ("The health gate has not passed: %s; it needs the service active (READY) and the terminal online "
