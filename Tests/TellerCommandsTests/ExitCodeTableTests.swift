@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TellerCommands
 import TellerData
+@testable import ProcessTestSupport
 
 /// The exit-code table of a refused database is written once, in Swift
 /// (DatabaseRefusal+ExitCode.swift). What cannot ask teller holds to it here:
@@ -44,5 +45,18 @@ import TellerData
             }
             #expect(!text.contains("\"online\""), "\(script) reads the status JSON's online field itself")
         }
+    }
+}
+
+/// Issue 42, item 13: a technician or developer who wants the terminal gets
+/// only `teller` from tools/build-arm64 (its first run built three products
+/// and took 30 minutes); more only when asked.
+@Suite struct BuildArm64DefaultsTests {
+    @Test func theDefaultIsTellerAlone() async throws {
+        let script = ExitCodeTableTests.root.appendingPathComponent("tools/build-arm64").path
+        let alone = try await ChildProcess.run("/bin/bash", [script, "--print-products"])
+        #expect(alone.status == 0 && alone.stdout == "teller\n", "\(alone)")
+        let asked = try await ChildProcess.run("/bin/bash", [script, "--print-products", "--product", "teller", "--product", "device-smoke"])
+        #expect(asked.stdout == "teller\ndevice-smoke\n", "\(asked)")
     }
 }
