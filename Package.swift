@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
-        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "Device", "ProcessTestSupport"]),
+        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "Device", "ProcessTestSupport"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),

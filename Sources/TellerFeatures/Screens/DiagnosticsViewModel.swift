@@ -38,6 +38,13 @@ public final class DiagnosticsViewModel {
         self.navigator = navigator
     }
 
+    // The `#if compiler(>=6.2)` below is for the arm64 build's Swift 6.0.3
+    // (tools/build-arm64).
+    // Under it, `MainActor.assumeIsolated` stops the process if a release
+    // mid-calibration ever comes off the main actor, rather than giving the
+    // touchscreen its calibration back from another thread. The #else goes
+    // once that build's compiler is 6.2 or later.
+
     /// A screen that goes away mid-calibration (the idle lock, signing out)
     /// gives the touchscreen its calibration back.
     /// Swift 6.2 runs this deinit on the main actor. Swift 6.0 (Debian 13's
