@@ -155,7 +155,7 @@ let package = Package(
             name: "TellerRuntimeTests",
             dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "TellerCore", "TellerUI", "Device", "Graphics", "Widgets",
                            "TellerData", "PrinterTestSupport", "ProcessTestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport", "SystemCalls"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "SystemCalls"],
             exclude: ["Fixtures"]),
