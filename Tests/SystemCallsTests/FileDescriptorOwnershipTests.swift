@@ -72,10 +72,11 @@ import SystemCalls
         let number: Int32
         var kept: FileDescriptor?
         do {
-            let pipeOrFile = try Self.movedUp(try FileDescriptor.open(path, O_RDONLY))
-            number = pipeOrFile.rawValue
-            kept = consume pipeOrFile
+            let file = try Self.movedUp(try FileDescriptor.open(path, O_RDONLY))
+            number = file.rawValue
+            kept = consume file
         }
+        #expect(kept?.rawValue == number)
         #expect(Self.openFile(number) == path, "moved out of its scope: open under its new owner")
         kept = nil
         #expect(Self.openFile(number) == nil, "the new owner closed it")
