@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
-        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "Device", "ProcessTestSupport"]),
+        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "Device", "ProcessTestSupport"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
@@ -155,7 +155,7 @@ let package = Package(
             name: "TellerRuntimeTests",
             dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "TellerCore", "TellerUI", "Device", "Graphics", "Widgets",
                            "TellerData", "PrinterTestSupport", "ProcessTestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport", "SystemCalls"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "SystemCalls"],
             exclude: ["Fixtures"]),

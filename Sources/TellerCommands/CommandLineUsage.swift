@@ -1,5 +1,6 @@
 import TellerControl
 import TellerConfiguration
+import TellerData
 public let usage = """
     usage: teller <command> [options]
 
@@ -29,12 +30,10 @@ public let usage = """
                                 keyboard off, made the active VT; --unlock gives it back, --check reports
 
     status, metrics, journal and check only read: they never create, migrate or write the database. Their exit codes
-    (run exits 4 to 8 too when it refuses the database):
-      0 report printed, 1 other failure, 2 bad usage, 3 no database (data directory or
-      teller.db missing), 4 teller.db is empty (0 bytes), 5 not a Teller database,
-      6 schema newer than this teller, 7 damaged or truncated, 8 cannot be read
-      (permission, or a -wal without its -shm), 9 schema older (teller run upgrades it),
-      10 status --settled or --drained: something is still queued (or unacknowledged, or to review)
+    (run exits with the same code when it refuses the database):
+      0 report printed, 1 other failure, 2 bad usage,
+    \(DatabaseRefusal.Kind.usageLines)
+      10 status --settled, --drained or --gate: not yet (one line says what)
 
     every configuration key is also an option: data_dir is --data-dir DIR;
     --config FILE reads FILE instead of /etc/teller/teller.conf
@@ -50,13 +49,18 @@ public let commandUsage: [String: String] = [
         every configuration key is an option (docs/configuration.md).
         """,
     "status": """
-        usage: teller status [--config FILE] [--data-dir DIR] [--settled | --drained]
+        usage: teller status [--config FILE] [--data-dir DIR] [--settled | --drained | --gate]
+               teller status --refusal-meaning CODE
         prints the outbox state as one JSON object: counts, pending money, rows that need
         review, the sync engine's last problem. It only reads: it never creates, migrates
         or writes the database. Exit codes are listed in `teller --help`.
         --settled answers in its exit code instead, for scripts: 0 when nothing is queued,
         no rejection is unacknowledged and nothing needs review, 10 when something is
-        (one line says what); --drained the same for the queue alone.
+        (one line says what); --drained the same for the queue alone; --gate the health
+        gate after an update: 0 when the running terminal (asked over its control socket)
+        reaches the bank or nothing is queued, 10 otherwise.
+        --refusal-meaning CODE prints what a database refusal's exit code means (exit 0),
+        or nothing (exit 1) for a code that is not one: the deploy scripts' words.
         """,
     "metrics": """
         usage: teller metrics [--config FILE] [--data-dir DIR]

@@ -12,14 +12,16 @@ public enum StatusCommand {
     public static let notSettledExitCode: Int32 = 10
 
     public static func run(_ arguments: [String]) async -> Int32 {
+        if let at = arguments.firstIndex(of: "--refusal-meaning") { return refusalMeaning(arguments.dropFirst(at + 1).first) }
         let question = Question(arguments)
-        guard question != .both else {
-            Log.error("teller status: --settled and --drained ask different questions; give one")
+        guard question != .several else {
+            Log.error("teller status: --settled, --drained and --gate ask different questions; give one")
             return 2
         }
         if question != .none {
-            return await printing(arguments, command: "status", switches: ["settled", "drained"]) { store, _ in
-                let answer = question.answer(try await store.summary())
+            return await printing(arguments, command: "status", switches: Question.switches) { store, configuration in
+                let online = question == .gate ? runningTerminalOnline(configuration) : nil
+                let answer = question.answer(try await store.summary(), online: online)
                 return (Data((answer.line + "\n").utf8), answer.yes ? 0 : notSettledExitCode)
             }
         }
@@ -72,6 +74,34 @@ public enum StatusCommand {
 }
 
 extension StatusCommand {
+    /// `teller status --refusal-meaning CODE`: the words for a database
+    /// refusal's exit code (exit 0), so that the deploy scripts keep no table
+    /// of their own; exit 1 and nothing printed for any other code.
+    static func refusalMeaning(_ code: String?) -> Int32 {
+        guard let code, let number = Int32(code) else {
+            Log.error("teller status: --refusal-meaning needs an exit code")
+            return 2
+        }
+        guard let kind = DatabaseRefusal.Kind(exitCode: number) else { return 1 }
+        print(kind.meaning)
+        return 0
+    }
+
+    /// Whether the terminal running on this configuration reaches the bank
+    /// now (its sync engine's evidence, over the control socket), and why
+    /// not when it cannot say.
+    static func runningTerminalOnline(_ configuration: Configuration) -> (online: Bool, why: String) {
+        do {
+            let status = try ControlAnswer.result(of: ControlClient.send(ControlCommand.status.line, to: configuration.controlSocketPath, timeout: 5))
+            guard case .bool(let online)? = status[StatusJSON.onlineKey] else {
+                return (false, "the running terminal's status has no '\(StatusJSON.onlineKey)'")
+            }
+            return (online, online ? "online" : "offline")
+        } catch {
+            return (false, "the running terminal did not answer on \(configuration.controlSocketPath): \(error)")
+        }
+    }
+
     /// What a technician's script asks instead of reading the JSON: an exit
     /// code, and one line that says why.
     enum Question: Equatable {
@@ -79,24 +109,30 @@ extension StatusCommand {
         /// Nothing queued or sending, no rejection unacknowledged, no row
         /// that needs review: provision and update may go ahead.
         case settled
-        /// Nothing queued or sending: the image's health gate.
+        /// Nothing queued or sending.
         case drained
-        case both
+        /// The health gate after an update (the image's and the rolling
+        /// update's): the running terminal reaches the bank, or nothing is
+        /// queued. Whether the service is up is systemd's to say.
+        case gate
+        case several
+
+        static let switches: Set<String> = ["settled", "drained", "gate"]
 
         init(_ arguments: [String]) {
-            switch (arguments.contains("--settled"), arguments.contains("--drained")) {
-            case (true, true): self = .both
-            case (true, false): self = .settled
-            case (false, true): self = .drained
-            case (false, false): self = .none
-            }
+            let asked = [(Question.settled, "--settled"), (.drained, "--drained"), (.gate, "--gate")].filter { arguments.contains($0.1) }
+            self = asked.count > 1 ? .several : asked.first?.0 ?? .none
         }
 
-        func answer(_ summary: QueueSummary) -> (yes: Bool, line: String) {
+        func answer(_ summary: QueueSummary, online: (online: Bool, why: String)? = nil) -> (yes: Bool, line: String) {
             let pending = summary.pendingCount
             let rejected = summary.unacknowledgedRejections
             let review = summary.countsByState[.needsReview] ?? 0
             switch self {
+            case .gate:
+                if let online, online.online { return (true, "gate passed: the terminal is online") }
+                if pending == 0 { return (true, "gate passed: nothing is queued (\(online?.why ?? "offline"))") }
+                return (false, "gate not passed: \(online?.why ?? "offline"), and \(pending) transaction(s) are still queued")
             case .drained:
                 return pending == 0 ? (true, "drained: nothing is queued") : (false, "\(pending) transaction(s) are still queued")
             default:

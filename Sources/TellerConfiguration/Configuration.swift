@@ -1,4 +1,5 @@
 import Device
+import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
@@ -39,6 +40,8 @@ public struct Configuration: Sendable {
     public var logLatency = false
     /// Holds the control socket (systemd's RuntimeDirectory=teller).
     public var runtimeDirectory = "/run/teller"
+    /// The running terminal's control socket, in ``runtimeDirectory``.
+    public var controlSocketPath: String { Path.join(runtimeDirectory, "control.sock") }
     /// node_exporter's textfile-collector file the running terminal keeps current; nil writes none.
     public var metricsFile: String?
     /// Days the terminal keeps what the bank has settled (payments, tills,

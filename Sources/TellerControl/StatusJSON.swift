@@ -7,6 +7,10 @@ import TellerData
 /// the money not yet at the host, and the terminal's certificate. Keys are
 /// the stored words, which monitoring and deploy/lib/common.sh read.
 public enum StatusJSON {
+    /// The running terminal's `ctl status` field that says whether it
+    /// reaches the bank now; `teller status --gate` reads it by this name.
+    public static let onlineKey = "online"
+
     /// The terminal's certificate for mutual TLS, or null when none is configured.
     public static func clientCertificate(_ certificate: ClientCertificateStatus?, now: Date) -> JSONValue {
         guard let certificate else { return .null }

@@ -48,9 +48,12 @@ extension GoldenComparison {
         return frames
     }
 
+    /// A time of day anywhere in the line, or a receipt number (eight hex
+    /// digits) as a word of its own: alone on a receipt, or inside a row such
+    /// as the till's "Deposit 4992EB20 · Wrong amount".
     static func isVolatile(_ text: String) -> Bool {
         let timeOfDay = #/(^|\D)\d{1,2}:\d{2}(\D|$)/#
-        let receiptNumber = #/^[0-9A-F]{8}$/#
-        return text.contains(timeOfDay) || text.wholeMatch(of: receiptNumber) != nil
+        let receiptNumber = #/(^|[^0-9A-Za-z])[0-9A-F]{8}([^0-9A-Za-z]|$)/#
+        return text.contains(timeOfDay) || text.contains(receiptNumber)
     }
 }

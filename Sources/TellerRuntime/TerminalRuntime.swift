@@ -1,5 +1,6 @@
 import Device
 import Graphics
+import Observation
 import TellerFeatures
 import TellerUI
 import Widgets
@@ -33,6 +34,10 @@ public final class TerminalRuntime {
     /// Bumped whenever input reaches the screens (a tap, a key, a raw
     /// touch): they may change what a screen shows without a new revision.
     var screenInputs = 0
+    /// Bumped when a view model changes anything the last layout read:
+    /// Observation reports it (``trackingReads(_:)``), whoever made the
+    /// change and from whatever task.
+    public private(set) var stateRevision = 0
     private var body: (key: BodyKey, widget: any Widget)?
     /// Full layouts since start, for the benchmark and tests: a press must not add one.
     public private(set) var layoutCount = 0
@@ -83,7 +88,6 @@ public final class TerminalRuntime {
             self.latency?.framePresented(at: time)
             self.onFramePresented?(time)
         }
-        coordinator.onChange = { [unowned self] in self.loop.setNeedsDisplay() }
         startInput()
         loop.setNeedsDisplay()
     }
@@ -96,7 +100,29 @@ public final class TerminalRuntime {
         layout.direction = view.layoutDirection
         if let tree, currentInputs == treeInputs, pressable?.pressed == layout.state.pressed { return tree }
         layoutCount += 1
-        return layout.layout(currentBody(), in: display.size)
+        return trackingReads { layout.layout(currentBody(), in: display.size) }
+    }
+
+    /// Runs a layout while Observation records which view-model state it
+    /// reads (the body's strings, a list's rows, the focused field); the
+    /// first later change to any of it schedules the next frame. This is
+    /// what redraws a screen after a task changed its view model: no view
+    /// model asks for a redraw. A frame that keeps the tree reads nothing
+    /// new, and the layout's reads stay watched until one changes.
+    private func trackingReads(_ layOut: () -> LayoutNode) -> LayoutNode {
+        withObservationTracking {
+            _ = view.focusedField
+            return layOut()
+        } onChange: { [weak self] in
+            // Called as the change is made, before the new value is stored; view models
+            // are main-actor state, so this is the main actor. The frame runs later, on the queue.
+            MainActor.assumeIsolated { self?.stateChanged() }
+        }
+    }
+
+    private func stateChanged() {
+        stateRevision &+= 1
+        loop.setNeedsDisplay()
     }
 
     /// The screen's widgets, built again only when what they show may have
@@ -104,7 +130,7 @@ public final class TerminalRuntime {
     /// scrolled frame after frame is laid out again, its 1,000 rows are not
     /// built again.
     private func currentBody() -> any Widget {
-        let key = BodyKey(revision: coordinator.revision, screenInputs: screenInputs, language: view.languageRevision)
+        let key = BodyKey(revision: stateRevision, screenInputs: screenInputs, language: view.languageRevision)
         if let body, body.key == key { return body.widget }
         let widget = view.body()
         body = (key, widget)
@@ -115,7 +141,7 @@ public final class TerminalRuntime {
     private var currentInputs: LayoutInputs {
         var state = layout.state
         state.pressed = nil
-        return LayoutInputs(revision: coordinator.revision, screenInputs: screenInputs, state: state, size: display.size,
+        return LayoutInputs(revision: stateRevision, screenInputs: screenInputs, state: state, size: display.size,
                             scale: layout.scale, textScale: layout.textScale, theme: layout.theme,
                             direction: layout.direction, language: view.languageRevision)
     }

@@ -37,6 +37,11 @@ import TellerCore
         #expect(try await reopened.entries() == [entry])
     }
 
+    // Exit tests (`#expect(processExitsWith:)`) came with Swift 6.2. The
+    // arm64 build's compiler is Debian 13's Swift 6.0.3 (tools/build-arm64),
+    // which has none: there one disabled test stands in for these two, so
+    // the arm64 run reports them as skipped, never as passed.
+    // LocalTimeTests gates its five the same way.
     #if compiler(>=6.2)
     /// The daily limit's bucket is the day on the terminal's wall clock,
     /// the system zone's (`TZ`), remembered between enqueues: each instant

@@ -24,6 +24,11 @@ import TellerData
         #expect(text(LocalTime(instant("1969-12-31T23:59:59Z").addingTimeInterval(0.5), in: .utc)) == "1969-12-31 23:59:59 +0")
     }
 
+    // Exit tests (`#expect(processExitsWith:)`) came with Swift 6.2. The
+    // arm64 build's compiler is Debian 13's Swift 6.0.3 (tools/build-arm64),
+    // which has none: there one disabled test stands in for these five, so
+    // the arm64 run reports them as skipped, never as passed.
+    // OutboxStoreTests gates its two the same way.
     #if compiler(>=6.2)
     @Test func berlinAcrossTheSpringChange() async {
         await #expect(processExitsWith: .success) {

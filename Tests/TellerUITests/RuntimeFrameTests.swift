@@ -1,5 +1,7 @@
 import Device
+import FoundationEssentials
 import Graphics
+import TellerFeatures
 import TellerRuntime
 import TellerUI
 import Testing
@@ -107,6 +109,42 @@ import Widgets
         #expect(runtime.layoutCount == layouts, "the fling laid the whole screen out again")
         try expectTreeIsTheLayout(runtime)
         try expectScanoutIsWhole(display, runtime)
+    }
+
+    /// No view model asks for a redraw: what changes a screen after its frame, from another
+    /// task (a digit typed, a sync event, the clock's tick), is state that frame read, and the
+    /// runtime sees the change at once (a new state revision, a frame asked for) and draws it.
+    @Test func aChangeFromATaskAfterTheFrameReachesThePanel() async throws {
+        let d = try await Scenario.signIn.make()
+        let (runtime, display, _) = try d.startedRuntime(on: .small)
+        let signIn = try #require(d.coordinator.current as? SignInViewModel)
+        try await until { display.presentedFrames > 0 }
+        try await quiet(display)
+
+        func changed(by change: @escaping @MainActor () async -> Void, shows identifier: String, _ text: String,
+                     sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let revision = runtime.stateRevision
+            let frames = display.presentedFrames
+            await Task { @MainActor in await change() }.value
+            #expect(runtime.stateRevision > revision, "the change asked for no frame", sourceLocation: sourceLocation)
+            try await until({ display.presentedFrames > frames && runtime.tree?.node(withIdentifier: identifier)?.allText.contains(text) == true },
+                            sourceLocation: sourceLocation)
+            try await quiet(display)
+        }
+        try await changed(by: { signIn.press(digit: "7") }, shows: "sign-in.operator", "7")
+        try await changed(by: {
+            await d.harness.sync.setOnline(false)
+            await d.harness.sync.send(.offline)
+            await d.coordinator.settle()
+            await d.coordinator.refreshStatus()
+        }, shows: "status.connection", "Offline")
+        let time = d.coordinator.dependencies.time
+        let minuteBefore = time.clock(d.harness.clock.now())
+        try await changed(by: {
+            d.harness.clock.advance(60)
+            d.coordinator.tick()
+        }, shows: "status.clock", time.clock(d.harness.clock.now().addingTimeInterval(60)))
+        #expect(runtime.tree?.node(withIdentifier: "status.clock")?.allText.contains(minuteBefore) == false, "the clock still shows \(minuteBefore)")
     }
 
     private func expectTreeIsTheLayout(_ runtime: TerminalRuntime, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Synchronization
+import SystemCalls
 @testable import ProcessTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -108,21 +110,28 @@ import Glibc
     @Test func ctlTakesItsOwnAnswerAndEndsAtItsLineFeed() async throws {
         let directory = TemporaryDirectory("teller-ctl-line")
         let port = try PortStandIn(directory.file("qemu.sock"))
+        // The server is a kernel thread of its own: on the cooperative pool, a
+        // test run that keeps both cores busy could hold it past ctl's 30 s.
+        let request = Mutex<String?>(nil)
+        let server = KernelThread.start {
+            guard let client = port.nextClientWaiting(timeout: .seconds(60)), let line = client.readLine() else { return }
+            request.withLock { $0 = line }
+            let tag = line.split(separator: " ", maxSplits: 1).first.map { String($0.dropFirst()) } ?? ""
+            try? client.send(#"{"id":"someone-else","ok":true,"result":{"screen":"stale"}}"# + "\n")
+            try? client.send(#"{"id":"\#(tag)","ok":true,"result":{"screen":"home"}}"# + "\n")
+            // Held open until ctl hangs up: a client reading to the end would
+            // wait out its own 30 s deadline and fail.
+            _ = client.readLine(timeout: .seconds(90))
+        }
         let ctl = try ChildProcess(TestProducts.executable("teller"), ["ctl", "--socket", port.path, "status"])
-        defer { ctl.killNow() }
-        let server = try await port.nextClient()
-        let request = try #require(server.readLine())
+        defer { ctl.killNow(); server.join() }
+        #expect(await ctl.waitForExit(timeout: .seconds(90)), "ctl did not return")
         // "@TAG status": the tag is what tells this client's answer from another's.
-        let parts = request.split(separator: " ", maxSplits: 1)
-        #expect(parts.count == 2 && parts[0].hasPrefix("@") && parts[1] == "status", "\(request)")
-        let tag = parts[0].dropFirst()
-        try server.send(#"{"id":"someone-else","ok":true,"result":{"screen":"stale"}}"# + "\n")
-        try server.send(#"{"id":"\#(tag)","ok":true,"result":{"screen":"home"}}"# + "\n")
-        // Held open: a client reading to the end would wait out its own 30 s deadline and fail.
-        #expect(await ctl.waitForExit(timeout: .seconds(20)), "ctl did not return after its answer's line feed")
+        let sent = try #require(request.withLock { $0 }, "ctl never sent its request; \(ctl.stderr)")
+        let parts = sent.split(separator: " ", maxSplits: 1)
+        #expect(parts.count == 2 && parts[0].hasPrefix("@") && parts[1] == "status", "\(sent)")
         #expect(ctl.terminationStatus == 0, "\(ctl.stderr)")
         #expect(ctl.stdout.contains("\"home\"") && !ctl.stdout.contains("stale"), "\(ctl.stdout)")
-        server.hangUp()
     }
 }
 
@@ -146,6 +155,15 @@ final class PortStandIn: Sendable {
     }
 
     deinit { close(listener) }
+
+    /// The next connection within `timeout`, blocking the calling thread; nil without one.
+    func nextClientWaiting(timeout: Duration) -> HostClient? {
+        var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000)
+        guard poll(&entry, 1, milliseconds) > 0 else { return nil }
+        let fd = accept(listener, nil, nil)
+        return fd >= 0 ? HostClient(fd) : nil
+    }
 
     /// The next connection, within 20 s (the bridge opens the port again
     /// after each client), or an error.
@@ -191,9 +209,9 @@ final class HostClient {
         return !received.isEmpty || poll(&entry, 1, 0) > 0
     }
 
-    /// The next line, waiting up to 30 s; nil at the end or without one.
-    func readLine() -> String? {
-        let deadline = ContinuousClock.now + .seconds(30)
+    /// The next line, waiting up to `timeout`; nil at the end or without one.
+    func readLine(timeout: Duration = .seconds(30)) -> String? {
+        let deadline = ContinuousClock.now + timeout
         while received.firstIndex(of: 10) == nil {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard ContinuousClock.now < deadline else { return nil }

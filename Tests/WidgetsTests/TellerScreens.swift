@@ -1,8 +1,10 @@
 import Graphics
 import Widgets
 
-/// Teller-like screens composed only from Widgets, as TellerUI will build them.
-/// The strings are sample data; in the app they come from view models.
+/// Teller-like screens composed only from Widgets, as TellerUI's screens are
+/// (Sources/TellerUI/Screens/), so Widgets' goldens, damage and accessibility
+/// tests need no TellerUI. The strings are sample data; in the app they come
+/// from view models.
 enum TellerScreens {
     static func statusBar(online: Bool = true) -> any Widget {
         HStack(spacing: 12, alignment: .center, padding: .symmetric(horizontal: 16, vertical: 6), background: .statusBar,
@@ -46,7 +48,8 @@ enum TellerScreens {
         ListRow(identifier: "activity.9", title: "Cash withdrawal", subtitle: "21 Nov", trailing: "-100.00"),
     ]
 
-    /// Status bar, customer header, recent activity and an amount keypad: the benchmark screen.
+    /// Status bar, customer header, recent activity and an amount keypad: the
+    /// shape of `teller-bench render`'s screen (Sources/teller-bench/RenderBenchmarkScreen.swift).
     static func account(amount: String = "250.00") -> any Widget {
         Screen(identifier: "account", title: "Account", VStack(spacing: 0, [
             statusBar(),

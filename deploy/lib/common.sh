@@ -186,20 +186,11 @@ teller_status_settled() {
     as_teller "$TELLER_BIN" status --config "$TELLER_CONF" --settled
 }
 
-# What `teller status` exit code $1 says about the database it refused
-# (Sources/TellerCommands/CommandLineUsage.swift, docs/deploy.md); fails for any other code. Status only
-# reads: the file is as it was.
+# What `teller status` exit code $1 says about the database it refused, in
+# teller's own words (the one table is Swift's: DatabaseRefusal+ExitCode.swift);
+# fails for any other code. Status only reads: the file is as it was.
 database_refusal() {
-    case $1 in
-        3) echo "there is no database" ;;
-        4) echo "the database is empty (0 bytes)" ;;
-        5) echo "the database is not a Teller database" ;;
-        6) echo "the database was written by a newer teller than the one installed" ;;
-        7) echo "the database is damaged or truncated" ;;
-        8) echo "the database cannot be read" ;;
-        9) echo "the database has an older schema: the installed teller has not started since it was installed" ;;
-        *) return 1 ;;
-    esac
+    as_teller "$TELLER_BIN" status --refusal-meaning "$1"
 }
 
 # A sqlite3 filename that reads the database at $1 (a path on the terminal)

@@ -37,7 +37,7 @@ public struct DatabaseRefusal: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// A ``Reason`` without its details, for exit codes and tests.
-    public enum Kind: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable, CaseIterable {
         case missing, empty, foreign, newerSchema, olderSchema, damaged, unreadable
     }
 

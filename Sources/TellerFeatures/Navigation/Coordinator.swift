@@ -1,10 +1,16 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// Owns navigation as state: the session phase and one stack of screens,
 /// each a route with its view model. Signing out or locking replaces the
 /// whole stack. It also feeds the status bar and forwards sync events.
-@MainActor
+///
+/// It is `@Observable`, as every view model is: what a frame reads of it
+/// (the stack, the phase, whether the host answers) redraws the screen when
+/// it changes, with no call to ask for it (docs/architecture.md, "Redraw
+/// from state").
+@MainActor @Observable
 public final class Coordinator: Navigator {
     public let dependencies: FeatureDependencies
     public private(set) var phase: SessionPhase = .signedOut
@@ -19,18 +25,14 @@ public final class Coordinator: Navigator {
     public let statusBar: StatusBarViewModel
     public private(set) var isOnline = false
     public private(set) var signInMode: SignInMode?
-    private var lastActivity: Date
-    private var eventTask: Task<Void, Never>?
-    /// Bumped on every change the screen should show.
-    public private(set) var revision = 0
-    /// Called after every change (the app schedules a redraw).
-    public var onChange: (() -> Void)?
+    @ObservationIgnored private var lastActivity: Date
+    @ObservationIgnored private var eventTask: Task<Void, Never>?
     /// Tasks started by screens, so tests can wait for them.
-    private var pending: [Task<Void, Never>] = []
+    @ObservationIgnored private var pending: [Task<Void, Never>] = []
     /// The status refresh in flight, if any: refreshes run one after the
     /// other, so an older count never overwrites a newer one, and each
     /// caller returns only once what it read is shown.
-    private var statusRefresh: Task<Void, Never>?
+    @ObservationIgnored private var statusRefresh: Task<Void, Never>?
 
     public init(dependencies: FeatureDependencies) {
         self.dependencies = dependencies
@@ -46,6 +48,9 @@ public final class Coordinator: Navigator {
     public var routes: [Route] { stack.compactMap(\.route) }
 
     public var signedInOperator: Operator? { phase.signedInOperator }
+
+    /// The wall-clock time screens show, moved by ``tick()``.
+    public var now: Date { statusBar.now }
 
     /// Starts listening to the sync engine, then reads its status: an event
     /// published in between is not lost (the engine may already be running,
@@ -82,11 +87,6 @@ public final class Coordinator: Navigator {
 
     // MARK: Navigator
 
-    public func invalidate() {
-        revision += 1
-        onChange?()
-    }
-
     public func outboxChanged() {
         perform { await self.refreshStatus() }
     }
@@ -98,26 +98,22 @@ public final class Coordinator: Navigator {
     public func push(_ route: Route) {
         guard case .active = phase else { return }
         stack.append(entry(route))
-        invalidate()
     }
 
     public func pop() {
         guard routes.count > 1 else { return }
         stack.removeLast()
         show(current)
-        invalidate()
     }
 
     public func replaceTop(with route: Route) {
         guard !routes.isEmpty else { return push(route) }
         stack[stack.count - 1] = entry(route)
-        invalidate()
     }
 
     public func popToHome() {
         guard case .active = phase else { return }
         stack = [entry(.home)]
-        invalidate()
     }
 
     public func signedIn(_ op: Operator, mode: SignInMode) {
@@ -139,7 +135,6 @@ public final class Coordinator: Navigator {
         guard case .active(let op) = phase else { return }
         phase = .locked(op)
         stack = [Entry(route: nil, model: LockedViewModel(dependencies: dependencies, navigator: self, lockedOperator: op))]
-        invalidate()
     }
 
     public func signOut() {
@@ -155,7 +150,6 @@ public final class Coordinator: Navigator {
         stack = [signedOutEntry()]
         statusBar.update(online: isOnline, problem: statusBar.problem, clockVerified: statusBar.clockVerified, lastSyncAt: statusBar.lastSyncAt,
                          summary: nil, signedIn: nil)
-        invalidate()
     }
 
     // MARK: Time and activity
@@ -171,7 +165,7 @@ public final class Coordinator: Navigator {
             lock()
             return
         }
-        invalidate()
+        statusBar.clockTicked()
     }
 
     // MARK: Building screens
@@ -251,6 +245,5 @@ public final class Coordinator: Navigator {
                          summary: summary, signedIn: signedInOperator)
         if let printer { statusBar.printerChanged(printer) }
         if let summary { current.summaryChanged(summary) }
-        invalidate()
     }
 }

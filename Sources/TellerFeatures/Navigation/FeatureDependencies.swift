@@ -47,3 +47,10 @@ public struct FeatureDependencies: Sendable {
         self.printer = printer
     }
 }
+
+extension FeatureDependencies {
+    /// The wall-clock time for what a screen shows: its navigator's
+    /// (``Navigator/now``), which redraws the screen as the clock moves.
+    @MainActor
+    func now(shownBy navigator: (any Navigator)?) -> Date { navigator?.now ?? clock.now() }
+}

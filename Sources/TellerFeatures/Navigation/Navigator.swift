@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TellerCore
 
 /// What a view model may ask of navigation; the coordinator implements it.
@@ -14,8 +15,11 @@ public protocol Navigator: AnyObject {
     func unlocked()
     func lock()
     func signOut()
-    /// Marks the screen as needing a redraw.
-    func invalidate()
+    /// The wall-clock time for what a screen shows ("Synced 2 min ago",
+    /// a row's "today 08:02"). It moves with the status bar's clock, once a
+    /// second, so a screen that reads it is redrawn as time passes, as one
+    /// that reads the system clock directly would not be.
+    var now: Date { get }
     /// The outbox changed here (a row written or acknowledged): the status
     /// bar must not wait for a sync event, which an offline terminal never gets.
     func outboxChanged()

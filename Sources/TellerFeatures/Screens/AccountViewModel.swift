@@ -1,9 +1,10 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// An account in two paints: the cached snapshot at once, the host's fresh
 /// one when it arrives. With no signal the cache stays, with "updated HH:MM".
-@MainActor
+@MainActor @Observable
 public final class AccountViewModel {
     /// One line of recent activity, already formatted.
     public struct ActivityLine: Hashable, Sendable {
@@ -16,7 +17,7 @@ public final class AccountViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public let iban: IBAN
     public private(set) var state: LoadState<AccountSnapshot> = .idle
     public private(set) var pending: [OutboxEntry] = []
@@ -37,7 +38,7 @@ public final class AccountViewModel {
     /// "updated 08:02" while the figures come from the cache; nil when fresh.
     public var freshnessText: String? {
         switch state {
-        case .loaded(_, .cached(let asOf)): dependencies.time.updated(asOf, now: dependencies.clock.now())
+        case .loaded(_, .cached(let asOf)): dependencies.time.updated(asOf, now: dependencies.now(shownBy: navigator))
         case .loading: tr("Loading…")
         default: nil
         }
@@ -67,7 +68,7 @@ public final class AccountViewModel {
     public static let queuedRowsShown = 10
 
     public var activity: [ActivityLine] {
-        let now = dependencies.clock.now()
+        let now = dependencies.now(shownBy: navigator)
         var own = pending.prefix(Self.queuedRowsShown).map { entry in
             ActivityLine(
                 id: entry.key.rawValue, title: Self.kindTitle(entry.request.kind),
@@ -98,12 +99,10 @@ public final class AccountViewModel {
     /// First paint from the cache, second from the host.
     public func load() async {
         if state.value == nil { state = .loading }
-        navigator?.invalidate()
         await refreshPending()
         do throws(TellerError) {
             if let cached = try await dependencies.accounts.cachedSnapshot(for: iban) {
                 state = .loaded(cached, .cached(asOf: cached.asOf))
-                navigator?.invalidate()
             }
         } catch {
             state = .failed(error)
@@ -115,12 +114,10 @@ public final class AccountViewModel {
             // Keep cached figures on screen; only an empty screen shows the error.
             if state.value == nil { state = .failed(error) }
         }
-        navigator?.invalidate()
     }
 
     func refreshPending() async {
         pending = (try? await dependencies.outbox.pendingEntries(for: iban)) ?? pending
-        navigator?.invalidate()
     }
 
     public func deposit() { navigator?.push(.amount(iban, .deposit)) }

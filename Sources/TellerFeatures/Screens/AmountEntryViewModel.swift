@@ -1,9 +1,10 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// Amount entry on a cash-register keypad (1 2 3 4 5 is 123.45), with the
 /// recipient IBAN for transfers and the limits that remain.
-@MainActor
+@MainActor @Observable
 public final class AmountEntryViewModel {
     /// Which field the keypad types into.
     public enum Field: Hashable, Sendable {
@@ -12,7 +13,7 @@ public final class AmountEntryViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public let account: IBAN
     public let kind: TransactionKind
     public let currency: Currency
@@ -83,12 +84,10 @@ public final class AmountEntryViewModel {
         } catch {
             refusal = ErrorText.text(error)
         }
-        navigator?.invalidate()
     }
 
     public func focus(_ field: Field) {
         focus = needsRecipient ? field : .amount
-        navigator?.invalidate()
     }
 
     public func press(digit: Character) {
@@ -102,7 +101,6 @@ public final class AmountEntryViewModel {
         } else {
             type(digit)
         }
-        navigator?.invalidate()
     }
 
     /// What is wrong with the amount as typed so far: too many digits, or
@@ -129,7 +127,6 @@ public final class AmountEntryViewModel {
         guard focus == .recipient, character.isASCII, character.isLetter || character.isNumber, recipientText.count < 34 else { return }
         recipientText.append(Character(character.uppercased()))
         refusal = nil
-        navigator?.invalidate()
     }
 
     public func backspace() {
@@ -142,7 +139,6 @@ public final class AmountEntryViewModel {
             if !recipientText.isEmpty { recipientText.removeLast() }
             refusal = nil
         }
-        navigator?.invalidate()
     }
 
     // MARK: Hardware keyboard and scanner
@@ -219,7 +215,6 @@ public final class AmountEntryViewModel {
 
     private func refuse(_ text: String) {
         refusal = text
-        navigator?.invalidate()
     }
 }
 

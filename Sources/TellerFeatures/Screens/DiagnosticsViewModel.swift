@@ -1,10 +1,11 @@
+import Observation
 import TellerCore
 
 /// Technician diagnostics behind the technician PIN: facts about the
 /// terminal in the technician's words, a touch test that marks each touch,
 /// and a 3-point touch calibration that writes the matrix to the
 /// configuration and has the touchscreen use it at once.
-@MainActor
+@MainActor @Observable
 public final class DiagnosticsViewModel {
     public enum Mode: Hashable, Sendable {
         case locked
@@ -15,7 +16,7 @@ public final class DiagnosticsViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public private(set) var mode: Mode = .locked
     public private(set) var pinEntry = KeypadEntry(maximumLength: 12)
     /// The report, worded from ``DiagnosticsReport`` in display order.
@@ -24,6 +25,9 @@ public final class DiagnosticsViewModel {
     /// Touch test marks, in screen pixels.
     public private(set) var touches: [(x: Int, y: Int)] = []
     private var measured: [(x: Double, y: Double)] = []
+    /// The language the terminal speaks, as of this screen's last switch:
+    /// state, so that a switch redraws the screen.
+    private var language = Localization.language
     public private(set) var matrix: [Double]?
 
     /// Where the calibration crosses are drawn, normalised to the screen.
@@ -33,6 +37,13 @@ public final class DiagnosticsViewModel {
         self.dependencies = dependencies
         self.navigator = navigator
     }
+
+    // The `#if compiler(>=6.2)` below is for the arm64 build's Swift 6.0.3
+    // (tools/build-arm64).
+    // Under it, `MainActor.assumeIsolated` stops the process if a release
+    // mid-calibration ever comes off the main actor, rather than giving the
+    // touchscreen its calibration back from another thread. The #else goes
+    // once that build's compiler is 6.2 or later.
 
     /// A screen that goes away mid-calibration (the idle lock, signing out)
     /// gives the touchscreen its calibration back.
@@ -46,7 +57,9 @@ public final class DiagnosticsViewModel {
     }
     #else
     deinit {
-        guard case .calibrating = mode, let port = dependencies.touchCalibration else { return }
+        // `_mode` is the stored value behind the observed `mode`, whose
+        // getter belongs to the main actor: a plain deinit may read only storage.
+        guard case .calibrating = _mode, let port = dependencies.touchCalibration else { return }
         MainActor.assumeIsolated { port.cancelCalibration() }
     }
     #endif
@@ -81,12 +94,10 @@ public final class DiagnosticsViewModel {
     public func press(digit: Character) {
         pinEntry.append(digit)
         message = nil
-        navigator?.invalidate()
     }
 
     public func backspace() {
         pinEntry.backspace()
-        navigator?.invalidate()
     }
 
     public func unlock() async {
@@ -95,12 +106,10 @@ public final class DiagnosticsViewModel {
         pinEntry.clear()
         guard accepted else {
             message = tr("Wrong technician PIN.")
-            navigator?.invalidate()
             return
         }
         lines = Self.lines(for: await diagnostics.report(), dependencies)
         mode = .report
-        navigator?.invalidate()
     }
 
     /// The report as the technician reads it. Problem and failure kinds keep
@@ -180,14 +189,12 @@ public final class DiagnosticsViewModel {
     public func startTouchTest() {
         touches = []
         mode = .touchTest
-        navigator?.invalidate()
     }
 
     public func touched(x: Int, y: Int) {
         guard mode == .touchTest else { return }
         touches.append((x, y))
         if touches.count > 50 { touches.removeFirst() }
-        navigator?.invalidate()
     }
 
     public func startCalibration() {
@@ -195,7 +202,6 @@ public final class DiagnosticsViewModel {
         matrix = nil
         mode = .calibrating(step: 0)
         dependencies.touchCalibration?.beginCalibration()
-        navigator?.invalidate()
     }
 
     /// A tap during calibration, as the panel reported it before any
@@ -205,7 +211,6 @@ public final class DiagnosticsViewModel {
         measured.append((rawX, rawY))
         if step < 2 {
             mode = .calibrating(step: step + 1)
-            navigator?.invalidate()
             return
         }
         guard let solved = CalibrationSolver.matrix(targets: Self.calibrationTargets, measured: measured) else {
@@ -224,12 +229,11 @@ public final class DiagnosticsViewModel {
             mode = .report
             dependencies.touchCalibration?.cancelCalibration()
         }
-        navigator?.invalidate()
     }
 
     /// The languages the technician can switch to, in their own names.
     public var languages: [(language: Language, title: String, isCurrent: Bool)] {
-        Language.all.map { ($0, Localization.verbatim($0.nativeName), $0 == Localization.language) }
+        Language.all.map { ($0, Localization.verbatim($0.nativeName), $0 == language) }
     }
 
     public var languageTitle: String { tr("Language") }
@@ -239,12 +243,12 @@ public final class DiagnosticsViewModel {
         guard let diagnostics = dependencies.diagnostics, language != Localization.language else { return }
         do throws(TellerError) {
             try await diagnostics.switchLanguage(to: language)
+            self.language = Localization.language
             message = nil
             lines = Self.lines(for: await diagnostics.report(), dependencies)
         } catch {
             message = tr("Could not switch the language: {problem}", ["problem": ErrorText.text(error)])
         }
-        navigator?.invalidate()
     }
 
     public func done() {
@@ -253,7 +257,6 @@ public final class DiagnosticsViewModel {
         case .locked, .report: navigator?.pop()
         default:
             mode = .report
-            navigator?.invalidate()
         }
     }
 }

@@ -1,10 +1,11 @@
+import Observation
 import TellerCore
 
 /// Find an account by IBAN, typed on the on-screen keyboard or scanned.
 /// Validation runs on every key, with the reason shown.
-@MainActor
+@MainActor @Observable
 public final class FindAccountViewModel {
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public private(set) var text = ""
     /// The longest IBAN (Saint Lucia) is 32 characters.
     static let maximumLength = 34
@@ -47,17 +48,14 @@ public final class FindAccountViewModel {
     public func type(_ character: Character) {
         guard character.isASCII, character.isLetter || character.isNumber, IBAN.normalise(text).count < Self.maximumLength else { return }
         text.append(Character(character.uppercased()))
-        navigator?.invalidate()
     }
 
     public func backspace() {
         if !text.isEmpty { text.removeLast() }
-        navigator?.invalidate()
     }
 
     public func clear() {
         text = ""
-        navigator?.invalidate()
     }
 
     /// Opens the account when the IBAN is valid.
@@ -69,7 +67,6 @@ public final class FindAccountViewModel {
     /// A scanner typed a whole IBAN and pressed Enter: replace, validate, open.
     public func scanned(_ scannedText: String) {
         text = IBAN.normalise(scannedText)
-        navigator?.invalidate()
         open()
     }
 

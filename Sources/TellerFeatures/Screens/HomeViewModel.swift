@@ -1,9 +1,10 @@
+import Observation
 import TellerCore
 
 /// The signed-in start screen.
-@MainActor
+@MainActor @Observable
 public final class HomeViewModel {
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     private let dependencies: FeatureDependencies
     public private(set) var pendingCount = 0
     public private(set) var rejectedCount = 0

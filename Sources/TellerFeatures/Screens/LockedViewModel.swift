@@ -1,10 +1,11 @@
+import Observation
 import TellerCore
 
 /// The lock screen: the signed-in operator's PIN unlocks it.
-@MainActor
+@MainActor @Observable
 public final class LockedViewModel {
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public let lockedOperator: Operator
     public private(set) var pinEntry = KeypadEntry(maximumLength: 8)
     public private(set) var state: SignInViewModel.State = .entering
@@ -35,17 +36,14 @@ public final class LockedViewModel {
     public func press(digit: Character) {
         pinEntry.append(digit)
         if case .failed = state { state = .entering }
-        navigator?.invalidate()
     }
 
     public func backspace() {
         pinEntry.backspace()
-        navigator?.invalidate()
     }
 
     public func unlock() async {
         state = .verifying
-        navigator?.invalidate()
         do throws(SignInError) {
             try await dependencies.session.unlock(lockedOperator, pin: pinEntry.digits)
             pinEntry.clear()
@@ -54,7 +52,6 @@ public final class LockedViewModel {
         } catch {
             pinEntry.clear()
             state = SignInViewModel.state(for: error, time: dependencies.time, now: dependencies.clock.now())
-            navigator?.invalidate()
         }
     }
 

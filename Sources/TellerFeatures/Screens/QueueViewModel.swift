@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// The queue: every row with its state; rejected rows need an operator's
@@ -9,7 +10,7 @@ import TellerCore
 /// outbox's order, newest first. The rows are built once per load (and
 /// again when the day turns, since a time shows its date unless it is
 /// today), not on every frame: after days offline there may be a thousand.
-@MainActor
+@MainActor @Observable
 public final class QueueViewModel {
     public struct Row: Hashable, Sendable {
         public let key: IdempotencyKey
@@ -43,13 +44,13 @@ public final class QueueViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public private(set) var entries: [OutboxEntry] = [] {
         didSet { builtRows = nil }
     }
     public private(set) var state: State = .loading
     /// ``rows`` as last built, and the moment they were built for.
-    private var builtRows: (rows: [Row], at: LocalTime)?
+    @ObservationIgnored private var builtRows: (rows: [Row], at: LocalTime)?
 
     init(dependencies: FeatureDependencies, navigator: any Navigator) {
         self.dependencies = dependencies
@@ -83,7 +84,7 @@ public final class QueueViewModel {
 
     /// Every row in the order shown: the ones to act on first.
     public var rows: [Row] {
-        let now = dependencies.clock.now()
+        let now = dependencies.now(shownBy: navigator)
         let today = LocalTime(now, in: dependencies.time.zone)
         if let builtRows, builtRows.at.isSameDay(as: today) { return builtRows.rows }
         let all = entries.map { row($0, now: now) }
@@ -145,7 +146,6 @@ public final class QueueViewModel {
         } catch {
             state = .failed(ErrorText.text(error))
         }
-        navigator?.invalidate()
     }
 
     public func acknowledge(_ key: IdempotencyKey) async {
@@ -178,7 +178,6 @@ public final class QueueViewModel {
         } catch {
             printMessage = tr("Could not queue the copy: {problem}", ["problem": ErrorText.text(error)])
         }
-        navigator?.invalidate()
     }
 
     public func syncNow() async {

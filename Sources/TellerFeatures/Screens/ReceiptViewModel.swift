@@ -1,8 +1,9 @@
+import Observation
 import TellerCore
 
 /// The receipt: honest about where the money is. "Queued" when the row is
 /// on disk, "Confirmed" with the bank's reference, or "Rejected" with why.
-@MainActor
+@MainActor @Observable
 public final class ReceiptViewModel {
     public enum Status: Hashable, Sendable {
         case queued
@@ -56,7 +57,7 @@ public final class ReceiptViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public let entry: OutboxEntry
     public private(set) var status: Status = .queued
     /// The reasons are on screen: Void was tapped and one must be picked.
@@ -88,7 +89,7 @@ public final class ReceiptViewModel {
                      ReviewViewModel.Line(label: tr("Account"), value: entry.request.account.displayed())]
         if let counterparty = entry.request.counterparty { lines.append(.init(label: tr("To"), value: counterparty.displayed())) }
         lines.append(.init(label: tr("Amount"), value: MoneyFormatting.text(entry.request.amount)))
-        lines.append(.init(label: tr("Time"), value: dependencies.time.dayAndClock(entry.createdAt, now: dependencies.clock.now())))
+        lines.append(.init(label: tr("Time"), value: dependencies.time.dayAndClock(entry.createdAt, now: dependencies.now(shownBy: navigator))))
         lines.append(.init(label: tr("Receipt"), value: Localization.leftToRight(entry.key.receiptNumber)))
         if case .confirmed(let reference) = status { lines.append(.init(label: tr("Bank reference"), value: Localization.leftToRight(reference))) }
         return lines
@@ -121,7 +122,6 @@ public final class ReceiptViewModel {
         } catch {
             printMessage = tr("Could not queue the copy: {problem}", ["problem": ErrorText.text(error)])
         }
-        navigator?.invalidate()
     }
 
     // MARK: Void and reversal
@@ -153,19 +153,16 @@ public final class ReceiptViewModel {
         choosingVoidReason = true
         selectedVoidReason = nil
         undoMessage = nil
-        navigator?.invalidate()
     }
 
     /// Picks (or changes) the reason; the void waits for ``confirmVoid()``.
     public func selectVoidReason(_ reason: VoidReason) {
         guard choosingVoidReason else { return }
         selectedVoidReason = reason
-        navigator?.invalidate()
     }
 
     public func cancelVoid() {
         closeVoidPanel()
-        navigator?.invalidate()
     }
 
     private func closeVoidPanel() {
@@ -200,7 +197,6 @@ public final class ReceiptViewModel {
             voidClosed = true
             undoMessage = ErrorText.text(error)
         }
-        navigator?.invalidate()
     }
 
     /// Queues the payment that undoes this posted one; its receipt replaces this one.
@@ -214,7 +210,6 @@ public final class ReceiptViewModel {
             navigator?.replaceTop(with: .receipt(reversal))
         } catch {
             undoMessage = ErrorText.text(error)
-            navigator?.invalidate()
         }
     }
 
@@ -229,7 +224,6 @@ public final class ReceiptViewModel {
         default: return
         }
         if !canVoid { closeVoidPanel() }
-        navigator?.invalidate()
     }
 
     public func done() { navigator?.popToHome() }

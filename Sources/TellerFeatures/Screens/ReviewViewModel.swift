@@ -1,7 +1,8 @@
+import Observation
 import TellerCore
 
 /// Review and confirm: the last look before the row is written.
-@MainActor
+@MainActor @Observable
 public final class ReviewViewModel {
     public struct Line: Hashable, Sendable {
         public let label: String
@@ -9,7 +10,7 @@ public final class ReviewViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public let request: TransactionRequest
     /// The supervisor who approved it, as their approval named them.
     public let approver: Operator?
@@ -55,7 +56,6 @@ public final class ReviewViewModel {
         guard !isSubmitting else { return }
         isSubmitting = true
         refusal = nil
-        navigator?.invalidate()
         do throws(TellerError) {
             let entry = try await dependencies.outbox.enqueue(request)
             isSubmitting = false
@@ -64,7 +64,6 @@ public final class ReviewViewModel {
         } catch {
             isSubmitting = false
             refusal = ErrorText.text(error)
-            navigator?.invalidate()
         }
     }
 

@@ -1,11 +1,12 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// Sign in: operator id, then PIN, on a numeric keypad. The same two steps
 /// let a supervisor approve, on the operator's screen, what a counter limit
 /// or a till's tolerance refused (``approving``), without signing anyone
 /// in or out.
-@MainActor
+@MainActor @Observable
 public final class SignInViewModel {
     public enum Step: Hashable, Sendable {
         case operatorID
@@ -20,7 +21,7 @@ public final class SignInViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public private(set) var step: Step = .operatorID
     public private(set) var state: State = .entering
     public private(set) var operatorEntry = KeypadEntry(maximumLength: 8)
@@ -91,12 +92,10 @@ public final class SignInViewModel {
         guard state != .verifying else { return }
         if step == .operatorID { operatorEntry.append(digit) } else { pinEntry.append(digit) }
         if case .failed = state { state = .entering }
-        navigator?.invalidate()
     }
 
     public func backspace() {
         if step == .operatorID { operatorEntry.backspace() } else { pinEntry.backspace() }
-        navigator?.invalidate()
     }
 
     public func back() {
@@ -104,7 +103,6 @@ public final class SignInViewModel {
         pinEntry.clear()
         step = .operatorID
         state = .entering
-        navigator?.invalidate()
     }
 
     /// Next (after the id) or sign in (after the PIN).
@@ -113,7 +111,6 @@ public final class SignInViewModel {
         case .operatorID:
             guard let id = OperatorID(operatorEntry.digits) else {
                 state = .failed(tr("An operator ID is 4 to 8 digits."))
-                navigator?.invalidate()
                 return
             }
             // Their own number, or no supervisor's: said now, not after a PIN typed for nothing.
@@ -121,16 +118,13 @@ public final class SignInViewModel {
                let refusal = await dependencies.session.refusalBeforePIN(id, for: signedIn.id) {
                 operatorEntry.clear()
                 state = .failed(text(refusal))
-                navigator?.invalidate()
                 return
             }
             step = .pin
             state = .entering
-            navigator?.invalidate()
         case .pin:
             guard let id = OperatorID(operatorEntry.digits) else { return back() }
             state = .verifying
-            navigator?.invalidate()
             if let approving { return await approve(approving, by: id) }
             do throws(SignInError) {
                 let (signedIn, mode) = try await dependencies.session.signIn(id, pin: pinEntry.digits)
@@ -142,7 +136,6 @@ public final class SignInViewModel {
             } catch {
                 pinEntry.clear()
                 state = Self.state(for: error, time: dependencies.time, now: dependencies.clock.now())
-                navigator?.invalidate()
             }
         }
     }
@@ -179,7 +172,6 @@ public final class SignInViewModel {
             } else {
                 state = .failed(ErrorText.text(error))
             }
-            navigator?.invalidate()
         }
     }
 

@@ -1,11 +1,15 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// The status bar on every screen: connection, queue, last sync, who and
 /// where, and the clock.
-@MainActor
+@MainActor @Observable
 public final class StatusBarViewModel {
     private let dependencies: FeatureDependencies
+    /// The clock's ticks so far: the state a tick changes. ``now`` reads it,
+    /// so every frame that shows the time is redrawn when the clock moves.
+    private var ticks = 0
     public private(set) var isOnline = false
     /// Why nothing goes out, when something answers but not as the bank does.
     public private(set) var problem: SyncProblem?
@@ -16,6 +20,17 @@ public final class StatusBarViewModel {
     init(dependencies: FeatureDependencies) {
         self.dependencies = dependencies
     }
+
+    /// The wall-clock time what the screens show is measured against: the
+    /// clock itself, read through the tick count, so a frame that shows the
+    /// time depends on the tick and is drawn again at the next one.
+    public var now: Date {
+        _ = ticks
+        return dependencies.clock.now()
+    }
+
+    /// The once-a-second tick: the clock and every "… ago" move on.
+    func clockTicked() { ticks &+= 1 }
 
     func update(online: Bool, problem: SyncProblem?, clockVerified: Bool = true, lastSyncAt: Date?, summary: QueueSummary?, signedIn: Operator?) {
         isOnline = online
@@ -64,7 +79,7 @@ public final class StatusBarViewModel {
 
     public var syncText: String {
         guard let lastSyncAt else { return tr("Never synced") }
-        return tr("Synced {when}", ["when": dependencies.time.relative(lastSyncAt, now: dependencies.clock.now())])
+        return tr("Synced {when}", ["when": dependencies.time.relative(lastSyncAt, now: now)])
     }
 
     public var whoText: String {
@@ -119,6 +134,6 @@ public final class StatusBarViewModel {
     /// The time on the operator's wall clock, or "Clock not set" while the
     /// terminal's clock is below what it knows has passed (a board without a
     /// real-time clock that booted at 1970).
-    public var clockText: String { clockVerified ? dependencies.time.clock(dependencies.clock.now()) : tr("Clock not set") }
+    public var clockText: String { clockVerified ? dependencies.time.clock(now) : tr("Clock not set") }
     public private(set) var clockVerified = true
 }

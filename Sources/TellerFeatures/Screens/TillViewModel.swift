@@ -1,11 +1,12 @@
 import FoundationEssentials
+import Observation
 import TellerCore
 
 /// The operator's till: open it with a count by denomination, watch the
 /// cash position, close it with a count and see expected, counted and over
 /// or short. A close beyond the tolerance calls a supervisor
 /// (``ApprovalSubject/tillClose(_:overShort:)``).
-@MainActor
+@MainActor @Observable
 public final class TillViewModel {
     public enum Phase: Hashable, Sendable {
         case loading
@@ -32,7 +33,7 @@ public final class TillViewModel {
     }
 
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     public private(set) var phase: Phase = .loading
     public private(set) var count: TillCount
     /// The denomination the keypad types into.
@@ -191,7 +192,6 @@ public final class TillViewModel {
     public func load() async {
         guard let till = dependencies.till, let signedIn = navigator?.signedInOperator else {
             phase = .failed(tr("This terminal keeps no tills."))
-            navigator?.invalidate()
             return
         }
         if case .closed = phase { return }
@@ -200,7 +200,6 @@ public final class TillViewModel {
         } catch {
             phase = .failed(ErrorText.text(error))
         }
-        navigator?.invalidate()
     }
 
     // MARK: Counting
@@ -211,21 +210,18 @@ public final class TillViewModel {
         commitEntry()
         selected = denomination
         entry.clear()
-        navigator?.invalidate()
     }
 
     public func press(digit: Character) {
         guard isCounting else { return }
         entry.append(digit)
         commitEntry()
-        navigator?.invalidate()
     }
 
     public func backspace() {
         guard isCounting else { return }
         entry.backspace()
         commitEntry()
-        navigator?.invalidate()
     }
 
     /// Enter: the next denomination (the last one stays).
@@ -256,7 +252,6 @@ public final class TillViewModel {
         selected = denominations.denominations[0]
         entry.clear()
         phase = .closing(till)
-        navigator?.invalidate()
     }
 
     public func close() async {
@@ -276,7 +271,6 @@ public final class TillViewModel {
         } catch {
             printMessage = tr("Could not queue the till report: {problem}", ["problem": ErrorText.text(error)])
         }
-        navigator?.invalidate()
     }
 
     /// A supervisor approves the close with this count.
@@ -290,7 +284,6 @@ public final class TillViewModel {
             phase = .open(till)
             refusal = nil
             approvalNeeded = nil
-            navigator?.invalidate()
             return
         }
         navigator?.pop()
@@ -300,7 +293,6 @@ public final class TillViewModel {
         guard !isWorking, let till = dependencies.till, let signedIn = navigator?.signedInOperator else { return }
         isWorking = true
         refusal = nil
-        navigator?.invalidate()
         do throws(TellerError) {
             phase = try await body(till, signedIn)
             navigator?.outboxChanged()
@@ -309,7 +301,6 @@ public final class TillViewModel {
             refusal = ErrorText.text(error)
         }
         isWorking = false
-        navigator?.invalidate()
     }
 }
 

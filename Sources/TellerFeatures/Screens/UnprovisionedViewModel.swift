@@ -1,3 +1,4 @@
+import Observation
 import TellerCore
 
 /// What a terminal without a `terminal_id` shows instead of the sign-in: it
@@ -5,10 +6,10 @@ import TellerCore
 /// technician checks while installing (the version, the display, the
 /// input devices). It takes no sign-in and no payment, and the executable
 /// builds no host client for it, so it reaches for no bank.
-@MainActor
+@MainActor @Observable
 public final class UnprovisionedViewModel {
     private let dependencies: FeatureDependencies
-    private weak var navigator: (any Navigator)?
+    @ObservationIgnored private weak var navigator: (any Navigator)?
     /// The diagnostics facts, worded as the technician screen words them;
     /// empty until read (or where nothing can be asked).
     public private(set) var facts: [ReviewViewModel.Line] = []
@@ -42,7 +43,6 @@ public final class UnprovisionedViewModel {
     func load() async {
         guard let diagnostics = dependencies.diagnostics else { return }
         facts = DiagnosticsViewModel.lines(for: await diagnostics.report(), dependencies)
-        navigator?.invalidate()
     }
 }
 

@@ -22,8 +22,10 @@ import Widgets
 ///
 /// Taps the `TouchTracker` reports go to ``handleTap(identifier:)``, keys to
 /// ``handleText(_:)`` or ``handleKey(_:)``, and touches that hit no control
-/// to ``handleTouch(x:y:rawX:rawY:)``. Redraw when the coordinator's
-/// `onChange` fires.
+/// to ``handleTouch(x:y:rawX:rawY:)``. Redraw when a view model changes
+/// what the last layout read (the coordinator, the status bar and every
+/// view model are `@Observable`; `withObservationTracking` around the layout
+/// tells, as `TerminalRuntime` does).
 @MainActor
 public final class TerminalView {
     public let coordinator: Coordinator

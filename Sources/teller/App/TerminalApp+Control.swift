@@ -92,7 +92,7 @@ extension TerminalApp: ControlHandler {
         var status = SyncStatus(isOnline: false, lastSyncAt: nil)
         if let engine = live.engine { status = await engine.status() }
         return .object([
-            "online": .bool(status.isOnline),
+            StatusJSON.onlineKey: .bool(status.isOnline),
             "sync_problem": StatusJSON.problem(status.problem),
             "queued_count": .integer(summary?.pendingCount ?? 0),
             "queued_amount": StatusJSON.pending(summary),

@@ -198,7 +198,7 @@ final class TerminalApp {
     }
 
     private func startControlSocket() {
-        let path = Path.join(configuration.runtimeDirectory, "control.sock")
+        let path = configuration.controlSocketPath
         do {
             try FileManager.default.createDirectory(atPath: configuration.runtimeDirectory, withIntermediateDirectories: true)
             control = try ControlServer(path: path, handler: self)

@@ -4,11 +4,17 @@ import Testing
 import TellerCore
 @testable import TellerData
 
+extension Tag {
+    /// Makes network namespaces (root, iproute2): the whole `tools/test` runs
+    /// it, its fast tier (`tools/test fast`) leaves it out by name.
+    @Tag static var networkNamespace: Self
+}
+
 extension HostIntegrationTests {
     /// (g) A real link cut: terminal and host in two network namespaces joined
     /// by a veth pair. Needs root for `ip netns`; without it the test is
     /// skipped and the run says why.
-    @Suite struct LinkCutTests {
+    @Suite(.tags(.networkNamespace)) struct LinkCutTests {
         @Test(.enabled(if: VethBench.isAvailable, "needs root and iproute2 to create network namespaces; skipped when not root"))
         func aLinkCutMeansTimeoutsAndTheLinkComingUpStartsTheDrainAtOnce() async throws {
             let bench = VethBench()

@@ -11,7 +11,8 @@ DOCUMENTATION = r"""
 module: facts
 short_description: Facts about a Teller counter terminal
 description:
-  - Reads C(teller status) (read-only; it never writes to the database), the state of C(teller.service), and,
+  - Reads C(teller status) by field name (read-only; it never writes to the database; a field it does not find fails the
+    task by name rather than reading as 0), the state of C(teller.service), and,
     while the service runs, whether the running terminal reaches the bank (C(teller ctl status)).
   - Sets C(ansible_facts.teller) with the version, the queue (count, amount per currency, oldest age), rows that need
     review, the sync problem, whether the clock is verified, and the service's state and main PID.
@@ -28,7 +29,8 @@ options:
   gate:
     description:
       - Also judge the rolling update's health gate (C(rolling-update.yml)): C(gate_passed) is true when C(teller.service) is
-        active (READY) and the terminal is online or its queue drained, and C(msg) says what the gate saw in one sentence,
+        active (READY) and C(teller status --gate) passes (the running terminal online or its queue drained: teller's
+        own rule, the one the image's health gate asks), and C(msg) says what the gate saw in one sentence,
         so a gate that is still not passed when C(until) gives up fails with that sentence, not C(Unknown error).
     type: bool
     default: false
@@ -64,7 +66,7 @@ gate_passed:
   type: bool
 msg:
   description: With C(gate), what the health gate saw, for example
-    C(The health gate has not passed: teller.service is active, the terminal is not online (sync problem offline) and 5 transactions are queued).
+    C(The health gate has not passed: teller.service is active; gate not passed: offline, and 5 transaction(s) are still queued; …).
   returned: when gate
   type: str
 """
@@ -75,8 +77,10 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.teller.fleet.plugins.module_utils.rauc import primary_bootname, rauc_json, slots
 
-# `teller status` exit statuses for a database it refuses (docs/deploy.md).
+# `teller status` exit statuses (`teller --help`; Sources/TellerCommands/DatabaseRefusal+ExitCode.swift is the
+# table, and TellerCommandsTests holds these two to it): no database yet, and --gate's "not yet".
 NO_DATABASE = 3
+NOT_YET = 10
 
 
 def service_state(module):
@@ -133,19 +137,38 @@ def package_version(module):
     return (out.strip() or None) if rc == 0 else None
 
 
-def health_gate(facts):
-    """(passed, sentence): the rolling update's health gate, READY and up, then online or the queue drained."""
+def health_gate(module, teller, facts):
+    """(passed, sentence): the rolling update's health gate. systemd says whether the service is up (READY); teller
+    judges the rest itself (`teller status --gate`: the running terminal online, or its queue drained), so the rule
+    is written once, in Swift."""
     active = facts["service"]["active_state"]
-    online = bool(facts["online"])
-    queued = int(facts["queued_count"] or 0)
-    passed = active == "active" and (online or queued == 0)
-    seen = "teller.service is %s, the terminal is %s and %d transaction%s queued" % (
-        active or "not running under systemd", "online" if online else "not online (sync problem %s)" % facts["sync_problem"],
-        queued, " is" if queued == 1 else "s are")
-    if passed:
+    if not facts["installed"]:
+        rc, verdict = NOT_YET, "teller is not installed"
+    else:
+        rc, out, err = module.run_command([teller, "status", "--gate"])
+        if rc == NO_DATABASE:
+            rc, verdict = NOT_YET, "there is no database yet: the terminal has not run"
+        elif rc in (0, NOT_YET):
+            verdict = out.strip()
+        else:
+            module.fail_json(msg="teller status --gate failed (exit %d): %s" % (rc, (err or out).strip()), rc=rc)
+    seen = "teller.service is %s; %s" % (active or "not running under systemd", verdict)
+    if active == "active" and rc == 0:
         return True, "The health gate passed: %s." % seen
     return False, ("The health gate has not passed: %s; it needs the service active (READY) and the terminal online "
                    "or its queue drained." % seen)
+
+
+def field(module, report, name, *path):
+    """report[name][path...], named when missing: a renamed or dropped field fails the task instead of reading as 0
+    (a queue that seemed empty would let an update through)."""
+    value = report
+    for key in (name,) + path:
+        if not isinstance(value, dict) or key not in value:
+            module.fail_json(msg="teller status has no field '%s' (the keys are: %s): this collection and the installed "
+                                 "teller disagree; refusing to guess" % (".".join((name,) + path), ", ".join(sorted(report))))
+        value = value[key]
+    return value
 
 
 def main():
@@ -164,15 +187,16 @@ def main():
         rc, out, err = module.run_command([teller, "status"])
         if rc == 0:
             status = json.loads(out)
-            problem = status.get("sync_problem") or {}
+            problem = field(module, status, "sync_problem")
             facts.update(
-                version=status.get("version"), terminal_id=status.get("terminal_id"), database="ok",
-                queued_count=status.get("pending_count", 0),
-                queued_amount={code: value.get("amount") for code, value in (status.get("pending") or {}).items()},
-                oldest_queued_age_seconds=status.get("oldest_queued_age_seconds"),
-                needs_review=(status.get("counts") or {}).get("needsReview", 0),
-                unacknowledged_rejections=status.get("unacknowledged_rejections", 0),
-                sync_problem=problem.get("kind", "none"), clock_verified=status.get("clock_verified"))
+                version=field(module, status, "version"), terminal_id=field(module, status, "terminal_id"), database="ok",
+                queued_count=int(field(module, status, "pending_count")),
+                queued_amount={code: field(module, status, "pending", code, "amount") for code in field(module, status, "pending")},
+                oldest_queued_age_seconds=field(module, status, "oldest_queued_age_seconds"),
+                needs_review=int(field(module, status, "counts", "needsReview")),
+                unacknowledged_rejections=int(field(module, status, "unacknowledged_rejections")),
+                sync_problem=field(module, problem, "kind") if problem is not None else "none",
+                clock_verified=field(module, status, "clock_verified"))
         elif rc == NO_DATABASE:
             # Installed, never started: nothing is queued. The version comes from the binary.
             rc, out, _ = module.run_command([teller, "--version"])
@@ -184,11 +208,11 @@ def main():
         rc, out, _ = module.run_command([teller, "ctl", "status"])
         if rc == 0:
             running = json.loads(out)
-            facts["online"] = running.get("online")
-            facts["last_sync"] = running.get("last_sync")
+            facts["online"] = field(module, running, "online")
+            facts["last_sync"] = field(module, running, "last_sync")
     result = dict(changed=False, ansible_facts=dict(teller=facts))
     if module.params["gate"]:
-        result["gate_passed"], result["msg"] = health_gate(facts)
+        result["gate_passed"], result["msg"] = health_gate(module, teller, facts)
     module.exit_json(**result)
 
 
