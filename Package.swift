@@ -87,7 +87,7 @@ let package = Package(
         /// Kernel to screen: the display, the input devices and the main loop joined to the
         /// coordinator and the screens, and the print spooler. Knows no data layer (only its ports), so
         /// teller-bench drives it on the fakes.
-        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI", "CMemory"]),
+        .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI", "CMemory", "SystemCalls"]),
 
         // MARK: The terminal's own libraries (what the executable wires)
         /// teller.conf: the keys, their parsers and rules, the file's reader and editor.

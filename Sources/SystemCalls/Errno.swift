@@ -29,6 +29,9 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let inProgress = Errno(rawValue: EINPROGRESS)
     public static let alreadyInProgress = Errno(rawValue: EALREADY)
     public static let alreadyConnected = Errno(rawValue: EISCONN)
+    public static let hostUnreachable = Errno(rawValue: EHOSTUNREACH)
+    public static let timedOut = Errno(rawValue: ETIMEDOUT)
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
 
     /// The C library's text, e.g. "No such file or directory".
     public var description: String { String(cString: strerror(rawValue)) }

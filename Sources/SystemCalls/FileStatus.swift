@@ -34,8 +34,8 @@ public struct FileStatus: Sendable {
 
     /// The file an open descriptor refers to: what was opened, whatever
     /// has happened to its name since.
-    public init?(descriptor: FileDescriptor) {
-        guard let info = try? Syscall.fileStatus(descriptor.rawValue) else { return nil }
+    public init?(descriptor: borrowing FileDescriptor) {
+        guard let info = try? descriptor.status() else { return nil }
         self.init(info)
     }
 

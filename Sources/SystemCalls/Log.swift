@@ -11,6 +11,6 @@ public enum Log {
     /// A log that cannot be written has nowhere to report that.
     private static func write(_ priority: Int, _ message: String) {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-        try? FileDescriptor.standardError.writeAll(lines.map { "<\(priority)>\($0)\n" }.joined().utf8)
+        try? StandardStream.error.writeAll(lines.map { "<\(priority)>\($0)\n" }.joined().utf8)
     }
 }

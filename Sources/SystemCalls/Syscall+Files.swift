@@ -2,16 +2,8 @@
 import Glibc
 #endif
 
-/// Files and directories by path, and what an open file is.
+/// Files and directories by path, and who this process is.
 extension Syscall {
-    public static func changeMode(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
-        _ = try retrying("fchmod") { fchmod(fd, mode) }
-    }
-
-    public static func changeOwner(_ fd: Int32, user: uid_t, group: gid_t) throws(SystemCallError) {
-        _ = try retrying("fchown") { fchown(fd, user, group) }
-    }
-
     /// The groups this process acts in: its effective group and the
     /// supplementary ones (getgroups(2)), e.g. whether it is in `input`.
     public static func processGroups() -> [gid_t] {
@@ -25,13 +17,6 @@ extension Syscall {
     public static func groupName(_ id: gid_t) -> String {
         guard let entry = getgrgid(id), let name = entry.pointee.gr_name else { return String(id) }
         return String(cString: name)
-    }
-
-    /// fstat(2): the open file itself.
-    public static func fileStatus(_ fd: Int32) throws(SystemCallError) -> stat {
-        var info = stat()
-        _ = try retrying("fstat") { fstat(fd, &info) }
-        return info
     }
 
     /// stat(2): what `path` names, through symbolic links.
@@ -56,10 +41,6 @@ extension Syscall {
     /// The real user id, for refusals that tell the technician who was refused.
     public static var userID: uid_t { getuid() }
 
-    public static func fsync(_ fd: Int32) throws(SystemCallError) {
-        _ = try retrying("fsync") { Glibc.fsync(fd) }
-    }
-
     public static func rename(_ source: String, to target: String) throws(SystemCallError) {
         _ = try retrying("rename \(source) to \(target)") { Glibc.rename(source, target) }
     }
@@ -72,9 +53,8 @@ extension Syscall {
     /// power cut where the file system allows it (best effort: some file
     /// systems refuse to sync a directory).
     public static func syncDirectory(_ directory: String) {
-        guard let fd = try? open(directory, O_RDONLY | O_DIRECTORY) else { return }
-        try? fsync(fd)
-        try? close(fd)
+        guard let descriptor = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return }
+        try? descriptor.sync()
     }
 
     /// Names in a directory (without "." and "..").
@@ -91,28 +71,65 @@ extension Syscall {
         return names
     }
 
-    /// A non-blocking, close-on-exec inotify descriptor.
-    public static func inotifyInit() throws(SystemCallError) -> Int32 {
-        try retrying("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
-    }
-
-    public static func inotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) throws(SystemCallError) -> Int32 {
-        try retrying("inotify_add_watch \(path)") { inotify_add_watch(fd, path, mask) }
-    }
-
     // MARK: Memory
 
-    /// Maps `length` bytes of `fd` from `offset`, shared and writable (a dumb buffer, a framebuffer).
-    public static func mapShared(_ fd: Int32, length: Int, offset: Int) throws(SystemCallError) -> UnsafeMutableRawPointer {
-        let address = try retrying("mmap", failed: { $0 == nil || $0 == MAP_FAILED }) {
-            mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
-        }
-        return address!
-    }
-
+    /// Ends a mapping ``FileDescriptor/mapShared(length:offset:)`` made.
     public static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
         let result = munmap(address, length)
         precondition(result == 0, "munmap of a mapping Teller did not make")
+    }
+
+    /// Tells the kernel that `length` bytes from `address` are not needed
+    /// (MADV_DONTNEED): a private file mapping is read again from its file
+    /// when next touched. Best effort; false when the kernel refused.
+    public static func dropPages(_ address: UnsafeMutableRawPointer, length: Int) -> Bool {
+        (try? retrying("madvise MADV_DONTNEED") { madvise(address, length, MADV_DONTNEED) }) != nil
+    }
+
+    // MARK: Signals
+
+    /// Blocks `signals` on the calling thread (pthread_sigmask); the threads
+    /// it creates afterwards inherit the mask.
+    public static func blockSignals(_ signals: sigset_t) {
+        var signals = signals
+        let status = pthread_sigmask(SIG_BLOCK, &signals, nil)
+        precondition(status == 0, "pthread_sigmask: \(Errno(rawValue: status)) (a bug in Teller)")  // only a bad argument fails it
+    }
+}
+
+/// What an open file is, and calls on files, terminals and inotify.
+extension FileDescriptor {
+    /// fstat(2): the open file itself, whatever has happened to its name since.
+    public func status() throws(SystemCallError) -> stat {
+        var info = stat()
+        _ = try Syscall.retrying("fstat") { fstat(rawValue, &info) }
+        return info
+    }
+
+    public func changeMode(_ mode: mode_t) throws(SystemCallError) {
+        _ = try Syscall.retrying("fchmod") { fchmod(rawValue, mode) }
+    }
+
+    public func changeOwner(user: uid_t, group: gid_t) throws(SystemCallError) {
+        _ = try Syscall.retrying("fchown") { fchown(rawValue, user, group) }
+    }
+
+    /// fsync(2): what was written is on the disk when this returns.
+    public func sync() throws(SystemCallError) {
+        _ = try Syscall.retrying("fsync") { Glibc.fsync(rawValue) }
+    }
+
+    // MARK: inotify
+
+    /// A non-blocking, close-on-exec inotify descriptor.
+    public static func inotify() throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(adopting: try Syscall.retrying("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) })
+    }
+
+    /// Watches `path` for `mask` on an inotify descriptor; returns the watch.
+    @discardableResult
+    public func addWatch(_ path: String, _ mask: UInt32) throws(SystemCallError) -> Int32 {
+        try Syscall.retrying("inotify_add_watch \(path)") { inotify_add_watch(rawValue, path, mask) }
     }
 
     // MARK: Terminals (a serial receipt printer)
@@ -121,20 +138,20 @@ extension Syscall {
     // shim is needed for the function-like macros some termios flags are.
 
     /// The port's settings; ENOTTY when the descriptor is not a terminal.
-    public static func terminalAttributes(_ fd: Int32) throws(SystemCallError) -> termios {
+    public func terminalAttributes() throws(SystemCallError) -> termios {
         var attributes = termios()
-        _ = try retrying("tcgetattr") { tcgetattr(fd, &attributes) }
+        _ = try Syscall.retrying("tcgetattr") { tcgetattr(rawValue, &attributes) }
         return attributes
     }
 
     /// Applies `attributes` at once (TCSANOW).
-    public static func setTerminalAttributes(_ fd: Int32, _ attributes: termios) throws(SystemCallError) {
+    public func setTerminalAttributes(_ attributes: termios) throws(SystemCallError) {
         var attributes = attributes
-        _ = try retrying("tcsetattr") { tcsetattr(fd, TCSANOW, &attributes) }
+        _ = try Syscall.retrying("tcsetattr") { tcsetattr(rawValue, TCSANOW, &attributes) }
     }
 
     /// Discards what was received and not read, and what was written and not sent.
-    public static func flushTerminal(_ fd: Int32) throws(SystemCallError) {
-        _ = try retrying("tcflush") { tcflush(fd, TCIOFLUSH) }
+    public func flushTerminal() throws(SystemCallError) {
+        _ = try Syscall.retrying("tcflush") { tcflush(rawValue, TCIOFLUSH) }
     }
 }

@@ -14,8 +14,8 @@ import Glibc
 /// - a bad file descriptor can only be a bug in the caller, so it stops the
 ///   process with a precondition.
 ///
-/// Descriptors are always opened close-on-exec. See also ``FileDescriptor``,
-/// the typed descriptor most callers use.
+/// Descriptors are always opened close-on-exec, and owned by a
+/// ``FileDescriptor``, which carries the calls made on one.
 public enum Syscall {
     // MARK: The loop
 
@@ -72,56 +72,21 @@ public enum Syscall {
     }
 
     // MARK: Descriptors
-
-    /// Opens `path`; the descriptor is always close-on-exec.
-    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> Int32 {
-        try retrying("open \(path)") { Glibc.open(path, flags | O_CLOEXEC, mode) }
-    }
+    //
+    // Only ``FileDescriptor`` and the sockets here call these: a descriptor
+    // outside this module is always a `FileDescriptor`, which closes itself.
 
     /// Closes `fd`. Linux releases the descriptor even when close reports
     /// EINTR, so that is never retried and counts as closed.
-    public static func close(_ fd: Int32) throws(SystemCallError) {
+    static func close(_ fd: Int32) throws(SystemCallError) {
         guard Glibc.close(fd) != 0 else { return }
         let code = Glibc.errno
         precondition(code != EBADF, "close: bad file descriptor (a bug in Teller)")
         if code != EINTR { throw SystemCallError(call: "close", errno: Errno(rawValue: code)) }
     }
 
-    /// Reads into `buffer`; returns 0 at the end of the file.
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
-        try retrying("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-    }
-
-    /// Reads up to `count` bytes; fewer only where the file ends.
-    public static func read(_ fd: Int32, upTo count: Int) throws(SystemCallError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let result = try retrying("read") { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) } }
-            if result == 0 { break }
-            filled += result
-        }
-        return Array(bytes[..<filled])
-    }
-
-    /// Writes what the kernel takes of `buffer` in one call.
-    public static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
-        try retrying("write") { Glibc.write(fd, buffer.baseAddress, buffer.count) }
-    }
-
-    /// Reads what has arrived on a non-blocking descriptor into `buffer`:
-    /// 0 at the end of the file, ``IOResult/wouldBlock`` when nothing has.
-    public static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> IOResult<Int> {
-        try nonBlocking("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-    }
-
-    /// Writes what fits now of `buffer` on a non-blocking descriptor.
-    public static func writeAvailable(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> IOResult<Int> {
-        try nonBlocking("write") { Glibc.write(fd, buffer.baseAddress, buffer.count) }
-    }
-
     /// Writes all of `bytes`, however many calls the kernel takes.
-    public static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemCallError) {
+    static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(SystemCallError) {
         var unwritten = Array(bytes)[...]
         while !unwritten.isEmpty {
             let written = try retrying("write") { unwritten.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
@@ -129,54 +94,13 @@ public enum Syscall {
         }
     }
 
-    /// A close-on-exec pipe.
-    public static func pipe() throws(SystemCallError) -> (reader: Int32, writer: Int32) {
-        var ends: [Int32] = [-1, -1]
-        _ = try retrying("pipe") { Glibc.pipe(&ends) }
-        // Glibc does not export pipe2, so close-on-exec follows; a child spawned
-        // in between would only keep the pipe open until it execs.
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (ends[0], ends[1])
-    }
-
-    /// Sets O_NONBLOCK on an open descriptor.
-    public static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
-        let flags = try retrying("fcntl F_GETFL") { fcntl(fd, F_GETFL) }
-        _ = try retrying("fcntl F_SETFL") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-    }
-
-    /// An ioctl that passes one pointer argument.
-    public static func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) throws(SystemCallError) {
-        _ = try retrying("ioctl") { Glibc.ioctl(fd, request, argument) }
-    }
-
-    /// An ioctl that passes one integer by value (KDSETMODE, VT_ACTIVATE), not a pointer to it.
-    public static func ioctl(_ fd: Int32, _ request: UInt, value: Int32) throws(SystemCallError) {
-        _ = try retrying("ioctl") { Glibc.ioctl(fd, request, value) }
-    }
-
     // MARK: Waiting
 
-    /// poll(2) on one descriptor for `events`; returns the events that
-    /// happened (POLLERR and POLLHUP among them even when not asked for),
-    /// or 0 when `timeoutMilliseconds` (-1: none) passed first.
-    public static func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int16 {
-        var entry = pollfd(fd: fd, events: events, revents: 0)
-        let ready = try retrying("poll") { Glibc.poll(&entry, 1, timeoutMilliseconds) }
-        return ready > 0 ? entry.revents : 0
-    }
-
-    /// poll(2) until `fd` is readable, up to `timeoutMilliseconds` (-1: none).
-    public static func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws(SystemCallError) -> Bool {
-        try poll(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds) != 0
-    }
-
-    /// poll(2) until `fd` is readable (or has an error to report); false
-    /// once `stop` is readable or its writer has closed instead.
-    public static func waitReadable(_ fd: Int32, unless stop: Int32) throws(SystemCallError) -> Bool {
-        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-        _ = try retrying("poll") { Glibc.poll(&entries, 2, -1) }
-        return entries[1].revents == 0
+    /// poll(2) on descriptors their owners lend (the main thread's wait on
+    /// libdispatch's wakeup and the event loops' epoll sets), until one has
+    /// an event; each entry's `revents` says which.
+    public static func poll(_ entries: inout [pollfd]) throws(SystemCallError) {
+        _ = try retrying("poll") { Glibc.poll(&entries, nfds_t(entries.count), -1) }
     }
 
     // MARK: Clock

@@ -6,36 +6,44 @@ import Glibc
 /// (`ControlClient`) and systemd's notify socket (`SystemdNotifier`).
 ///
 /// Each call goes through ``Syscall`` (EINTR retried there), and throws
-/// ``UnixSocketError`` for what the environment can cause (no socket at a
-/// path, a refused or vanished peer, a deadline).
+/// ``SystemCallError`` for what the environment can cause (no socket at a
+/// path, a refused or vanished peer, a deadline: ETIMEDOUT).
 ///
-/// Owns its descriptor and closes it in `deinit` or at ``close()``.
+/// Owns its ``FileDescriptor``, which closes when the socket goes or at
+/// ``close()``. A class, not a ``FileDescriptor`` alone, because the
+/// control socket's queue and its Dispatch sources' cancel handlers share
+/// the socket, and the last of them to let go closes it.
 /// Not thread-safe: one queue uses a socket at a time.
 public final class UnixSocket {
-    /// The descriptor, for dispatch sources; -1 once closed.
-    public private(set) var descriptor: Int32
+    private var file: FileDescriptor?
 
-    private init(descriptor: Int32) {
-        self.descriptor = descriptor
+    /// The descriptor, lent to dispatch sources; -1 once closed.
+    public var descriptor: Int32 { file?.rawValue ?? -1 }
+
+    private init(_ file: consuming FileDescriptor) {
+        self.file = .some(file)
     }
 
-    private convenience init(_ type: Syscall.SocketType, nonBlocking: Bool) throws(UnixSocketError) {
+    private convenience init(_ type: Syscall.SocketType, nonBlocking: Bool) throws(SystemCallError) {
         do {
-            self.init(descriptor: try Syscall.socket(AF_UNIX, type, nonBlocking: nonBlocking))
+            self.init(try FileDescriptor.socket(AF_UNIX, type, nonBlocking: nonBlocking))
         } catch {
-            throw .system(SystemCallError(call: "socket(AF_UNIX)", errno: error.errno))
+            throw SystemCallError(call: "socket(AF_UNIX)", errno: error.errno)
         }
     }
-
-    deinit { close() }
 
     /// Closes the descriptor; later calls do nothing. A socket that a
     /// dispatch source watches is closed from the source's cancel handler,
     /// once dispatch has let go of the descriptor.
     public func close() {
-        guard descriptor >= 0 else { return }
-        try? Syscall.close(descriptor)
-        descriptor = -1
+        file = nil
+    }
+
+    /// Hands the descriptor over: the caller owns it from here, and this
+    /// socket is closed as far as it is concerned.
+    public func takeDescriptor() -> FileDescriptor {
+        guard let taken = file.take() else { preconditionFailure("taking the descriptor of a closed socket (a bug in Teller)") }
+        return taken
     }
 
     // MARK: Listening (the control socket)
@@ -46,7 +54,7 @@ public final class UnixSocket {
     ///
     /// The file is created private and then opened to `mode`, so there is no
     /// window in which others can connect.
-    public static func listen(at path: String, mode: mode_t, backlog: Int32) throws(UnixSocketError) -> UnixSocket {
+    public static func listen(at path: String, mode: mode_t, backlog: Int32) throws(SystemCallError) -> UnixSocket {
         let address = try UnixSocketAddress(path: path)
         removeFile(at: path)
         let socket = try UnixSocket(.stream, nonBlocking: true)
@@ -65,12 +73,12 @@ public final class UnixSocket {
     }
 
     /// The next peer waiting on a listening socket; nil when none waits.
-    public func accept() throws(UnixSocketError) -> UnixSocket? {
+    public func accept() throws(SystemCallError) -> UnixSocket? {
         guard let fd = try callWithoutWaiting("accept", { Glibc.accept($0, nil, nil) }) else { return nil }
         // Glibc does not export accept4, so close-on-exec follows; the teller
         // executable starts no child processes that could inherit it in between.
         _ = fcntl(Int32(fd), F_SETFD, FD_CLOEXEC)
-        return UnixSocket(descriptor: Int32(fd))
+        return UnixSocket(FileDescriptor(adopting: Int32(fd)))
     }
 
     /// Whether the connected peer is root, this process's effective user or
@@ -87,7 +95,7 @@ public final class UnixSocket {
 
     /// Appends to `bytes` what has arrived, at most `limit` bytes, without waiting.
     /// - Returns: false once the peer has closed its side.
-    public func receiveAvailable(appendingTo bytes: inout [UInt8], limit: Int) throws(UnixSocketError) -> Bool {
+    public func receiveAvailable(appendingTo bytes: inout [UInt8], limit: Int) throws(SystemCallError) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var room = limit
         while room > 0 {
@@ -107,7 +115,7 @@ public final class UnixSocket {
     /// MSG_NOSIGNAL: a peer that hung up is an error here, not a SIGPIPE
     /// that ends the terminal.
     /// - Returns: how many bytes went; 0 when the socket's buffer is full.
-    public func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(UnixSocketError) -> Int {
+    public func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(SystemCallError) -> Int {
         try callWithoutWaiting("send", { fd in
             bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         }) ?? 0
@@ -117,7 +125,7 @@ public final class UnixSocket {
 
     /// A stream socket connected to the socket at `path`. Its reads and
     /// writes never block: they wait in poll(2), up to a deadline.
-    public static func connect(to path: String) throws(UnixSocketError) -> UnixSocket {
+    public static func connect(to path: String) throws(SystemCallError) -> UnixSocket {
         let address = try UnixSocketAddress(path: path)
         let socket = try UnixSocket(.stream, nonBlocking: false)
         _ = try socket.call("connect \(path)") { fd in address.withSocketAddress { Glibc.connect(fd, $0, $1) } }
@@ -125,11 +133,11 @@ public final class UnixSocket {
     }
 
     /// Writes all of `bytes`, waiting for room until `deadline`.
-    public func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) {
+    public func writeAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(SystemCallError) {
         var unsent = bytes[...]
         while !unsent.isEmpty {
             let sent = try sendAvailable(unsent)
-            if sent == 0, try !wait(for: POLLOUT, until: deadline) { throw .timedOut("write") }
+            if sent == 0, try !wait(for: POLLOUT, until: deadline) { throw Self.timedOut("write") }
             unsent = unsent.dropFirst(sent)
         }
     }
@@ -139,7 +147,7 @@ public final class UnixSocket {
     /// the peer has closed its side with no line feed left (what it sent
     /// without one stays in `buffer`). A peer that answers a line and stays
     /// connected (the virtual device's qemu socket) is read like one that closes.
-    public func readLine(buffer: inout [UInt8], until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> [UInt8]? {
+    public func readLine(buffer: inout [UInt8], until deadline: ContinuousClock.Instant) throws(SystemCallError) -> [UInt8]? {
         var open = true
         while true {
             if let newline = buffer.firstIndex(of: 10) {
@@ -150,29 +158,27 @@ public final class UnixSocket {
             guard open else { return nil }
             open = try receiveAvailable(appendingTo: &buffer, limit: Int.max)
             if open, buffer.firstIndex(of: 10) == nil, try !wait(for: POLLIN, until: deadline) {
-                throw .timedOut("read")
+                throw Self.timedOut("read")
             }
         }
     }
 
     /// poll(2) until the socket is ready for `events`; false once `deadline` has passed.
-    private func wait(for events: Int32, until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> Bool {
+    private func wait(for events: Int32, until deadline: ContinuousClock.Instant) throws(SystemCallError) -> Bool {
         while true {
             let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
             guard seconds > 0 || attoseconds > 0 else { return false }
             // Rounded up, so a wait never ends just short of the deadline and spins.
             let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
             precondition(descriptor >= 0, "poll on a closed socket (a bug in Teller)")
-            let ready: Int16
-            do { ready = try Syscall.poll(descriptor, events: Int16(events), timeoutMilliseconds: milliseconds) } catch { throw .system(error) }
-            if ready != 0 { return true }
+            if try (file?.wait(for: events, milliseconds: milliseconds) ?? 0) != 0 { return true }
         }
     }
 
     // MARK: Datagrams (systemd's notify socket)
 
     /// Sends one datagram to the socket at `path`, from a socket of its own.
-    public static func sendDatagram(_ bytes: [UInt8], to path: String) throws(UnixSocketError) {
+    public static func sendDatagram(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
         let address = try UnixSocketAddress(path: path)
         let socket = try UnixSocket(.datagram, nonBlocking: false)
         _ = try socket.call("sendto \(path)") { fd in
@@ -183,50 +189,20 @@ public final class UnixSocket {
     }
 
     /// Runs `body` on the descriptor through ``Syscall/retrying(_:_:)``.
-    private func call<T: BinaryInteger>(_ name: @autoclosure () -> String, _ body: (Int32) -> T) throws(UnixSocketError) -> T {
-        precondition(descriptor >= 0, "\(name()) on a closed socket (a bug in Teller)")
-        do {
-            return try Syscall.retrying(name(), { body(descriptor) })
-        } catch {
-            throw .system(error)
-        }
+    private func call<T: BinaryInteger>(_ name: @autoclosure () -> String, _ body: (Int32) -> T) throws(SystemCallError) -> T {
+        precondition(file != nil, "\(name()) on a closed socket (a bug in Teller)")
+        return try Syscall.retrying(name(), { body(descriptor) })
     }
 
     /// ``call(_:_:)`` on a non-blocking socket: nil when it would have to wait.
-    private func callWithoutWaiting<T: BinaryInteger>(_ name: @autoclosure () -> String, _ body: (Int32) -> T) throws(UnixSocketError) -> Int? {
-        precondition(descriptor >= 0, "\(name()) on a closed socket (a bug in Teller)")
-        do {
-            return try Syscall.nonBlocking(name(), { body(descriptor) }).value.map { Int($0) }
-        } catch {
-            throw .system(error)
-        }
-    }
-}
-
-/// Why a unix socket could not be set up or used.
-public enum UnixSocketError: Error, Equatable, CustomStringConvertible {
-    /// A path that does not fit `sun_path` (108 bytes on Linux), or none.
-    case unusablePath(String, capacity: Int)
-    /// A system call failed for a reason the environment can cause.
-    case system(SystemCallError)
-    /// The peer did not read or write before the deadline.
-    case timedOut(String)
-
-    /// The C library's words for a failed call, e.g. "Connection refused".
-    public var reason: String {
-        switch self {
-        case .unusablePath(_, let capacity): "the path is empty or longer than \(capacity - 1) bytes"
-        case .system(let error): error.reason
-        case .timedOut: "no progress before the deadline"
-        }
+    private func callWithoutWaiting<T: BinaryInteger>(_ name: @autoclosure () -> String, _ body: (Int32) -> T) throws(SystemCallError) -> Int? {
+        precondition(file != nil, "\(name()) on a closed socket (a bug in Teller)")
+        return try Syscall.nonBlocking(name(), { body(descriptor) }).value.map { Int($0) }
     }
 
-    public var description: String {
-        switch self {
-        case .unusablePath(let path, _): "socket path '\(path)': \(reason)"
-        case .system(let error): error.description
-        case .timedOut(let call): "\(call): \(reason)"
-        }
+    /// A peer that did not read or write before the deadline.
+    private static func timedOut(_ call: String) -> SystemCallError {
+        SystemCallError(call: call, errno: .timedOut, reason: "no progress before the deadline")
     }
 }
 
@@ -237,10 +213,10 @@ private struct UnixSocketAddress {
     private let length: socklen_t
 
     /// - Parameter path: a file system path, or "@name" for the abstract namespace.
-    /// - Throws: ``UnixSocketError/unusablePath(_:capacity:)`` when the path
-    ///   does not fit `sun_path`; a path is never cut short, which would
-    ///   address another socket.
-    init(path: String) throws(UnixSocketError) {
+    /// - Throws: ENAMETOOLONG when the path does not fit `sun_path` (108
+    ///   bytes on Linux, its NUL included) or is empty; a path is never cut
+    ///   short, which would address another socket.
+    init(path: String) throws(SystemCallError) {
         storage.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
         let abstract = bytes.first == UInt8(ascii: "@")
@@ -248,7 +224,8 @@ private struct UnixSocketAddress {
         let capacity = MemoryLayout.size(ofValue: storage.sun_path)
         // A file system path needs its terminating NUL inside sun_path.
         guard !bytes.isEmpty, bytes.count + (abstract ? 0 : 1) <= capacity else {
-            throw .unusablePath(path, capacity: capacity)
+            throw SystemCallError(call: "socket path '\(path)'", errno: .nameTooLong,
+                                  reason: "the path is empty or longer than \(capacity - 1) bytes")
         }
         withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: bytes) }
         length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))

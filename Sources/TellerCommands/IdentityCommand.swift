@@ -57,7 +57,7 @@ public enum IdentityCommand {
             Log.error("teller identity csr: terminal_id is not set in \(options.configurationPath); the certificate names it")
             return 2
         }
-        if !keyStdin, let refusal = keyOutputRefusal(FileStatus(descriptor: .standardOutput)?.kind) {
+        if !keyStdin, let refusal = keyOutputRefusal(StandardStream.output.status?.kind) {
             Log.error("teller identity csr: the new private key goes to standard output, and that is \(refusal); pipe it into systemd-creds encrypt "
                       + "(teller identity csr --csr-out FILE | systemd-creds encrypt --name=\(ClientIdentity.credentialName) - CRED, see teller identity --help): "
                       + "nothing was made")
@@ -73,7 +73,7 @@ public enum IdentityCommand {
                 return 0
             }
             do {
-                try FileDescriptor.standardOutput.writeAll(made.keyPEM)
+                try StandardStream.output.writeAll(made.keyPEM)
             } catch {
                 Log.error("teller identity csr: could not write the key to standard output (\(error)); \(csrPath) belongs to no key and is useless")
                 return 1

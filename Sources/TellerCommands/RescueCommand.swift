@@ -79,7 +79,7 @@ public enum RescueCommand {
             lines.append(result.secretChecked ? "the secret opens the card's sealed refresh token: it is this terminal's"
                                               : "warning: the card holds no sealed refresh token, so the secret could not be checked against it; the bank checks it")
             lines.append("the card was only read; import the file on a terminal of the same branch: teller rescue import \(out)")
-            try FileDescriptor.standardOutput.writeAll(Data((lines.joined(separator: "\n") + "\n").utf8))
+            try StandardStream.output.writeAll(Data((lines.joined(separator: "\n") + "\n").utf8))
             return 0
         } catch let refusal as DatabaseRefusal {
             Log.error("teller rescue: \(refusal)")
@@ -127,7 +127,7 @@ public enum RescueCommand {
             let connection = HostConnection(configuration: try configuration.hostConfiguration(url))
             let host = HostClient(connection: connection, vault: TokenVault(connection: connection, credentials: credentials, dataDirectory: scratch))
             let report = try await host.importRescue(file)
-            try FileDescriptor.standardOutput.writeAll(Data(describe(report, file: path, document: document).utf8))
+            try StandardStream.output.writeAll(Data(describe(report, file: path, document: document).utf8))
             return 0
         } catch HostError.forbidden(let code, let detail) {
             Log.error("teller rescue import: the bank refused \(path) (\(code)): \(detail)")

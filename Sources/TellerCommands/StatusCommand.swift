@@ -56,7 +56,7 @@ public enum StatusCommand {
             // Read-only: creates, migrates and writes nothing, even to a sound database.
             let store = try TellerStore(readingOnly: configuration.dataDirectory, limits: configuration.limits())
             let (output, exitCode) = try await body(store, configuration)
-            try FileDescriptor.standardOutput.writeAll(output)
+            try StandardStream.output.writeAll(output)
             return exitCode
         } catch let refusal as DatabaseRefusal {
             Log.error("teller \(command): \(refusal)")

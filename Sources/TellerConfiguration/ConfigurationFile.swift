@@ -117,7 +117,6 @@ extension ConfigurationFile {
             default: return problem("cannot open the file: \(error)")
             }
         }
-        defer { file.close() }
         guard let status = FileStatus(descriptor: file) else { return problem("cannot look at the open file") }
         switch status.kind {
         case .regular: break

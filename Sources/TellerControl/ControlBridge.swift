@@ -90,19 +90,18 @@ public final class ControlBridge {
     }
 
     /// Serves host clients until the port cannot be opened any more.
-    /// - Throws: ``SystemCallError`` or ``UnixSocketError`` when PATH cannot
+    /// - Throws: ``SystemCallError`` when PATH cannot
     ///   be opened (a missing port, a refused socket).
     public func serve() throws {
         while true {
-            let port = try ControlPort(path: portPath)
-            serveClient(on: port)
-            port.close()
+            // The port closes as it goes, before the pause.
+            try serveClient(on: ControlPort(path: portPath))
             usleep(useconds_t(Self.reopenPauseMilliseconds) * 1000)
         }
     }
 
     /// Answers command lines until the host client hangs up or the port fails.
-    private func serveClient(on port: ControlPort) {
+    private func serveClient(on port: borrowing ControlPort) {
         var pending: [UInt8] = []
         var lineDeadline: ContinuousClock.Instant?
         while true {
@@ -175,7 +174,7 @@ public final class ControlBridge {
 
     /// Writes `answer` and its line feed; false when the client has gone or
     /// stopped reading, so the caller drops it instead of leaving it for the next.
-    private func write(_ answer: Data, to port: ControlPort) -> Bool {
+    private func write(_ answer: Data, to port: borrowing ControlPort) -> Bool {
         var unsent = ArraySlice(Array(answer) + [10])
         let deadline = ContinuousClock.now + .seconds(Self.writeDeadlineSeconds)
         while !unsent.isEmpty {
@@ -199,25 +198,24 @@ public final class ControlBridge {
 }
 
 /// The bridge's end of the channel: a device opened without blocking (the
-/// virtio port), or a connection to a listening UNIX socket standing in for it.
-private final class ControlPort {
-    public let descriptor: FileDescriptor
-    private let socket: UnixSocket?
+/// virtio port), or a connection to a listening UNIX socket standing in for
+/// it. Closes when it goes.
+private struct ControlPort: ~Copyable {
+    let descriptor: FileDescriptor
 
-    public init(path: String) throws {
-        if FileStatus(path: path)?.kind == .socket {
-            let socket = try UnixSocket.connect(to: path)
-            descriptor = FileDescriptor(rawValue: socket.descriptor)
-            try descriptor.setNonBlocking()
-            self.socket = socket
-        } else {
-            descriptor = try FileDescriptor.open(forUpdatingWithoutBlocking: path)
-            socket = nil
-        }
-        try descriptor.signalEvents()
+    init(path: String) throws {
+        descriptor = try Self.open(path)
     }
 
-    public func close() {
-        if let socket { socket.close() } else { descriptor.close() }
+    private static func open(_ path: String) throws -> FileDescriptor {
+        let descriptor: FileDescriptor
+        if FileStatus(path: path)?.kind == .socket {
+            descriptor = try UnixSocket.connect(to: path).takeDescriptor()
+            try descriptor.setNonBlocking()
+        } else {
+            descriptor = try FileDescriptor.open(forUpdatingWithoutBlocking: path)
+        }
+        try descriptor.signalEvents()
+        return descriptor
     }
 }

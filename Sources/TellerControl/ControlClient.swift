@@ -126,7 +126,7 @@ public enum ControlClient: Sendable {
         }
         do {
             return try answer(on: socket, to: line, expecting: id, until: deadline)
-        } catch .timedOut {
+        } catch where error.errno == .timedOut {
             throw .failed("the terminal at \(path) did not answer within \(timeout) s")
         } catch {
             throw .failed("the terminal at \(path): \(error.reason)")
@@ -136,9 +136,9 @@ public enum ControlClient: Sendable {
     /// The answer line with tag `id` (the first line without one), or the
     /// bytes the peer sent before closing; an empty answer when it sent none.
     private static func answer(on socket: UnixSocket, to line: String, expecting id: String?,
-                               until deadline: ContinuousClock.Instant) throws(UnixSocketError) -> Data {
+                               until deadline: ContinuousClock.Instant) throws(SystemCallError) -> Data {
         // A terminal that refuses this peer answers and hangs up without reading; its answer says why.
-        do { try socket.writeAll(Array((line + "\n").utf8), until: deadline) } catch .system {}
+        do { try socket.writeAll(Array((line + "\n").utf8), until: deadline) } catch where error.errno != .timedOut {}
         var buffer: [UInt8] = []
         while let answer = try socket.readLine(buffer: &buffer, until: deadline) {
             // Someone else's answer (a client that hung up before it came) is skipped.

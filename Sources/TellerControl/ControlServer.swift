@@ -24,7 +24,7 @@ public final class ControlServer {
     private var listener: ControlListener?
 
     /// Creates the socket at `path`, replacing a stale one left by a crash.
-    public init(path: String, handler: any ControlHandler) throws(UnixSocketError) {
+    public init(path: String, handler: any ControlHandler) throws(SystemCallError) {
         self.path = path
         self.handler = handler
         let socket = try UnixSocket.listen(at: path, mode: 0o660, backlog: 8)

@@ -15,21 +15,17 @@ import Widgets
 public final class UInputTarget: ScenarioTarget {
     public let socketPath: String
     /// The serial line to deploy/vm/teller_vm.py, open for reading and writing.
-    let hostChannel: FileDescriptor?
+    let hostChannel: HostChannel?
     private var touch: TouchInjector?
     private var keyboard: KeyboardInjector?
 
     public init(socketPath: String, hostChannelPath: String?) throws {
         self.socketPath = socketPath
         do {
-            hostChannel = try hostChannelPath.map { (path) throws(SystemCallError) in try FileDescriptor.open(forUpdating: path) }
+            hostChannel = try hostChannelPath.map { (path) throws(SystemCallError) in HostChannel(try FileDescriptor.open(forUpdating: path)) }
         } catch {
             throw ControlError.failed("cannot open the host channel \(hostChannelPath ?? ""): \(error)")
         }
-    }
-
-    deinit {
-        hostChannel?.close()
     }
 
     /// Creates the uinput devices once the screen size is known, and gives
@@ -103,7 +99,7 @@ public final class UInputTarget: ScenarioTarget {
         guard let hostChannel else { return "screenshot \(name): skipped (no host channel for screendumps)" }
         try await settle()
         try await Task.sleep(for: .milliseconds(200))
-        let reply = try ask(hostChannel, "SCREENDUMP \(name)")
+        let reply = try hostChannel.ask("SCREENDUMP \(name)")
         return "screenshot \(name): screendump taken by the host (\(reply))"
     }
 
@@ -111,28 +107,37 @@ public final class UInputTarget: ScenarioTarget {
     public func setLink(up: Bool) async throws -> String {
         let state = up ? "up" : "down"
         guard let hostChannel else { return "link \(state): skipped (no host channel)" }
-        let reply = try ask(hostChannel, "LINK \(state)")
+        let reply = try hostChannel.ask("LINK \(state)")
         guard reply == "OK" else { throw ControlError.failed("link \(state): the host answered '\(reply)'") }
         return "link \(state): done by the host"
     }
 
+    public func powerCut(file: String, line: Int) async throws -> String {
+        guard let hostChannel else { return "power-cut: skipped (no host channel)" }
+        try hostChannel.line.writeAll("POWERCUT \(file) \(line)\n".utf8)
+        // The host kills the machine; nothing after this line runs in this boot.
+        while true { try await Task.sleep(for: .seconds(60)) }
+    }
+}
+
+/// The serial line to the virtual device's host, closed with the target.
+final class HostChannel {
+    let line: FileDescriptor
+
+    init(_ line: consuming FileDescriptor) {
+        self.line = line
+    }
+
     /// Sends one line to the host and returns its one-line answer, read a
     /// byte at a time so nothing after it is taken from the channel.
-    private func ask(_ hostChannel: FileDescriptor, _ line: String) throws -> String {
-        try hostChannel.writeAll("\(line)\n".utf8)
+    func ask(_ request: String) throws -> String {
+        try line.writeAll("\(request)\n".utf8)
         var reply: [UInt8] = []
         while !reply.contains(UInt8(ascii: "\n")) {
-            let byte = try hostChannel.read(upTo: 1)
+            let byte = try line.read(upTo: 1)
             if byte.isEmpty { break }
             reply += byte
         }
         return String(decoding: reply, as: UTF8.self).trimmingWhitespace()
-    }
-
-    public func powerCut(file: String, line: Int) async throws -> String {
-        guard let hostChannel else { return "power-cut: skipped (no host channel)" }
-        try hostChannel.writeAll("POWERCUT \(file) \(line)\n".utf8)
-        // The host kills the machine; nothing after this line runs in this boot.
-        while true { try await Task.sleep(for: .seconds(60)) }
     }
 }

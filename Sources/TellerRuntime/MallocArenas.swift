@@ -1,4 +1,5 @@
 import CMemory
+import SystemCalls
 
 /// glibc's malloc arenas for the terminal's process.
 ///
@@ -13,7 +14,11 @@ import CMemory
 public enum MallocArenas {
     /// Makes every thread allocate from the main arena. Call it first thing,
     /// before other threads allocate: an arena made earlier stays.
+    ///
+    /// mallopt(3) is the C library's, not a system call (it sets no errno
+    /// and never blocks), and SystemCalls imports no C module to see
+    /// <malloc.h>, so it is called here; a refusal only costs memory, and is logged.
     public static func limitToOne() {
-        _ = mallopt(M_ARENA_MAX, 1)
+        if mallopt(M_ARENA_MAX, 1) == 0 { Log.warning("malloc: M_ARENA_MAX 1 refused; threads keep arenas of their own") }
     }
 }

@@ -1,5 +1,6 @@
 import CMemory
 import Glibc
+import SystemCalls
 
 /// Gives back the resident pages that start-up touched in the read-only
 /// segments of the program and of every shared library (text, read-only
@@ -118,7 +119,7 @@ public enum StartupPages {
             released.objects += 1
             for range in StartupPages.releasable(segments, pageSize: pageSize) {
                 let length = Int(range.end - range.start)
-                if madvise(UnsafeMutableRawPointer(bitPattern: range.start), length, MADV_DONTNEED) == 0 {
+                if let start = UnsafeMutableRawPointer(bitPattern: range.start), Syscall.dropPages(start, length: length) {
                     released.bytes += length
                 } else {
                     released.refused += 1

@@ -28,12 +28,12 @@ enum Report {
 }
 
 /// Asks the harness (on the other end of a serial port) to take a screendump, and waits for it.
-struct HarnessLink {
+/// A class: the one port is shared by the checks that ask for screendumps.
+final class HarnessLink {
     let port: FileDescriptor
 
     init?(path: String) {
-        guard let port = try? FileDescriptor.open(path, O_RDWR | O_NOCTTY) else { return nil }
-        self.port = port
+        do { port = try FileDescriptor.open(path, O_RDWR | O_NOCTTY) } catch { return nil }
     }
 
     func screendump(_ label: String) -> Bool {

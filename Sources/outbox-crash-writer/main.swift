@@ -9,17 +9,17 @@ import Glibc
 import TellerCore
 import TellerData
 
-/// Writes `text` straight to descriptor `fd`, unbuffered: a line the test
+/// Writes `text` straight to `stream`'s descriptor, unbuffered: a line the test
 /// reads must be one whose commit already returned, and none may wait in a
 /// buffer when the kill comes. (C's `stdout` and `stderr` are globals Swift 6
 /// refuses to touch.)
-func writeAll(_ text: String, to fd: Int32) {
+func writeAll(_ text: String, to stream: StandardStream) {
     // The test has gone away: nobody will read what follows.
-    do { try Syscall.writeAll(fd, Array(text.utf8)) } catch { exit(1) }
+    do { try stream.writeAll(Array(text.utf8)) } catch { exit(1) }
 }
 
 guard CommandLine.arguments.count == 2 else {
-    writeAll("usage: outbox-crash-writer DATA_DIR\n", to: 2)
+    writeAll("usage: outbox-crash-writer DATA_DIR\n", to: .error)
     exit(2)
 }
 let eur = Currency.eur
@@ -33,6 +33,6 @@ while true {
     let request = try TransactionRequest(kind: .deposit, account: account, amount: Money(minorUnits: amount, currency: eur), operatorID: operatorID)
     let entry = try await store.enqueue(request)
     let payload = try await store.frozenPayload(for: entry.key) ?? []
-    writeAll("\(entry.id) \(entry.key.rawValue) \(payload.map { $0.zeroPadded(2, radix: 16) }.joined())\n", to: 1)
+    writeAll("\(entry.id) \(entry.key.rawValue) \(payload.map { $0.zeroPadded(2, radix: 16) }.joined())\n", to: .output)
     amount += 1
 }

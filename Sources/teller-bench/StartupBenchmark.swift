@@ -179,7 +179,6 @@ extension ChildProcess {
         let path = "/proc/\(pid)/\(name)"
         do {
             let file = try FileDescriptor.open(path, O_RDONLY)
-            defer { file.close() }
             var contents: [UInt8] = []
             while case let chunk = try file.read(upTo: 65_536), !chunk.isEmpty { contents += chunk }
             return String(decoding: contents, as: UTF8.self)

@@ -49,5 +49,5 @@ func report(_ key: String, _ value: Double) {
 /// Writes `message` to stderr unbuffered, as it comes: C's `stderr` is a
 /// global Swift 6 refuses to touch, so this writes to descriptor 2.
 func printError(_ message: String) {
-    try? FileDescriptor.standardError.writeAll(Array(message.utf8))
+    try? StandardStream.error.writeAll(Array(message.utf8))
 }

@@ -30,14 +30,14 @@ import SystemCalls
 
     /// An empty non-blocking pipe says it would block; a closed one says it has ended.
     @Test func anEmptyNonBlockingPipeWouldBlockAndAClosedOneHasEnded() throws {
-        let (reader, writer) = try Syscall.pipe()
-        defer { try? Syscall.close(reader) }
-        try Syscall.setNonBlocking(reader)
-        let read = FileDescriptor(rawValue: reader)
+        let pipe = try FileDescriptor.pipe()
+        let read = pipe.reader
+        let writer = pipe.writer
+        try read.setNonBlocking()
         #expect(try read.readAvailable(upTo: 16) == nil, "nothing yet is not an error and not the end")
-        try Syscall.writeAll(writer, Array("ab".utf8))
+        try writer.writeAll(Array("ab".utf8))
         #expect(try read.readAvailable(upTo: 16) == Array("ab".utf8))
-        try Syscall.close(writer)
+        try writer.close()
         #expect(try read.readAvailable(upTo: 16) == [], "the writer closed: the end, not would-block")
     }
 
@@ -51,19 +51,17 @@ import SystemCalls
     /// A descriptor the layer opens does not leak into a child process.
     @Test func everyDescriptorIsCloseOnExec() throws {
         let file = try FileDescriptor.open("/dev/null", O_RDONLY)
-        defer { file.close() }
         #expect(fcntl(file.rawValue, F_GETFD) & FD_CLOEXEC != 0)
-        let (reader, writer) = try Syscall.pipe()
-        defer { try? Syscall.close(reader); try? Syscall.close(writer) }
-        #expect(fcntl(reader, F_GETFD) & FD_CLOEXEC != 0 && fcntl(writer, F_GETFD) & FD_CLOEXEC != 0)
+        let pipe = try FileDescriptor.pipe()
+        #expect(fcntl(pipe.reader.rawValue, F_GETFD) & FD_CLOEXEC != 0 && fcntl(pipe.writer.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(try file.duplicate().rawValue, F_GETFD) & FD_CLOEXEC != 0)
     }
 
     /// An ioctl that takes its integer by value fails with the kernel's errno
     /// on a file that does not know it (KDSETMODE on /dev/null: ENOTTY).
     @Test func anIoctlByValueThrowsTheKernelsErrno() throws {
         let file = try FileDescriptor.open("/dev/null", O_RDWR)
-        defer { file.close() }
-        let error = try #require(thrownError { () throws(SystemCallError) in try Syscall.ioctl(file.rawValue, 0x4B3A, value: 1) })
+        let error = try #require(thrownError { () throws(SystemCallError) in try file.ioctl(0x4B3A, value: 1) })
         #expect(error == SystemCallError(call: "ioctl", errno: .notATerminalOrDevice))
     }
 
@@ -89,8 +87,12 @@ import SystemCalls
         var buffer: [UInt8] = []
         #expect(try server.readLine(buffer: &buffer, until: deadline) == Array("status".utf8))
         #expect(server.peerIsRootOrOwnUserOrGroup)
-        let refused = try #require(thrownError { () throws(UnixSocketError) in _ = try UnixSocket.connect(to: path + ".missing") })
-        #expect(refused == .system(SystemCallError(call: "connect \(path).missing", errno: .noSuchFile)))
+        let refused = try #require(thrownError { () throws(SystemCallError) in _ = try UnixSocket.connect(to: path + ".missing") })
+        #expect(refused == SystemCallError(call: "connect \(path).missing", errno: .noSuchFile))
+        let tooLong = "/tmp/" + String(repeating: "x", count: 200)
+        let unusable = try #require(thrownError { () throws(SystemCallError) in _ = try UnixSocket.connect(to: tooLong) })
+        #expect(unusable.errno == .nameTooLong)
+        #expect(unusable.description == "socket path '\(tooLong)': the path is empty or longer than 107 bytes")
     }
 }
 

@@ -29,7 +29,7 @@ public final class VirtualTerminal {
         do { file = try DeviceFile(path: path, flags: O_RDWR | O_NOCTTY | O_NONBLOCK) }
         catch { throw .failed("open", path, error.errno) }
         _ = try Self.displayMode(of: file)
-        let device = FileStatus(descriptor: FileDescriptor(rawValue: file.fd))?.device
+        let device = FileStatus(descriptor: file.descriptor)?.device
         guard let device, device.major == UInt32(TTY_MAJOR), (1...UInt32(MAX_NR_CONSOLES)).contains(device.minor) else {
             throw ConsoleError(kind: .notNumbered(device), path: path, operation: nil, errno: nil)
         }
@@ -44,27 +44,27 @@ public final class VirtualTerminal {
     /// KDGKBMODE: what the console keyboard does on this VT.
     public func keyboardMode() throws(ConsoleError) -> ConsoleKeyboardMode {
         var mode: Int32 = 0
-        do { try Syscall.ioctl(file.fd, UInt(KDGKBMODE), &mode) }
+        do { try file.descriptor.ioctl(UInt(KDGKBMODE), &mode) }
         catch { throw .failed("KDGKBMODE", path, error.errno) }
         return ConsoleKeyboardMode(rawValue: mode)
     }
 
     /// KDSETMODE.
     public func setDisplayMode(_ mode: ConsoleDisplayMode) throws(ConsoleError) {
-        do { try Syscall.ioctl(file.fd, UInt(KDSETMODE), value: mode.rawValue) }
+        do { try file.descriptor.ioctl(UInt(KDSETMODE), value: mode.rawValue) }
         catch { throw .failed("KDSETMODE \(mode)", path, error.errno) }
     }
 
     /// KDSKBMODE.
     public func setKeyboardMode(_ mode: ConsoleKeyboardMode) throws(ConsoleError) {
-        do { try Syscall.ioctl(file.fd, UInt(KDSKBMODE), value: mode.rawValue) }
+        do { try file.descriptor.ioctl(UInt(KDSKBMODE), value: mode.rawValue) }
         catch { throw .failed("KDSKBMODE \(mode)", path, error.errno) }
     }
 
     /// VT_GETSTATE: the number of the VT the kernel shows now (this one or another).
     public func activeNumber() throws(ConsoleError) -> Int {
         var state = vt_stat()
-        do { try Syscall.ioctl(file.fd, UInt(VT_GETSTATE), &state) }
+        do { try file.descriptor.ioctl(UInt(VT_GETSTATE), &state) }
         catch { throw .failed("VT_GETSTATE", path, error.errno) }
         return Int(state.v_active)
     }
@@ -79,7 +79,7 @@ public final class VirtualTerminal {
     ///   when another VT is still shown after `wait`.
     public func activate(waitingUpTo wait: Duration = .seconds(2)) throws(ConsoleError) {
         if try activeNumber() == number { return }
-        do { try Syscall.ioctl(file.fd, UInt(VT_ACTIVATE), value: Int32(number)) }
+        do { try file.descriptor.ioctl(UInt(VT_ACTIVATE), value: Int32(number)) }
         catch { throw .failed("VT_ACTIVATE \(number)", path, error.errno) }
         let deadline = ContinuousClock.now.advanced(by: wait)
         while true {
@@ -94,7 +94,7 @@ public final class VirtualTerminal {
 
     private static func displayMode(of file: DeviceFile) throws(ConsoleError) -> ConsoleDisplayMode {
         var mode: Int32 = 0
-        do { try Syscall.ioctl(file.fd, UInt(KDGETMODE), &mode) }
+        do { try file.descriptor.ioctl(UInt(KDGETMODE), &mode) }
         catch { throw .failed("KDGETMODE", file.path, error.errno) }
         return ConsoleDisplayMode(rawValue: mode)
     }

@@ -50,7 +50,7 @@ extension Display {
         while !isReadyForFrame {
             guard let fd = readableDescriptor else { return }
             let ready: Bool
-            do { ready = try Syscall.waitReadable(fd, timeoutMilliseconds: timeoutMilliseconds) }
+            do { ready = try FileDescriptor.withBorrowed(fd) { (display) throws(SystemCallError) in try display.waitReadable(milliseconds: timeoutMilliseconds) } }
             catch { throw DisplayError(kind: .system("poll"), path: name, errno: error.errno) }
             guard ready else { throw DisplayError(kind: .flipTimedOut, path: name, errno: nil) }
             try handleReadable()

@@ -23,7 +23,7 @@ final class DumbBuffer {
         create.width = UInt32(size.width)
         create.height = UInt32(size.height)
         create.bpp = 32
-        do { try Syscall.ioctl(card.fd, cdrm_ioctl_mode_create_dumb(), &create) }
+        do { try card.descriptor.ioctl(cdrm_ioctl_mode_create_dumb(), &create) }
         catch { throw DisplayError(kind: .system("DRM_IOCTL_MODE_CREATE_DUMB \(size.width)x\(size.height)"), path: card.path, errno: error.errno) }
         handle = BufferHandle(rawValue: create.handle)
         strideBytes = Int(create.pitch)
@@ -55,8 +55,8 @@ final class DumbBuffer {
         var map = drm_mode_map_dumb()
         map.handle = create.handle
         do {
-            try Syscall.ioctl(card.fd, cdrm_ioctl_mode_map_dumb(), &map)
-            memory = try Syscall.mapShared(card.fd, length: Int(create.size), offset: Int(map.offset))
+            try card.descriptor.ioctl(cdrm_ioctl_mode_map_dumb(), &map)
+            memory = try card.descriptor.mapShared(length: Int(create.size), offset: Int(map.offset))
         } catch {
             drmModeRmFB(card.fd, fb)
             DumbBuffer.destroy(card, create.handle)
@@ -77,6 +77,6 @@ final class DumbBuffer {
     private static func destroy(_ card: DeviceFile, _ handle: UInt32) {
         var destroy = drm_mode_destroy_dumb(handle: handle)
         // Failing to free a buffer at teardown leaves nothing to act on; the kernel frees it on close.
-        try? Syscall.ioctl(card.fd, cdrm_ioctl_mode_destroy_dumb(), &destroy)
+        try? card.descriptor.ioctl(cdrm_ioctl_mode_destroy_dumb(), &destroy)
     }
 }

@@ -34,8 +34,8 @@ public final class FramebufferDisplay: Display {
         var v = fb_var_screeninfo()
         var f = fb_fix_screeninfo()
         do {
-            try Syscall.ioctl(file.fd, UInt(FBIOGET_VSCREENINFO), &v)
-            try Syscall.ioctl(file.fd, UInt(FBIOGET_FSCREENINFO), &f)
+            try file.descriptor.ioctl(UInt(FBIOGET_VSCREENINFO), &v)
+            try file.descriptor.ioctl(UInt(FBIOGET_FSCREENINFO), &f)
         } catch {
             throw DisplayError(kind: error.errno == .notATerminalOrDevice ? .noDevice : .system("FBIOGET_*SCREENINFO"), path: path, errno: error.errno)
         }
@@ -50,15 +50,15 @@ public final class FramebufferDisplay: Display {
         let stride = Int(f.line_length)
         let pageBytes = stride * physical.height
         length = Int(f.smem_len)
-        do { memory = try Syscall.mapShared(file.fd, length: length, offset: 0) }
+        do { memory = try file.descriptor.mapShared(length: length, offset: 0) }
         catch { throw DisplayError(kind: .system("mmap of \(length) bytes"), path: path, errno: error.errno) }
 
         if Int(v.yres_virtual) < 2 * physical.height && length >= 2 * pageBytes {
             // The memory holds two screens but the driver shows one: ask for a taller virtual screen.
             var taller = v
             taller.yres_virtual = v.yres * 2
-            if (try? Syscall.ioctl(file.fd, UInt(FBIOPUT_VSCREENINFO), &taller)) != nil {
-                _ = try? Syscall.ioctl(file.fd, UInt(FBIOGET_VSCREENINFO), &v)
+            if (try? file.descriptor.ioctl(UInt(FBIOPUT_VSCREENINFO), &taller)) != nil {
+                _ = try? file.descriptor.ioctl(UInt(FBIOGET_VSCREENINFO), &v)
             }
         }
         isDoubleBuffered = Int(v.yres_virtual) >= 2 * physical.height && length >= 2 * pageBytes
@@ -91,7 +91,7 @@ public final class FramebufferDisplay: Display {
         if isDoubleBuffered {
             variable.yoffset = UInt32(index * pageHeight)
             variable.xoffset = 0
-            do { try Syscall.ioctl(file.fd, UInt(FBIOPAN_DISPLAY), &variable) }
+            do { try file.descriptor.ioctl(UInt(FBIOPAN_DISPLAY), &variable) }
             catch { throw DisplayError(kind: .system("FBIOPAN_DISPLAY"), path: file.path, errno: error.errno) }
         }
         chain.advance()

@@ -42,7 +42,7 @@ public final class InputDevice {
         // since the kernel drops what is queued when the clock changes.
         var clock = CLOCK_MONOTONIC
         do {
-            try Syscall.ioctl(file.fd, cevdev_ioctl_set_clock_id(), &clock)
+            try file.descriptor.ioctl(cevdev_ioctl_set_clock_id(), &clock)
         } catch where error.errno == .notATerminalOrDevice {
             throw InputError.notAnEventDevice(path: path, errno: .notATerminalOrDevice)
         } catch where error.errno == .noDevice {

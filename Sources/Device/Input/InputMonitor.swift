@@ -67,13 +67,12 @@ public final class InputMonitor {
 
     public private(set) var configuration: Configuration
     private var devices: [String: Attached] = [:]
-    private var notifyFD: Int32 = -1
+    /// The inotify descriptor; nil before ``start()``.
+    private var notifications: FileDescriptor?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
     }
-
-    deinit { if notifyFD >= 0 { try? Syscall.close(notifyFD) } }
 
     /// Paths and kinds of the open devices.
     public var attached: [(path: String, name: String, kind: InputDeviceKind)] {
@@ -82,11 +81,11 @@ public final class InputMonitor {
 
     /// The inotify descriptor followed by every device descriptor.
     public var watchedDescriptors: [Int32] {
-        (notifyFD >= 0 ? [notifyFD] : []) + devices.values.map(\.device.fileDescriptor)
+        (hotplugDescriptor >= 0 ? [hotplugDescriptor] : []) + devices.values.map(\.device.fileDescriptor)
     }
 
     /// The inotify descriptor, readable when devices come or go (-1 before ``start()``).
-    public var hotplugDescriptor: Int32 { notifyFD }
+    public var hotplugDescriptor: Int32 { notifications?.rawValue ?? -1 }
 
     /// The devices open now; a removed device's descriptor closes when the last reference goes.
     public var openDevices: [InputDevice] {
@@ -99,7 +98,7 @@ public final class InputMonitor {
     /// the parent directory is watched until it appears.
     public func start() throws(InputError) -> [InputNotice] {
         do {
-            notifyFD = try Syscall.inotifyInit()
+            notifications = try FileDescriptor.inotify()
         } catch {
             throw .system(path: configuration.directory, operation: "inotify_init1", errno: error.errno)
         }
@@ -153,7 +152,7 @@ public final class InputMonitor {
 
     /// Handles a readable descriptor from ``watchedDescriptors``.
     public func handleReadable(_ fd: Int32) -> [InputNotice] {
-        if fd == notifyFD { return drainNotifications() }
+        if fd == hotplugDescriptor { return drainNotifications() }
         guard let attached = devices.values.first(where: { $0.device.fileDescriptor == fd }) else { return [] }
         return read(attached)
     }
@@ -260,11 +259,11 @@ public final class InputMonitor {
     private func addWatches() throws(InputError) {
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM)
         do {
-            _ = try Syscall.inotifyAddWatch(notifyFD, configuration.directory, mask)
+            try notifications?.addWatch(configuration.directory, mask)
             watchingParent = false
         } catch where error.errno == .noSuchFile {
             do {
-                _ = try Syscall.inotifyAddWatch(notifyFD, parentDirectory, UInt32(IN_CREATE))
+                try notifications?.addWatch(parentDirectory, UInt32(IN_CREATE))
                 watchingParent = true
             } catch {
                 throw .system(path: parentDirectory, operation: "inotify_add_watch", errno: error.errno)
@@ -275,7 +274,7 @@ public final class InputMonitor {
     }
 
     private func drainNotifications() -> [InputNotice] {
-        guard notifyFD >= 0 else { return [] }
+        guard hotplugDescriptor >= 0 else { return [] }
         var notices: [InputNotice] = []
         let capacity = 4096
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
@@ -284,7 +283,7 @@ public final class InputMonitor {
         while true {
             let count: Int
             do {
-                count = try Syscall.read(notifyFD, into: buffer)
+                count = try notifications?.read(into: buffer) ?? 0
             } catch {
                 break  // EAGAIN: drained
             }

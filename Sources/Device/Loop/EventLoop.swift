@@ -164,7 +164,7 @@ public final class EventLoop {
     /// A display error the loop survives, on stderr with syslog's error
     /// priority so journald files it as an error.
     private static func reportError(_ error: any Error) {
-        try? FileDescriptor.standardError.writeAll(Array("<3>display: \(error)\n".utf8))
+        try? StandardStream.error.writeAll(Array("<3>display: \(error)\n".utf8))
     }
 
     /// Serves the main queue and this loop's descriptors on the calling

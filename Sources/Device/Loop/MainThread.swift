@@ -56,13 +56,12 @@ public enum MainThread {
             var waiting = [pollfd(fd: mainQueue, events: Int16(POLLIN), revents: 0)]
                 + sets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             do throws(SystemCallError) {
-                _ = try Syscall.retrying("poll") { Glibc.poll(&waiting, nfds_t(waiting.count), -1) }
+                try Syscall.poll(&waiting)
             } catch {
                 preconditionFailure("main thread: \(error)")  // only a bad argument fails poll(2)
             }
             if waiting[0].revents != 0 {
-                var count: UInt64 = 0
-                _ = Glibc.read(mainQueue, &count, MemoryLayout<UInt64>.size)  // the eventfd: reset before draining
+                resetWakeup(mainQueue)
                 teller_main_queue_drain()
             }
             for (index, set) in sets.enumerated() where waiting[index + 1].revents != 0 {
@@ -71,6 +70,24 @@ public enum MainThread {
         }
         isServing = false
         for set in liveWatchSets() { set.pollThroughDispatch() }
+    }
+
+    /// Reads libdispatch's wakeup eventfd (which libdispatch owns: it is
+    /// lent here, never closed), so it stops polling readable before the
+    /// main queue is drained. EAGAIN is fine: another look emptied it; any
+    /// other failure would leave poll(2) waking at once forever.
+    private static func resetWakeup(_ wakeup: Int32) {
+        var count: UInt64 = 0
+        let read = FileDescriptor.withBorrowed(wakeup) { eventfd in
+            withUnsafeMutableBytes(of: &count) { buffer in
+                Result { () throws(SystemCallError) in try eventfd.readAvailable(into: buffer) }
+            }
+        }
+        switch read {
+        case .success(.processed(MemoryLayout<UInt64>.size)), .success(.wouldBlock): break
+        case .success(.processed(let short)): preconditionFailure("main thread: the wakeup eventfd gave \(short) bytes")
+        case .failure(let error): preconditionFailure("main thread: reading the wakeup eventfd: \(error)")
+        }
     }
 
     /// Blocks the signals that arrive asynchronously, as `dispatchMain()`
@@ -83,7 +100,7 @@ public enum MainThread {
         for synchronous in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
             sigdelset(&mask, synchronous)
         }
-        pthread_sigmask(SIG_BLOCK, &mask, nil)
+        Syscall.blockSignals(mask)
     }
 
     static func adopt(_ set: WatchSet) {
@@ -114,7 +131,9 @@ final class WatchSet {
         let owner: AnyObject?
     }
 
-    let descriptor: Int32
+    private let epoll: FileDescriptor
+    /// The epoll set's descriptor, lent to ``MainThread``'s poll.
+    var descriptor: Int32 { epoll.rawValue }
     private var watches: [UInt64: Watch] = [:]
     private var nextTag: UInt64 = 1
     /// Watches a duplicate of ``descriptor``, which its cancel handler closes,
@@ -123,7 +142,7 @@ final class WatchSet {
 
     init() {
         do throws(SystemCallError) {
-            descriptor = try Syscall.retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+            epoll = FileDescriptor(adopting: try Syscall.retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
         } catch {
             preconditionFailure("main loop: \(error)")  // only the process's descriptor limit fails it
         }
@@ -132,7 +151,6 @@ final class WatchSet {
 
     deinit {
         dispatchSource?.cancel()
-        close(descriptor)
     }
 
     /// Calls `handler` whenever `fd` is readable, until the returned watch is cancelled.
@@ -161,6 +179,21 @@ final class WatchSet {
         return DispatchHandle(source)
     }
 
+    /// The duplicate of the epoll set a Dispatch source watches: a class,
+    /// because the source's cancel handler (a closure, which cannot hold a
+    /// ``FileDescriptor`` itself) must keep it open until Dispatch lets go.
+    private final class WatchedDuplicate: @unchecked Sendable {
+        // Touched only on the main queue: at creation and in the cancel handler.
+        private var descriptor: FileDescriptor?
+        let rawValue: Int32
+        init(_ descriptor: consuming FileDescriptor) {
+            rawValue = descriptor.rawValue
+            self.descriptor = .some(descriptor)
+        }
+        /// Closes the duplicate once Dispatch has let go of it.
+        func close() { descriptor = nil }
+    }
+
     /// Holds a descriptor's owner until the Dispatch source watching it is cancelled.
     private final class KeptUntilCancelled: @unchecked Sendable {
         // Touched only on the main queue: at creation and in the cancel handler.
@@ -187,11 +220,15 @@ final class WatchSet {
 
     func pollThroughDispatch() {
         guard dispatchSource == nil else { return }
-        let watched = dup(descriptor)
-        precondition(watched >= 0, "main loop: dup of the epoll set failed: \(Errno(rawValue: errno))")
-        let source = DispatchSource.makeReadSource(fileDescriptor: watched, queue: .main)
+        let watched: WatchedDuplicate
+        do throws(SystemCallError) {
+            watched = WatchedDuplicate(try epoll.duplicate())
+        } catch {
+            preconditionFailure("main loop: dup of the epoll set failed: \(error)")  // only the descriptor limit fails it
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: watched.rawValue, queue: .main)
         source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.handleReady() } }
-        source.setCancelHandler { close(watched) }
+        source.setCancelHandler { watched.close() }
         source.resume()
         dispatchSource = source
     }

@@ -24,49 +24,50 @@ public final class NetworkPrinterConnection: PrinterConnection {
             throw PrinterError(kind: .unresolvable(error.reason), address: address)
         }
         let deadline = ContinuousClock.now.advanced(by: timeouts.connect)
-        var result: Result<Int32, PrinterError> = .failure(
-            PrinterError(kind: .timedOut(operation: "connect", after: timeouts.connect), address: address))
+        var failure = PrinterError(kind: .timedOut(operation: "connect", after: timeouts.connect), address: address)
         for candidate in candidates {
-            result = Result<Int32, PrinterError> { () throws(PrinterError) -> Int32 in
-                try Self.connect(to: candidate, until: deadline, address: address, timeout: timeouts.connect)
+            // A candidate that fails closes its socket as the error is thrown.
+            do throws(PrinterError) {
+                let connected = try Self.connect(to: candidate, until: deadline, address: address, timeout: timeouts.connect)
+                channel = PrinterChannel(connected, address: address, timeouts: timeouts, isSocket: true)
+                return
+            } catch {
+                failure = error
             }
-            if case .success = result { break }
         }
-        channel = PrinterChannel(fd: try result.get(), address: address, timeouts: timeouts, isSocket: true)
+        throw failure
     }
 
     /// A connected socket to one of the host's addresses, or why it failed.
     private static func connect(to candidate: SocketAddress, until deadline: ContinuousClock.Instant, address: String,
-                                timeout: Duration) throws(PrinterError) -> Int32 {
-        let fd: Int32
-        do { fd = try Syscall.socket(candidate.family, .stream, nonBlocking: true) } catch {
+                                timeout: Duration) throws(PrinterError) -> FileDescriptor {
+        let socket: FileDescriptor
+        do { socket = try FileDescriptor.socket(candidate.family, .stream, nonBlocking: true) } catch {
             throw PrinterError(kind: .system("socket"), address: address, errno: error.errno)
         }
         let connected: Bool
         do {
-            connected = try finishConnecting(fd, to: candidate, until: deadline)
-            if connected { try Syscall.sendImmediately(fd) }
+            connected = try finishConnecting(socket, to: candidate, until: deadline)
+            if connected { try socket.sendImmediately() }
         } catch {
-            try? Syscall.close(fd)
             throw connecting(address, error.errno, timeout: timeout)
         }
         guard connected else {
-            try? Syscall.close(fd)
             throw PrinterError(kind: .timedOut(operation: "connect", after: timeout), address: address)
         }
-        return fd
+        return socket
     }
 
     /// Connects the non-blocking socket; false when `deadline` passed first.
-    private static func finishConnecting(_ fd: Int32, to candidate: SocketAddress,
+    private static func finishConnecting(_ socket: borrowing FileDescriptor, to candidate: SocketAddress,
                                          until deadline: ContinuousClock.Instant) throws(SystemCallError) -> Bool {
-        if try Syscall.startConnecting(fd, to: candidate) { return true }
+        if try socket.startConnecting(to: candidate) { return true }
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
-            let happened = try Syscall.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: PrinterChannel.milliseconds(left))
+            let happened = try socket.wait(for: POLLOUT, milliseconds: PrinterChannel.milliseconds(left))
             guard happened != 0 else { continue }
-            if let error = try Syscall.pendingError(fd) { throw SystemCallError(call: "connect", errno: error) }
+            if let error = try socket.pendingError() { throw SystemCallError(call: "connect", errno: error) }
             return true
         }
     }

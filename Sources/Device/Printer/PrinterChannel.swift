@@ -6,22 +6,20 @@ import Glibc
 ///
 /// The descriptor is non-blocking, so a printer that stops taking data or
 /// never answers holds the caller no longer than ``PrinterTimeouts`` say.
-/// Not thread-safe; closes the descriptor when released.
+/// Not thread-safe; its descriptor closes when it is released.
 final class PrinterChannel {
-    let fd: Int32
+    let descriptor: FileDescriptor
     let address: String
     let timeouts: PrinterTimeouts
     /// Sockets send with MSG_NOSIGNAL: a closed peer must not raise SIGPIPE.
     private let isSocket: Bool
 
-    init(fd: Int32, address: String, timeouts: PrinterTimeouts, isSocket: Bool) {
-        self.fd = fd
+    init(_ descriptor: consuming FileDescriptor, address: String, timeouts: PrinterTimeouts, isSocket: Bool) {
+        self.descriptor = descriptor
         self.address = address
         self.timeouts = timeouts
         self.isSocket = isSocket
     }
-
-    deinit { try? Syscall.close(fd) }
 
     func write(_ bytes: [UInt8]) throws(PrinterError) {
         try write(bytes, stall: timeouts.writeStall)
@@ -35,7 +33,7 @@ final class PrinterChannel {
             let result = bytes.withUnsafeBytes { raw in
                 Result { () throws(SystemCallError) -> IOResult<Int> in
                     let rest = UnsafeRawBufferPointer(rebasing: raw[sent...])
-                    return isSocket ? try Syscall.send(fd, rest) : try Syscall.writeAvailable(fd, rest)
+                    return isSocket ? try descriptor.send(rest) : try descriptor.writeAvailable(rest)
                 }
             }
             switch result {
@@ -47,7 +45,7 @@ final class PrinterChannel {
                 guard waited < stall else {
                     throw PrinterError(kind: .timedOut(operation: "write", after: stall), address: address)
                 }
-                try wait(for: Int16(POLLOUT), "write", milliseconds: Self.milliseconds(stall - waited))
+                try wait(for: POLLOUT, "write", milliseconds: Self.milliseconds(stall - waited))
             case .failure(let error):
                 throw PrinterError.using(address, "write", error.errno)
             }
@@ -64,7 +62,7 @@ final class PrinterChannel {
         var lastProgress = ContinuousClock.now
         while true {
             var pending: Int32 = 0
-            do { try Syscall.ioctl(fd, UInt(TIOCOUTQ), &pending) } catch { throw PrinterError.using(address, "TIOCOUTQ", error.errno) }
+            do { try descriptor.ioctl(UInt(TIOCOUTQ), &pending) } catch { throw PrinterError.using(address, "TIOCOUTQ", error.errno) }
             if pending <= 0 { return }
             if pending < last {
                 last = pending
@@ -92,7 +90,7 @@ final class PrinterChannel {
                     : .malformedStatusAnswer(request, other)
                 throw PrinterError(kind: kind, address: address)
             }
-            try wait(for: Int16(POLLIN), "read", milliseconds: Self.milliseconds(left))
+            try wait(for: POLLIN, "read", milliseconds: Self.milliseconds(left))
             guard let count = try read(into: &buffer) else { continue }
             for byte in buffer[..<count] {
                 if PrinterStatus.isStatusAnswer(byte) { return byte }
@@ -112,7 +110,7 @@ final class PrinterChannel {
     /// Reads what has arrived into `buffer`; nil when nothing has.
     private func read(into buffer: inout [UInt8]) throws(PrinterError) -> Int? {
         let result = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(SystemCallError) -> IOResult<Int> in try Syscall.readAvailable(fd, into: raw) }
+            Result { () throws(SystemCallError) -> IOResult<Int> in try descriptor.readAvailable(into: raw) }
         }
         switch result {
         case .success(.processed(0)):
@@ -132,12 +130,12 @@ final class PrinterChannel {
     /// Waits up to `milliseconds` for `events`; returns on a timeout too
     /// (the caller checks its own deadline). A hang-up or error on the
     /// descriptor is the printer going away.
-    private func wait(for events: Int16, _ operation: String, milliseconds: Int32) throws(PrinterError) {
-        let happened: Int16
-        do { happened = try Syscall.poll(fd, events: events, timeoutMilliseconds: milliseconds) } catch {
+    private func wait(for events: Int32, _ operation: String, milliseconds: Int32) throws(PrinterError) {
+        let happened: Int32
+        do { happened = try descriptor.wait(for: events, milliseconds: milliseconds) } catch {
             throw PrinterError(kind: .system("poll before \(operation)"), address: address, errno: error.errno)
         }
-        if happened & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && happened & events == 0 {
+        if happened & (POLLERR | POLLHUP) != 0 && happened & events == 0 {
             throw PrinterError(kind: .disconnected, address: address)
         }
     }

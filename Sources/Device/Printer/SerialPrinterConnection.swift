@@ -35,14 +35,15 @@ public final class SerialPrinterConnection: PrinterConnection {
     public init(path: String, baud: Int, flowControl: FlowControl = .none,
                 timeouts: PrinterTimeouts = PrinterTimeouts()) throws(PrinterError) {
         guard let speed = Self.baudRates[baud] else { throw PrinterError(kind: .unsupportedBaudRate(baud), address: path) }
-        let fd: Int32
-        do { fd = try Syscall.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY) } catch {
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY) } catch {
             throw PrinterError.opening(path, error.errno)
         }
-        // Owned from here, so a failure below closes it.
-        channel = PrinterChannel(fd: fd, address: path, timeouts: timeouts, isSocket: false)
+        // The channel owns it from here, so a failure below closes it.
+        channel = PrinterChannel(descriptor, address: path, timeouts: timeouts, isSocket: false)
+        let port = channel
         var settings: termios
-        do { settings = try Syscall.terminalAttributes(fd) } catch {
+        do { settings = try port.descriptor.terminalAttributes() } catch {
             if error.errno == .notATerminalOrDevice { throw PrinterError(kind: .notASerialPort, address: path, errno: error.errno) }
             throw PrinterError(kind: .system("tcgetattr"), address: path, errno: error.errno)
         }
@@ -60,14 +61,14 @@ public final class SerialPrinterConnection: PrinterConnection {
             throw PrinterError(kind: .unsupportedBaudRate(baud), address: path, errno: Errno(rawValue: errno))
         }
         do {
-            try Syscall.setTerminalAttributes(fd, settings)
-            try Syscall.flushTerminal(fd)
+            try port.descriptor.setTerminalAttributes(settings)
+            try port.descriptor.flushTerminal()
         } catch {
             throw PrinterError(kind: .system("tcsetattr"), address: path, errno: error.errno)
         }
         // tcsetattr succeeds when any of the changes took; the rate is the one that matters.
         let applied: termios
-        do { applied = try Syscall.terminalAttributes(fd) } catch {
+        do { applied = try port.descriptor.terminalAttributes() } catch {
             throw PrinterError(kind: .system("tcgetattr"), address: path, errno: error.errno)
         }
         var check = applied

@@ -15,11 +15,11 @@ public final class USBPrinterConnection: PrinterConnection {
     /// - Throws: ``PrinterError`` naming `path`: `.noDevice`,
     ///   `.permissionDenied` (the service user needs the 'lp' group), `.busy`.
     public init(path: String, timeouts: PrinterTimeouts = PrinterTimeouts()) throws(PrinterError) {
-        let fd: Int32
-        do { fd = try Syscall.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY) } catch {
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY) } catch {
             throw PrinterError.opening(path, error.errno)
         }
-        channel = PrinterChannel(fd: fd, address: path, timeouts: timeouts, isSocket: false)
+        channel = PrinterChannel(descriptor, address: path, timeouts: timeouts, isSocket: false)
     }
 
     public func write(_ bytes: [UInt8]) throws(PrinterError) { try channel.write(bytes) }

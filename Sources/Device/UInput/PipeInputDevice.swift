@@ -12,30 +12,31 @@ public final class PipeInputDevice: InputEventSink {
     public let capabilities: InputCapabilities
     /// A pseudo path naming the device in notices ("pipe:<name>").
     public let path: String
-    /// The end the main loop watches and reads.
-    public let readDescriptor: Int32
-    private let writeDescriptor: Int32
+    private let reader: FileDescriptor
+    private let writer: FileDescriptor
+    /// The end the main loop watches and reads, lent while this device lives.
+    public var readDescriptor: Int32 { reader.rawValue }
     /// Bytes read that do not yet make a whole record.
     private var partial: [UInt8] = []
 
     public init(capabilities: InputCapabilities) throws(InputError) {
         path = "pipe:\(capabilities.name)"
-        let ends: (reader: Int32, writer: Int32)
+        let ends: Pipe
         do {
-            ends = try Syscall.pipe()
-            try Syscall.setNonBlocking(ends.reader)
-            try Syscall.setNonBlocking(ends.writer)
+            ends = try Self.nonBlockingPipe()
         } catch {
             throw .system(path: path, operation: error.call, errno: error.errno)
         }
         self.capabilities = capabilities
-        readDescriptor = ends.reader
-        writeDescriptor = ends.writer
+        reader = ends.reader
+        writer = ends.writer
     }
 
-    deinit {
-        try? Syscall.close(readDescriptor)
-        try? Syscall.close(writeDescriptor)
+    private static func nonBlockingPipe() throws(SystemCallError) -> Pipe {
+        let ends = try FileDescriptor.pipe()
+        try ends.reader.setNonBlocking()
+        try ends.writer.setNonBlocking()
+        return ends
     }
 
     public func emit(_ type: EventType, _ code: EventCode, _ value: Int32) throws(InputError) {
@@ -44,7 +45,9 @@ public final class PipeInputDevice: InputEventSink {
         let bytes = event.kernelBytes
         let written: IOResult<Int>
         do {
-            written = try Syscall.nonBlocking("write") { bytes.withUnsafeBytes { Glibc.write(writeDescriptor, $0.baseAddress, $0.count) } }
+            written = try bytes.withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in try writer.writeAvailable(raw) }
+            }.get()
         } catch {
             throw .system(path: path, operation: "write", errno: error.errno)
         }
@@ -56,8 +59,9 @@ public final class PipeInputDevice: InputEventSink {
     public func readAvailable() -> [InputEvent] {
         var buffer = [UInt8](repeating: 0, count: 64 * InputEvent.kernelSize)
         // Until the pipe is empty; an error on a pipe this object owns ends the batch like an empty one.
-        while let count = (try? Syscall.nonBlocking("read") { buffer.withUnsafeMutableBytes { Glibc.read(readDescriptor, $0.baseAddress, $0.count) } })?.value,
-              count > 0 {
+        while let count = (try? buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemCallError) in try reader.readAvailable(into: raw) }
+        }.get())?.value, count > 0 {
             partial += buffer[0..<count]
         }
         let whole = partial.count - partial.count % InputEvent.kernelSize

@@ -121,28 +121,26 @@ public enum CardRescue {
 
     /// Copies one file of the card, read without following a link and never opened for writing.
     private static func copyFile(_ source: String, to target: String) throws {
-        let input: Int32
+        let input: FileDescriptor
         do {
-            input = try Syscall.open(source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            input = try FileDescriptor.open(source, O_RDONLY | O_NOFOLLOW)
         } catch {
             throw DatabaseRefusal(path: source, reason: .unreadable(error.errno == .tooManySymbolicLinks
                 ? "it is a symbolic link, which would point into this machine, not the card" : error.reason))
         }
-        defer { try? Syscall.close(input) }
-        let output: Int32
+        let output: FileDescriptor
         do {
-            output = try Syscall.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
+            output = try FileDescriptor.open(target, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         } catch {
             throw CardRescueError.privateCopy("cannot create \(target): \(error.reason)")
         }
-        defer { try? Syscall.close(output) }
         while true {
             let chunk: [UInt8]
-            do { chunk = try Syscall.read(input, upTo: 1 << 20) } catch {
+            do { chunk = try input.read(filling: 1 << 20) } catch {
                 throw DatabaseRefusal(path: source, reason: .unreadable("reading it failed: \(error.reason) (image the card with dd and read the image)"))
             }
             if chunk.isEmpty { return }
-            do { try Syscall.writeAll(output, chunk) } catch {
+            do { try output.writeAll(chunk) } catch {
                 throw CardRescueError.privateCopy("cannot write \(target): \(error.reason)")
             }
         }

@@ -94,18 +94,17 @@ extension Database {
     /// possible page size, and a page count the file can hold.
     private static func checkHeader(_ path: String, info: stat) throws(DatabaseRefusal) {
         let size = Int(info.st_size)
-        let fd: Int32
+        let file: FileDescriptor
         do {
-            fd = try Syscall.open(path, O_RDONLY)
+            file = try FileDescriptor.open(path, O_RDONLY)
         } catch {
             guard error.errno == .permissionDenied else { throw DatabaseRefusal(path: path, reason: .unreadable(error.reason)) }
             throw DatabaseRefusal(path: path, reason: .unreadable(
                 "permission denied for uid \(Syscall.userID) (the file belongs to uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); run as the service user (teller) or root"))
         }
-        defer { try? Syscall.close(fd) }
         let header: [UInt8]
         do {
-            header = try Syscall.read(fd, upTo: 100)
+            header = try file.read(filling: 100)
         } catch {
             throw DatabaseRefusal(path: path, reason: .damaged("reading its header failed: \(error.reason)"))
         }

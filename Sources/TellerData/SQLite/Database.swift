@@ -73,9 +73,7 @@ public final class Database {
         try build()
         let problem = { (error: SystemCallError) in SQLiteError(code: .ioError, message: "cannot create \(path): \(error)", path: path) }
         do {
-            let fd = try Syscall.open(temporary, O_RDONLY)
-            defer { try? Syscall.close(fd) }
-            try Syscall.fsync(fd)
+            try FileDescriptor.open(temporary, O_RDONLY).sync()
             try Syscall.rename(temporary, to: path)
         } catch {
             throw problem(error)

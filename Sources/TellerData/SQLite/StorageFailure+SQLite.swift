@@ -40,13 +40,10 @@ extension StorageFailure {
         }
         let path = directory + "/.teller-storage-probe"
         do {
-            let descriptor = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-            defer {
-                try? Syscall.close(descriptor)
-                try? Syscall.unlink(path)
-            }
-            try Syscall.writeAll(descriptor, Data([0]))
-            try Syscall.fsync(descriptor)
+            let probe = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            defer { try? Syscall.unlink(path) }
+            try probe.writeAll(Data([0]))
+            try probe.sync()
             return nil
         } catch {
             return kind(error.errno.rawValue)

@@ -18,26 +18,41 @@ public enum DurableFile {
         // teller.conf's /etc/teller) a fixed name could be a symlink planted
         // there, and root would write through it.
         let temporary = path + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let fd = try step("create \(temporary)") { () throws(SystemCallError) in try Syscall.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600) }
-        var closed = false
-        var renamed = false
-        defer { if !closed { try? Syscall.close(fd) } }
-        defer { if !renamed { try? Syscall.unlink(temporary) } }
-        // The mode given to open() is reduced by the umask; secrets need exactly 0600.
-        try step("chmod \(temporary)") { () throws(SystemCallError) in try Syscall.changeMode(fd, mode) }
-        if let owner {
-            // Only when it differs: teller.service forbids the chown calls
-            // (SystemCallFilter ~@privileged) even for a file it already owns.
-            let created = try step("stat \(temporary)") { () throws(SystemCallError) in try Syscall.fileStatus(fd) }
-            if created.st_uid != owner.user || created.st_gid != owner.group {
-                try step("chown \(temporary)") { () throws(SystemCallError) in try Syscall.changeOwner(fd, user: owner.user, group: owner.group) }
-            }
+        let file: FileDescriptor
+        do throws(SystemCallError) {
+            file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        } catch {
+            throw .system("create \(temporary)", error.errno.rawValue)
         }
-        try step("write \(temporary)") { () throws(SystemCallError) in try Syscall.writeAll(fd, data) }
-        try step("fsync \(temporary)") { () throws(SystemCallError) in try Syscall.fsync(fd) }
-        closed = true
-        try step("close \(temporary)") { () throws(SystemCallError) in try Syscall.close(fd) }
-        try step("rename \(temporary) to \(path)") { () throws(SystemCallError) in try Syscall.rename(temporary, to: path) }
+        var renamed = false
+        defer { if !renamed { try? Syscall.unlink(temporary) } }
+        // Each step names itself for the error callers already know.
+        var operation = "chmod \(temporary)"
+        do throws(SystemCallError) {
+            // The mode given to open() is reduced by the umask; secrets need exactly 0600.
+            try file.changeMode(mode)
+            if let owner {
+                // Only when it differs: teller.service forbids the chown calls
+                // (SystemCallFilter ~@privileged) even for a file it already owns.
+                operation = "stat \(temporary)"
+                let created = try file.status()
+                if created.st_uid != owner.user || created.st_gid != owner.group {
+                    operation = "chown \(temporary)"
+                    try file.changeOwner(user: owner.user, group: owner.group)
+                }
+            }
+            operation = "write \(temporary)"
+            try file.writeAll(data)
+            operation = "fsync \(temporary)"
+            try file.sync()
+            // Closed by hand, not left to deinit: close(2) can still report that the data did not make it.
+            operation = "close \(temporary)"
+            try file.close()
+            operation = "rename \(temporary) to \(path)"
+            try Syscall.rename(temporary, to: path)
+        } catch {
+            throw .system(operation, error.errno.rawValue)
+        }
         renamed = true
         // The new content is in place; syncing the directory makes the rename
         // itself survive a power cut, where the file system allows it.
@@ -63,15 +78,6 @@ public enum DurableFile {
             if (try? Syscall.unlink(directory.appendingPathComponent(name))) != nil { removed.append(name) }
         }
         return removed
-    }
-
-    /// Runs one step, naming it in the error callers already know.
-    private static func step<T>(_ operation: String, _ body: () throws(SystemCallError) -> T) throws(DurableFileError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw .system(operation, error.errno.rawValue)
-        }
     }
 }
 

@@ -13,18 +13,19 @@ import Glibc
 /// the engine's next idle probe), instead of at its next timer.
 public final class LinkMonitor: Sendable {
     /// The write end of a pipe the reader thread also waits on: closing it
-    /// ends the thread, which then closes the netlink socket itself. (A
-    /// netlink socket refuses shutdown, and closing a descriptor another
-    /// thread still reads could hand its number to someone else.)
-    private let stopWriter: Int32
+    /// (when the monitor goes) ends the thread, which then closes the
+    /// netlink socket itself. (A netlink socket refuses shutdown, and closing
+    /// a descriptor another thread still reads could hand its number to
+    /// someone else.)
+    private let stopWriter: FileDescriptor
     private let callback: ChangeCallback
 
     /// Opens a NETLINK_ROUTE socket subscribed to link and address changes.
     /// - Throws: ``LinkMonitorError`` when the kernel refuses the socket.
     public init(onChange: @escaping @Sendable (String) -> Void) throws(LinkMonitorError) {
-        let fd: Int32
+        let socket: FileDescriptor
         do {
-            fd = try Syscall.socket(AF_NETLINK, .raw, protocol: NETLINK_ROUTE)
+            socket = try FileDescriptor.socket(AF_NETLINK, .raw, protocol: NETLINK_ROUTE)
         } catch {
             throw .system("socket(AF_NETLINK)", error.errno.rawValue)
         }
@@ -32,39 +33,45 @@ public final class LinkMonitor: Sendable {
         address.nl_family = sa_family_t(AF_NETLINK)
         address.nl_groups = UInt32(RTMGRP_LINK) | UInt32(RTMGRP_IPV4_IFADDR) | UInt32(RTMGRP_IPV6_IFADDR)
         do {
-            try Syscall.bind(fd, to: address)
+            try socket.bind(to: address)
         } catch {
-            try? Syscall.close(fd)
             throw .system("bind(RTMGRP_LINK)", error.errno.rawValue)
         }
-        let stop: (reader: Int32, writer: Int32)
+        let stop: Pipe
         do {
-            stop = try Syscall.pipe()
+            stop = try FileDescriptor.pipe()
         } catch {
-            try? Syscall.close(fd)
             throw .system("pipe", error.errno.rawValue)
         }
         stopWriter = stop.writer
         let callback = ChangeCallback(onChange)
         self.callback = callback
-        KernelThread.detach { LinkMonitor.readLoop(fd: fd, stop: stop.reader, onChange: callback) }
+        let reader = NetlinkReader(socket: socket, stop: stop.reader)
+        KernelThread.detach { LinkMonitor.readLoop(reader, onChange: callback) }
     }
 
     deinit {
         callback.release()
-        try? Syscall.close(stopWriter)
     }
 
-    private static func readLoop(fd: Int32, stop: Int32, onChange: ChangeCallback) {
-        defer {
-            try? Syscall.close(fd)
-            try? Syscall.close(stop)
+    /// The reader thread's descriptors, closed when the thread lets go of
+    /// them: a class because a thread's body is a closure, which cannot hold
+    /// a ``FileDescriptor`` itself.
+    private final class NetlinkReader: Sendable {
+        let socket: FileDescriptor
+        let stop: FileDescriptor
+        init(socket: consuming FileDescriptor, stop: consuming FileDescriptor) {
+            self.socket = socket
+            self.stop = stop
         }
+    }
+
+    private static func readLoop(_ reader: NetlinkReader, onChange: ChangeCallback) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
             do {
-                guard try Syscall.waitReadable(fd, unless: stop) else { return }
-                let count = try Syscall.receive(fd, into: &buffer)
+                guard try reader.socket.waitReadable(unless: reader.stop) else { return }
+                let count = try reader.socket.receive(into: &buffer)
                 if count == 0 { return }
                 if let reason = interestingChange(in: buffer[..<count]) { onChange(reason) }
             } catch where error.errno.rawValue == ENOBUFS {
