@@ -61,9 +61,23 @@ let package = Package(
         /// poll, ioctl, mmap, termios and the monotonic clock.
         .target(name: "SystemCalls"),
 
+        // MARK: Libraries over C (each the one importer of its C modules)
+        /// SQLite and nothing else (GRDB's spirit): Database, Statement,
+        /// transactions, the Migrator, values, and SQLite's own errors.
+        .target(name: "SQLite", dependencies: ["SystemCalls", "CSQLite"]),
+        /// libsodium: sealing (secretbox), Argon2id PIN verifiers, HMAC-SHA256 and SHA-256.
+        .target(name: "Cryptography", dependencies: ["CSodium"]),
+        /// How the terminal reaches the bank's host: libcurl with TLS, the CA
+        /// store, the terminal's own certificate and key, the host's key pin,
+        /// the host's configuration and errors, and rtnetlink's word that a
+        /// network link changed.
+        .target(name: "HostTransport", dependencies: ["TellerCore", "SystemCalls", "Cryptography", "CCurl", "COpenSSL", "CNetlink"]),
+
         // MARK: Domain and data
         .target(name: "TellerCore"),
-        .target(name: "TellerData", dependencies: ["TellerCore", "SystemCalls", "CSQLite", "CSodium", "CNetlink", "CCurl", "COpenSSL"]),
+        /// The stores, the outbox, the ledger, the journal, retention, rescue,
+        /// the sync engine and the bank's contract over HostTransport.
+        .target(name: "TellerData", dependencies: ["TellerCore", "SystemCalls", "SQLite", "Cryptography", "HostTransport"]),
 
         // MARK: Features
         .target(name: "TellerFeatures", dependencies: ["TellerCore"]),
@@ -91,21 +105,22 @@ let package = Package(
 
         // MARK: The terminal's own libraries (what the executable wires)
         /// teller.conf: the keys, their parsers and rules, the file's reader and editor.
-        .target(name: "TellerConfiguration", dependencies: ["TellerCore", "TellerData", "Device", "SystemCalls"]),
+        .target(name: "TellerConfiguration", dependencies: ["TellerCore", "HostTransport", "Cryptography", "Device", "SystemCalls"]),
         /// The control socket: its line protocol, server, connections, `teller ctl`'s client and the virtual device's bridge.
-        .target(name: "TellerControl", dependencies: ["TellerConfiguration", "TellerData", "TellerCore", "Device", "SystemCalls"]),
+        .target(name: "TellerControl", dependencies: ["TellerConfiguration", "TellerCore", "Device", "SystemCalls"]),
         /// The command line's commands over configuration and data (config, identity, hash-pin,
         /// check-config, status, metrics, journal, drain), console-lock over the panel's VT, and its
         /// usage text; `teller` dispatches to them.
-        .target(name: "TellerCommands", dependencies: ["TellerConfiguration", "TellerControl", "TellerData", "TellerCore", "Device", "SystemCalls"]),
+        .target(name: "TellerCommands", dependencies: ["TellerConfiguration", "TellerControl", "TellerData", "SQLite", "Cryptography", "HostTransport",
+                                                        "TellerCore", "Device", "SystemCalls"]),
         /// QA scenarios: the file format, the runner, goldens, and the uinput target.
         .target(name: "TellerQA", dependencies: ["TellerControl", "TellerConfiguration", "TellerCore", "Device", "Graphics", "Widgets", "SystemCalls"]),
 
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "TellerFeatures", "TellerUI", "TellerRuntime", "Widgets", "Graphics", "Device", "SystemCalls",
-                           "TellerConfiguration", "TellerControl", "TellerQA", "TellerCommands"],
+            dependencies: ["TellerCore", "TellerData", "SQLite", "Cryptography", "HostTransport", "TellerFeatures", "TellerUI", "TellerRuntime",
+                           "Widgets", "Graphics", "Device", "SystemCalls", "TellerConfiguration", "TellerControl", "TellerQA", "TellerCommands"],
             exclude: ["hot-functions.order"],
             // The functions a start-up and a deposit run, laid out together, so that the
             // text they keep resident is theirs and not their neighbours' (docs/device.md,
@@ -119,8 +134,8 @@ let package = Package(
                                           .when(configuration: .release))]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI", "TellerRuntime",
-                           "TellerFakes", "ProcessTestSupport", "SystemCalls", "TellerConfiguration"]),
+            dependencies: ["TellerCore", "TellerData", "SQLite", "HostTransport", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI",
+                           "TellerRuntime", "TellerFakes", "ProcessHarness", "SystemCalls", "TellerConfiguration"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",
@@ -128,10 +143,13 @@ let package = Package(
         // Runs inside the VM proof (deploy/vm/device-proof) on a real kernel.
         .executableTarget(name: "device-smoke", dependencies: ["Device", "Graphics", "SystemCalls"]),
 
+        /// Child processes, the reference host and temporary folders, for
+        /// teller-bench and for the tests that run real processes.
+        .target(name: "ProcessHarness", dependencies: ["SystemCalls"]),
+
         // MARK: Tests
-        /// Child processes, the reference host and temp dirs for tests that run
-        /// real processes, and for teller-bench, which runs the same ones.
-        .target(name: "ProcessTestSupport", dependencies: ["SystemCalls"], path: "Tests/Support"),
+        /// The hostile host (the bank answering wrongly, one way per mode), for tests only.
+        .target(name: "ProcessTestSupport", dependencies: ["ProcessHarness"], path: "Tests/Support"),
         /// The virtual receipt printer: an ESC/POS decoder that turns printed
         /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
         .target(name: "PrinterTestSupport", dependencies: ["Graphics", "SystemCalls"], path: "Tests/PrinterSupport"),
@@ -139,9 +157,9 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
-        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "Device", "ProcessTestSupport"]),
+        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "SQLite", "Cryptography", "HostTransport", "Device", "ProcessHarness"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
-        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "ProcessTestSupport", "CNetlink"]),
+        .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "SQLite", "Cryptography", "HostTransport", "SystemCalls", "ProcessHarness", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
         .testTarget(
             name: "TellerUITests",
@@ -154,8 +172,8 @@ let package = Package(
         .testTarget(
             name: "TellerRuntimeTests",
             dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "TellerCore", "TellerUI", "Device", "Graphics", "Widgets",
-                           "TellerData", "PrinterTestSupport", "ProcessTestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport", "SystemCalls"]),
+                           "TellerData", "PrinterTestSupport", "ProcessHarness"]),
+        .testTarget(name: "TerminalTests", dependencies: ["ProcessHarness", "ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport", "SystemCalls"]),
         .testTarget(
             name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "SystemCalls"],
             exclude: ["Fixtures"]),

@@ -4,7 +4,7 @@
 #include <curl/curl.h>
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot
-// call; these typed wrappers are the only way TellerData reaches them.
+// call; these typed wrappers are the only way HostTransport reaches them.
 
 /// curl_easy_setopt for a long option (timeouts, flags, versions).
 static inline CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {

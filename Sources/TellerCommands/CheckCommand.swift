@@ -2,6 +2,7 @@ import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
+import SQLite
 
 /// `teller check [--full]`: the whole-file check of teller.db that no open
 /// makes (docs/architecture.md, "What is checked, and when"), for a

@@ -1,6 +1,7 @@
 import TellerControl
 import TellerConfiguration
 import TellerData
+import SQLite
 public let usage = """
     usage: teller <command> [options]
 

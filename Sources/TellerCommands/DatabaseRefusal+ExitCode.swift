@@ -1,5 +1,6 @@
 import SystemCalls
 import TellerData
+import SQLite
 
 extension DatabaseRefusal.Kind {
     /// One exit code per kind of refused database, the same for `teller

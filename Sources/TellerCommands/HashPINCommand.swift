@@ -2,6 +2,7 @@ import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
 import TellerData
+import Cryptography
 
 /// `teller hash-pin`: reads a technician PIN from stdin and prints the
 /// Argon2id hash for `technician_pin_hash`, so the PIN itself is never stored.

@@ -3,6 +3,7 @@ import SystemCalls
 import FoundationEssentials
 import Glibc
 import TellerData
+import HostTransport
 
 /// `teller identity`: the terminal's own certificate for mutual TLS.
 ///

@@ -3,6 +3,8 @@ import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
+import SQLite
+import HostTransport
 
 /// `teller rescue --from DIR --out FILE`: the payments a dead terminal's
 /// card holds that the bank never acknowledged, in one signed file, read

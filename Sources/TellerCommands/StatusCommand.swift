@@ -4,6 +4,7 @@ import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
+import SQLite
 
 /// `teller status`: the outbox state as one JSON object, for technicians,
 /// `deploy/diagnose` and monitoring.
@@ -28,7 +29,7 @@ public enum StatusCommand {
         return await printing(arguments, command: "status") { store, configuration in
             // As `teller metrics`: without the bank's time, the clock is judged against the build's date.
             let stamp = TrustedClock(floor: BuildInfo.buildDate).stamp()
-            var fields = try await StatusJSON.outbox(store, now: stamp.date)
+            var fields = StatusJSON.outbox(try await store.report(), database: store.path, now: stamp.date)
             fields["version"] = .string(BuildInfo.version)
             fields["terminal_id"] = configuration.terminalID.map { .string($0) } ?? .null
             fields["clock_verified"] = .bool(stamp.isVerified)

@@ -2,7 +2,7 @@ import Device
 import SystemCalls
 import FoundationEssentials
 import TellerCore
-import TellerData
+import HostTransport
 
 /// The terminal's settings. Every key is documented in docs/configuration.md;
 /// ``Configuration/keys`` is the single table that parses them.
@@ -48,8 +48,8 @@ public struct Configuration: Sendable {
     /// printed slips, journal days) before retention removes it.
     public var retentionDays = defaultRetentionDays
     public static let defaultRetentionDays = 180
-    /// At least the 30 days the bank keeps idempotency keys (``TellerStore/minimumRetentionDays``); at most ten years.
-    public static let retentionDaysRange = TellerStore.minimumRetentionDays...3650
+    /// At least the 30 days the bank keeps idempotency keys (``RetentionPolicy/minimumDays``); at most ten years.
+    public static let retentionDaysRange = RetentionPolicy.minimumDays...3650
 
     // Display and input
     public enum DisplayChoice: String, Sendable { case auto, drm, fbdev, offscreen }

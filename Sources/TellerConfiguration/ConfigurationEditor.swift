@@ -1,7 +1,6 @@
 import SystemCalls
 import FoundationEssentials
 import Glibc
-import TellerData
 
 /// The one writer of teller.conf: `teller config set` (which the deploy
 /// scripts call) and the diagnostics screen's touch calibration.

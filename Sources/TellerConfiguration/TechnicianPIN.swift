@@ -1,4 +1,4 @@
-import TellerData
+import Cryptography
 
 /// The technician PIN as `teller hash-pin` and `teller config set
 /// --technician-pin-stdin` take it: 4 to 12 digits on standard input, never

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import TellerCore
-import TellerData
 
 /// The JSON that `teller status` and `teller ctl status` print, so the two
 /// cannot word the same fact differently: the outbox, why nothing goes out,
@@ -23,8 +22,8 @@ public enum StatusJSON {
     }
 
     /// The outbox part of the report (`teller status` adds the terminal's own part).
-    public static func outbox(_ store: TellerStore, now: Date) async throws -> [String: JSONValue] {
-        let report = try await store.report()
+    /// - Parameter database: the database file the report was read from.
+    public static func outbox(_ report: OutboxReport, database: String, now: Date) -> [String: JSONValue] {
         let summary = report.summary
         return [
             "sync_problem": problem(report.problem),
@@ -34,7 +33,7 @@ public enum StatusJSON {
                 if case .needsReview(_, let acknowledged) = entry.state { row["acknowledged"] = .bool(acknowledged) }
                 return .object(row)
             }),
-            "database": .string(store.path),
+            "database": .string(database),
             // Keyed by the stored words, which monitoring reads (scripts ask `teller status --settled`).
             "counts": .object(Dictionary(uniqueKeysWithValues: summary.countsByState.map { ($0.key.rawValue, .integer($0.value)) })),
             "pending_count": .integer(summary.pendingCount),

@@ -1,7 +1,8 @@
-import ProcessTestSupport
+import ProcessHarness
 import Synchronization
 import SystemCalls
 import TellerData
+import SQLite
 
 /// Work on the other core while input is measured, as a counter terminal
 /// always has some: one thread spinning, and one committing payment-sized

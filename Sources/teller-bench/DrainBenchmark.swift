@@ -1,7 +1,8 @@
 import FoundationEssentials
-import ProcessTestSupport
+import ProcessHarness
 import TellerCore
 import TellerData
+import HostTransport
 
 /// `teller-bench drain [--rows N] [--host-script PATH] [--dir DIR]`: the sync
 /// engine draining N queued transactions to the reference host on loopback,

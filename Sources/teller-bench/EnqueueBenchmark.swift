@@ -1,7 +1,8 @@
 import FoundationEssentials
-import ProcessTestSupport
+import ProcessHarness
 import TellerCore
 import TellerData
+import SQLite
 
 /// `teller-bench enqueue [--rows N] [--round N] [--dir DIR]`: durable outbox
 /// enqueue latency against the floor of a raw single-row insert+commit with

@@ -1,6 +1,7 @@
 import FoundationEssentials
-import ProcessTestSupport
+import ProcessHarness
 import TellerData
+import HostTransport
 
 /// `teller-bench handshake [--attempts N] [--host-script PATH]`: a refused
 /// TLS handshake, as a terminal meets it on every retry against a host whose

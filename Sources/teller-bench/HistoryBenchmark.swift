@@ -1,6 +1,6 @@
 import SystemCalls
 import FoundationEssentials
-import ProcessTestSupport
+import ProcessHarness
 import TellerCore
 import TellerData
 import TellerConfiguration

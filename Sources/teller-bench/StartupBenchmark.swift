@@ -1,7 +1,7 @@
 import SystemCalls
 import FoundationEssentials
 import Glibc
-import ProcessTestSupport
+import ProcessHarness
 
 /// `teller-bench startup`: the footprint and start-up of the terminal as
 /// deploy/ ships it. See `startupUsage` for what it prints and where it

@@ -1,8 +1,10 @@
 import SystemCalls
 import FoundationEssentials
-import ProcessTestSupport
+import ProcessHarness
 import TellerCore
 import TellerData
+import SQLite
+import HostTransport
 
 /// `teller-bench writes [--rows N]`: what one deposit writes to storage,
 /// offline (the enqueue's commit) and online (the enqueue, then the sync

@@ -4,6 +4,7 @@ import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
+import HostTransport
 
 /// The live data layer built from the configuration: the store, and when a
 /// host is configured the host client, token vault, sync engine and the

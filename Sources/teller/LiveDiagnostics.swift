@@ -3,6 +3,7 @@ import SystemCalls
 import FoundationEssentials
 import TellerCore
 import TellerData
+import Cryptography
 
 /// The technician screen's view of the running terminal: facts as values,
 /// which DiagnosticsViewModel words.

@@ -1,3 +1,4 @@
+import ProcessHarness
 import FoundationEssentials
 
 /// deploy/reference-host/teller-hostile-host as a real subprocess: a bank

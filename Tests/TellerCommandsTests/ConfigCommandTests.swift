@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import TellerCommands
 import TellerData
+@testable import SQLite
 
 /// `teller config` on real files: a change the terminal would refuse is not
 /// written, a good one is, and `get` reads what `teller run` reads.

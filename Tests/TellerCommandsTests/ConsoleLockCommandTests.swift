@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 @testable import TellerCommands
 import Device
 

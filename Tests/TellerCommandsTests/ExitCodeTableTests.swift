@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TellerCommands
 import TellerData
-@testable import ProcessTestSupport
+@testable import ProcessHarness
+@testable import SQLite
 
 /// The exit-code table of a refused database is written once, in Swift
 /// (DatabaseRefusal+ExitCode.swift). What cannot ask teller holds to it here:

@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// A damaged database must never be recreated or written to: opening fails
 /// with an error naming the file, and the file keeps every byte.

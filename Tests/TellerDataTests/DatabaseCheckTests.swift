@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// What an open of teller.db checks, and what the running terminal's
 /// background check finds (docs/architecture.md, "What is checked, and when").

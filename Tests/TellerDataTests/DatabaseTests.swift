@@ -1,7 +1,8 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 @testable import TellerData
+@testable import SQLite
 
 @Suite struct DatabaseTests {
     let directory = TemporaryDirectory()

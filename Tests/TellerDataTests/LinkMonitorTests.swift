@@ -2,6 +2,7 @@ import CNetlink
 import Glibc
 import Testing
 @testable import TellerData
+@testable import HostTransport
 
 /// What the link monitor makes of the kernel's rtnetlink messages, built
 /// here in the kernel's own layout (`nlmsghdr`, then `ifinfomsg` or

@@ -1,9 +1,10 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Glibc
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 @Suite struct OutboxStoreTests {
     let directory = TemporaryDirectory()

@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
 
 /// TellerData spells paths and trims text by hand (full Foundation's
 /// NSString and CharacterSet would bring ICU into the binary); each must

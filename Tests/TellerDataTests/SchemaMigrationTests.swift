@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// Versions 4 (its CHECKs without IN lists) and 5 (voided rows, reversals)
 /// rebuild the outbox. A terminal updated with rows in its queue must come

@@ -1,7 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 @testable import TellerData
+@testable import HostTransport
+import SystemCalls
 
 /// The system calls TellerData makes (through SystemCalls),
 /// seen through the types that make them.

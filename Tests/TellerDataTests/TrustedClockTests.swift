@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
 
 /// The clock is input: a board without a real-time clock boots at 1970.
 @Suite struct TrustedClockTests {

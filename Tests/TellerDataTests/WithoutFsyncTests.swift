@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// The one write that skips fsync must hand the connection back with
 /// `synchronous=FULL`, or every enqueue after it would lose its durability.

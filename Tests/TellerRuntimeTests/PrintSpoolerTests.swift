@@ -2,7 +2,7 @@ import Device
 import Foundation
 import Graphics
 import PrinterTestSupport
-import ProcessTestSupport
+import ProcessHarness
 import TellerCore
 import TellerData
 import TellerFeatures

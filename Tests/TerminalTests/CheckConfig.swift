@@ -1,5 +1,5 @@
 import Foundation
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller check-config` on a teller.conf holding `text`, in a fresh
 /// temporary directory named after `label`: its exit status and everything it printed.

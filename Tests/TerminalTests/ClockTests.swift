@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TellerCore
 import TellerData
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The terminal booted offline with a wrong clock (libfaketime), two
 /// deposits queued, then the clock and the bank come back: every row drains

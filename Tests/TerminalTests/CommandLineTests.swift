@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The real binary's command line as a technician meets it: every
 /// subcommand answers --help, and check-config names what is wrong with a

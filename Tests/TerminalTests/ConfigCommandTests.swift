@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller config get` and `set` through the real binary, as the deploy
 /// scripts call them: get reads what the terminal reads, set writes only

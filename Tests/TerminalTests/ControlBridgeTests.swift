@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Synchronization
 import SystemCalls
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 #if canImport(Glibc)
 import Glibc
 #endif

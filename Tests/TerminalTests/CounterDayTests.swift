@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The counter day through `teller ctl` on the real processes (issue 27):
 /// `teller run` offscreen against the reference host, the till opened and

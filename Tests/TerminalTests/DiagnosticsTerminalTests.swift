@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The technician screen on the real terminal: the report comes from the
 /// live parts, and calibration measures the panel with no calibration

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `frame_priority`: check-config takes 0 to 20 and names anything else;
 /// the running terminal puts its main thread (input and frames) under

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller status --gate`: the health gate after an update (the image's
 /// health-gate script and the fleet's rolling update ask it), judged by

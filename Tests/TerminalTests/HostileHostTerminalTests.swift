@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ProcessHarness
 @testable import ProcessTestSupport
 
 /// The real `teller run` between the real bank and a hostile one: a

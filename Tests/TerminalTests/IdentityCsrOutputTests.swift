@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller identity csr` writes the new private key to standard output only
 /// when that is a pipe or a socket (into systemd-creds encrypt): a regular

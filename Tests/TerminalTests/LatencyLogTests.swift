@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `log_latency`: check-config takes true and false and names anything else;
 /// the running terminal logs one line per press, release and key with the

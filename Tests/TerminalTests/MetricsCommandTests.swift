@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller metrics` prints what the running terminal keeps in
 /// `metrics_file`, the client certificate's lines included (issue 42, item 2).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller ctl play` with the recordings that crashed or swamped the running
 /// terminal: each is refused by line (or played safely), the terminal keeps

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The counter day's keys (the receipt printer, the till, the supervisors)
 /// as check-config reads them: each good value is taken, each bad one is

@@ -1,7 +1,7 @@
 import Foundation
 import PrinterTestSupport
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `receipt_wait_s` through the real `teller run`, the reference host and a
 /// network printer on the loopback: while the terminal is online the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `teller scenario` in-process ends with the glyph cache over the whole
 /// run, from the cold cache of the terminal it built.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The scenario steps the virtual device's network check needs: `link
 /// down|up` (the host cuts the link; in-process there is no link, so it is

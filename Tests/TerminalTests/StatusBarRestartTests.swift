@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// What the status bar says across a restart, through the real `teller
 /// run` and the reference host: it says Online as soon as the bank has

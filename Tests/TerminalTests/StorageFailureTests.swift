@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The data disk fills up, or turns read-only after an I/O error, on a
 /// small loop-mounted ext4: the payment is refused in plain words, there is

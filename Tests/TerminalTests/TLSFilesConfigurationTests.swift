@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// check-config reads the files the TLS handshake will read (ca_file,
 /// client_cert, client_key) and names the key and what is wrong, instead of

@@ -4,7 +4,7 @@ import Graphics
 import Testing
 import TellerCore
 import TellerData
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The whole terminal as real processes: `teller run` offscreen against the
 /// reference host, touched through `teller ctl` (synthetic evdev events at

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The real `teller run` binary as a child process on an offscreen
 /// display, driven through `teller ctl`: taps land at element centres

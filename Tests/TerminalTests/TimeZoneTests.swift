@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// `time_zone` in teller.conf is the branch's wall clock: the terminal sets
 /// `TZ` to it when it starts, so the status bar reads the zone's time,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// Issue 42, item 11: the package starts `teller.service` before anyone has
 /// provisioned the terminal. Without a terminal id it shows the technician

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The last snapshot of each account the bank answered for
 /// (`account_cache`): the read path's first paint, and the last known

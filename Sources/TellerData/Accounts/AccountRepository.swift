@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import HostTransport
 
 /// The read path: the cache answers at once, the host second, and a fresh
 /// snapshot replaces the cache. When the host is unreachable the cached

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import HostTransport
 
 /// The outcome the host decided for one submitted transaction (docs/host-api.md §6).
 public enum SubmissionOutcome: Hashable, Sendable {

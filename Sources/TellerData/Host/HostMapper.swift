@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import HostTransport
 
 /// Converts wire DTOs into domain values and HTTP answers into
 /// ``HostError``s, so nothing above TellerData sees a status code.

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import Cryptography
+import HostTransport
+import SystemCalls
 
 /// Holds the terminal's access token and refreshes it single-flight: any
 /// number of requests that meet a 401 at once cause exactly one refresh,

@@ -1,4 +1,4 @@
-import CSodium
+import Cryptography
 import FoundationEssentials
 
 /// How journal entries are chained: each entry's hash is SHA-256 over the
@@ -27,17 +27,8 @@ enum JournalChain {
     /// digits); nil when `previous` is not 64 hex digits.
     static func hash(previous: String, canonical: [UInt8]) -> String? {
         guard let previousBytes = bytes(hex: previous), previousBytes.count == 32 else { return nil }
-        precondition(sodiumReady, "libsodium failed to initialise")
-        var state = crypto_hash_sha256_state()
-        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        crypto_hash_sha256_init(&state)
-        crypto_hash_sha256_update(&state, previousBytes, UInt64(previousBytes.count))
-        crypto_hash_sha256_update(&state, canonical, UInt64(canonical.count))
-        crypto_hash_sha256_final(&state, &digest)
-        return hex(digest)
+        return hex(SHA256.digest(previousBytes, canonical))
     }
-
-    private static let sodiumReady = sodium_init() >= 0
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

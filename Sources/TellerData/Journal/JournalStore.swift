@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The electronic journal (`journal`, docs/architecture.md, "Journal"):
 /// appended in the transaction of the change each entry records, chained

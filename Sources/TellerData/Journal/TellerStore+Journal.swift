@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The journal's port (``JournalStore`` keeps it): every append is a
 /// transaction of its own here; a change that journals itself appends

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SystemCalls
 
 /// Keeps node_exporter's textfile-collector file (a `*.prom` file in
 /// `--collector.textfile.directory`) current while the terminal runs.

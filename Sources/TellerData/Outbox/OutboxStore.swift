@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The payments waiting for and answered by the bank (`outbox`, with its
 /// `outbox_totals`): each row's insert under the limits, its void, and the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The outbox's port (``OutboxStore`` keeps it). An enqueue is one
 /// transaction over several parts: the row and its limits, the open till,

@@ -1,22 +1,6 @@
 import FoundationEssentials
 import TellerCore
 
-/// What `teller status`, `teller metrics` and the metrics file report
-/// about the outbox, read in one place so that they never disagree.
-public struct OutboxReport: Sendable {
-    public var summary: QueueSummary
-    /// Rows a person has to look at, oldest first.
-    public var needsReview: [OutboxEntry]
-    /// The problem the sync engine last recorded, or nil.
-    public var problem: SyncProblem?
-    /// When the bank last confirmed a row, or nil when it never has.
-    public var lastConfirmedAt: Date?
-    /// Till openings and closings not yet recorded by the bank.
-    public var tillEventsQueued: Int
-    /// What retention has removed so far.
-    public var retention = RetentionReport()
-}
-
 extension TellerStore {
     /// The outbox as monitoring reads it. Only reads: a store opened
     /// ``init(readingOnly:limits:)`` answers it too.

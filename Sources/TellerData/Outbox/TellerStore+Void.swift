@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// Voids and reversals: undoing a payment before it leaves, and after the
 /// bank posted it.

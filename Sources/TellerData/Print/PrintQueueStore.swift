@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The print queue (`print_jobs`, docs/architecture.md "Printing a
 /// receipt"): each job's insert, its moves as the print spooler prints

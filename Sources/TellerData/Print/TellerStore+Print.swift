@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The print queue's port (``PrintQueueStore`` keeps it; docs/architecture.md
 /// "Printing a receipt"): a payment's receipts are queued in its enqueue's

@@ -2,6 +2,8 @@ import SystemCalls
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SQLite
+import Cryptography
 #endif
 
 /// Reads the data directory of a dead terminal's card for `teller rescue`

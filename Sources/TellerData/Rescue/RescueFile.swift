@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Cryptography
 
 /// The rescue file's bytes: one JSON object, its members in this order,
 /// with nothing else in the file,

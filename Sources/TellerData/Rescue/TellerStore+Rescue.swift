@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SQLite
 
 extension TellerStore {
     /// What a rescue file carries of this store, read in one transaction so

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 extension JournalStore {
     /// The oldest entries that share one local day, when that day is before

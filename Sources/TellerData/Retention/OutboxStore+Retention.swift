@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// Whether the bank has settled a payment, as retention asks it: SQL over
 /// the outbox row `alias`, for the queries that decide what may go.

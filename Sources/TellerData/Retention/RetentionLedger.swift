@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// What retention removed so far (`retention`, one row): counted in the
 /// transaction of each batch, so the counts never disagree with what is

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// One batch of retention: what it removed, and how long it held the
 /// write lock.
@@ -20,11 +21,6 @@ public struct PruneStep: Sendable {
 /// per transaction so that no batch keeps a payment waiting, and gives
 /// the freed pages back a few at a time.
 extension TellerStore {
-    /// The fewest days retention may keep: the bank keeps idempotency keys
-    /// 30 days (docs/host-api.md §7), and a row is never removed before a
-    /// replay of it could still arrive.
-    public static let minimumRetentionDays = 30
-
     /// Removes one batch of what retention may remove, in one `BEGIN
     /// IMMEDIATE` transaction, with its counts in `retention`: up to
     /// `batch` printed print jobs, else settled payments, else tills with
@@ -37,7 +33,7 @@ extension TellerStore {
     /// - Throws: ``TellerError/storage(_:)`` when SQLite fails; nothing of
     ///   the batch is removed then.
     public func pruneStep(retentionDays: Int, batch: Int = 200) throws(TellerError) -> PruneStep {
-        precondition(retentionDays >= TellerStore.minimumRetentionDays && batch > 0, "retention_days is checked by the configuration")
+        precondition(retentionDays >= RetentionPolicy.minimumDays && batch > 0, "retention_days is checked by the configuration")
         let clock = ContinuousClock()
         let started = clock.now
         let (removed, heldBack) = try translating {

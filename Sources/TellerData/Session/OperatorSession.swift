@@ -1,5 +1,7 @@
 import FoundationEssentials
 import TellerCore
+import Cryptography
+import HostTransport
 
 /// Signs operators in: the host verifies the PIN when it is reachable and
 /// the terminal keeps an Argon2id verifier, so the same operator can sign

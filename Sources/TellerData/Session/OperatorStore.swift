@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// What the terminal remembers of an operator between sign-ins.
 struct OperatorRecord: Sendable {

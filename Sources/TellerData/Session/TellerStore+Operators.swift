@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 extension TellerStore {
     func operatorRecord(_ id: OperatorID) throws(TellerError) -> OperatorRecord? {

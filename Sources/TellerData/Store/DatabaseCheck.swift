@@ -4,6 +4,7 @@ import Synchronization
 import TellerCore
 #if canImport(Glibc)
 import Glibc
+import SQLite
 #endif
 
 /// The whole-file check of `teller.db` that the running terminal makes in

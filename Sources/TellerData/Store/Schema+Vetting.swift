@@ -1,5 +1,6 @@
 import SystemCalls
 import FoundationEssentials
+import SQLite
 
 extension Schema {
     /// The tables whose size does not grow with the years of payments: each

@@ -1,3 +1,4 @@
+import SQLite
 /// The terminal database's schema, one recorded migration per version.
 /// Never edit a shipped migration; add the next version instead.
 enum Schema {

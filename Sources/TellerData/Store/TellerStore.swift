@@ -2,6 +2,7 @@ import SystemCalls
 import FoundationEssentials
 import Synchronization
 import TellerCore
+import SQLite
 
 /// The terminal's SQLite database: the outbox, the account cache, the
 /// operators' offline verifiers, the journal, the tills and the print

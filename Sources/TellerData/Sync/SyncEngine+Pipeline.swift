@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import HostTransport
 
 /// The drain itself: rows sent in queue order, pipelined (a checked final
 /// outcome commits while the next row is on the wire), and what each

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import HostTransport
 
 /// Till openings and closings: sent one per pass once the payments ahead
 /// of them have gone, under their own keys with their frozen bytes.

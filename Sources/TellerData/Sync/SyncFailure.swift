@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HostTransport
 
 /// What the sync engine does with an outbox row whose attempt failed: the
 /// error classes of the drain, decided in one place from the host's error.

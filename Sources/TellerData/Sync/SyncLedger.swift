@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// What the sync engine records as it works the outbox: the row it takes
 /// next, its claim on it, the move to `sending`, the host's outcome, a

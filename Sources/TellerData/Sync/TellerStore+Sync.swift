@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The outbox as the sync engine works it (``SyncLedger`` keeps it):
 /// oldest queued row first, and one state change per answer from the host.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// The till's port (``TillStore`` keeps it; docs/architecture.md, "Till"):
 /// one cash drawer session per operator on this terminal. Opening and

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TellerCore
+import SQLite
 
 /// A till's opening or closing waiting for the bank (`till_events`), with
 /// the frozen bytes every attempt sends under its key.

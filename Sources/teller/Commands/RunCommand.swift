@@ -4,6 +4,7 @@ import SystemCalls
 import FoundationEssentials
 import TellerData
 import TellerRuntime
+import SQLite
 
 /// `teller run`: the terminal itself, on the best display available.
 enum RunCommand {

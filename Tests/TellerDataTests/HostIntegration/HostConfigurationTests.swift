@@ -1,7 +1,8 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 @testable import TellerData
+@testable import HostTransport
 
 /// Plain http only to loopback unless the configuration says otherwise. No network.
 @Suite struct HostConfigurationTests {

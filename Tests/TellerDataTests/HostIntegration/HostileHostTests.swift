@@ -1,3 +1,4 @@
+@testable import ProcessHarness
 @testable import ProcessTestSupport
 import Foundation
 import Testing

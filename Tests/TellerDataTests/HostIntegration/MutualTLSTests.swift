@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
 
 extension HostIntegrationTests {
     /// Mutual TLS against the reference host started with `--tls-client-ca`

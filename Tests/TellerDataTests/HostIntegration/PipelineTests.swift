@@ -1,8 +1,10 @@
+@testable import ProcessHarness
 @testable import ProcessTestSupport
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 extension HostIntegrationTests {
     /// The drain's pipeline (`SyncEngine.drainOnce`): row N+1 is sent once

@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
 
 extension HostIntegrationTests {
     /// The refresh token is the one secret the vault writes; a restart must find it.

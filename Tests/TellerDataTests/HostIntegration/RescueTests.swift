@@ -1,9 +1,11 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Glibc
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
+@testable import SQLite
 
 extension HostIntegrationTests {
     /// Issue 40, deliverable 5: a dead board loses nothing. A card with 50

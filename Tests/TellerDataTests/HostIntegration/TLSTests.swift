@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
 
 extension HostIntegrationTests {
     /// The reference host on https with a self-signed certificate: trusted

@@ -1,8 +1,10 @@
+@testable import ProcessHarness
 @testable import ProcessTestSupport
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 extension HostIntegrationTests {
     /// Issue 27, item 1: a till's opening and closing reach the bank as their

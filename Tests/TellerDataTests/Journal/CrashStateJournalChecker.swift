@@ -1,5 +1,5 @@
 import Foundation
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 
 /// The crash-state checker's journal walk (`deploy/vm/crash_states.py`,
 /// `read_journal` and `verify_journal`), run on a teller.db the Swift store

@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// `teller journal verify` and `teller journal export` as a technician runs
 /// them: the real executable on a real data directory, read-only.

@@ -1,8 +1,10 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
+@testable import Cryptography
 
 /// The electronic journal in a real teller.db: chained by SHA-256, appended
 /// in the transaction of the change it records, append-only in SQL, and a

@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
 
 /// Voids and reversals in a real teller.db, without a host: which rows a
 /// void takes and which it refuses, and what a reversal queues.

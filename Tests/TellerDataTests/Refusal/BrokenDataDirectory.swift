@@ -1,7 +1,8 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 @testable import TellerData
+@testable import SQLite
 
 /// A data directory holding one of the databases Teller must refuse, and
 /// what the directory held before, to prove that nothing was written.

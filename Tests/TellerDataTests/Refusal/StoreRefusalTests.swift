@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// `teller run` opens the store read-write; it refuses the same broken
 /// files as `teller status`, before any pragma that writes, and leaves them

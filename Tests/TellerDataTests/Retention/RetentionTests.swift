@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// Retention on real teller.db files holding history written through the
 /// store's own write path (``SyntheticHistory``): what the bank settled

@@ -1,8 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// The till and supervisor approvals in a real teller.db: the cash position
 /// read from the outbox, closing over and short against the tolerance, the

@@ -1,7 +1,9 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import TellerCore
 @testable import TellerData
+@testable import HostTransport
+@testable import Cryptography
 
 /// The reference host's demo data (docs/reference-host.md) and a terminal
 /// wired to it the way the `teller` executable wires one.

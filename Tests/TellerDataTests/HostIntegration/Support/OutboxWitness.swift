@@ -1,7 +1,8 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// Triggers a test adds to a terminal's real database file, so that SQLite
 /// itself says in which order the drain committed its state changes, and

@@ -1,7 +1,8 @@
-@testable import ProcessTestSupport
+@testable import ProcessHarness
 import Foundation
 import TellerCore
 @testable import TellerData
+@testable import SQLite
 
 /// `teller drain` as a real process on a terminal data directory, and what
 /// its log says (one stderr line per wake and per final outcome).

@@ -1,4 +1,3 @@
-import SystemCalls
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

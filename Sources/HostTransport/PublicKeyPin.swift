@@ -1,4 +1,4 @@
-import CSodium
+import Cryptography
 import FoundationEssentials
 
 /// The host's public key as `host_pin_sha256` names it: the SHA-256 of the
@@ -19,10 +19,7 @@ enum PublicKeyPin {
             .filter { !$0.hasPrefix("-----") }
             .joined()
         guard let der = Data(base64Encoded: base64), let key = subjectPublicKeyInfo(inCertificate: [UInt8](der)) else { return nil }
-        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        guard sodium_init() >= 0 else { return nil }
-        _ = key.withUnsafeBufferPointer { crypto_hash_sha256(&digest, $0.baseAddress, UInt64($0.count)) }
-        return "sha256//" + Data(digest).base64EncodedString()
+        return "sha256//" + Data(SHA256.digest(key)).base64EncodedString()
     }
 
     /// The DER bytes of the SubjectPublicKeyInfo of an X.509 certificate

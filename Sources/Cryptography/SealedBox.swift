@@ -9,12 +9,12 @@ import FoundationEssentials
 ///
 /// libsodium's secretbox (XSalsa20-Poly1305) with a random nonce per write:
 /// the file is `TLSB` 0x01, the 24-byte nonce, then the sealed bytes.
-struct SealedBox {
+package struct SealedBox {
     private let key: [UInt8]
     private static let magic: [UInt8] = Array("TLSB".utf8) + [1]
 
     /// - Parameter purpose: separates keys for different files derived from one secret.
-    init(secret: String, purpose: String) {
+    package init(secret: String, purpose: String) {
         precondition(sodium_init() >= 0, "sodium_init failed")
         let input = Array("teller \(purpose) seal v1".utf8) + [0] + Array(secret.utf8)
         var key = [UInt8](repeating: 0, count: Int(crypto_secretbox_KEYBYTES))
@@ -22,7 +22,7 @@ struct SealedBox {
         self.key = key
     }
 
-    func seal(_ plaintext: [UInt8]) -> [UInt8] {
+    package func seal(_ plaintext: [UInt8]) -> [UInt8] {
         var nonce = [UInt8](repeating: 0, count: Int(crypto_secretbox_NONCEBYTES))
         randombytes_buf(&nonce, nonce.count)
         var sealed = [UInt8](repeating: 0, count: plaintext.count + Int(crypto_secretbox_MACBYTES))
@@ -31,11 +31,11 @@ struct SealedBox {
     }
 
     /// Whether `bytes` are in the sealed format (whatever key sealed them).
-    static func isSealed(_ bytes: [UInt8]) -> Bool { bytes.starts(with: magic) }
+    package static func isSealed(_ bytes: [UInt8]) -> Bool { bytes.starts(with: magic) }
 
     /// The plaintext, or nil when `bytes` are not sealed, were sealed under
     /// another key, or were changed.
-    func open(_ bytes: [UInt8]) -> [UInt8]? {
+    package func open(_ bytes: [UInt8]) -> [UInt8]? {
         let nonceCount = Int(crypto_secretbox_NONCEBYTES), macCount = Int(crypto_secretbox_MACBYTES)
         guard Self.isSealed(bytes), bytes.count >= Self.magic.count + nonceCount + macCount else { return nil }
         let nonce = Array(bytes[Self.magic.count..<(Self.magic.count + nonceCount)])

@@ -103,7 +103,7 @@ public enum HostError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// True when the bank itself answered this request in the contract's
     /// shape and is working: it said no, not "wait" or "who are you".
-    var isBankAnswer: Bool {
+    package var isBankAnswer: Bool {
         switch self {
         case .inProgress, .keyReused, .badRequest, .forbidden, .notFound: true
         default: false
@@ -123,7 +123,7 @@ public enum ClientCertificateRefusal: Hashable, Sendable {
     case otherTerminal
 
     /// The refusal a recorded problem names; nil for a problem that is not a certificate's.
-    init?(_ kind: SyncProblem.Kind) {
+    package init?(_ kind: SyncProblem.Kind) {
         switch kind {
         case .certificateMissing: self = .missing
         case .certificateUntrusted: self = .untrusted
@@ -133,7 +133,7 @@ public enum ClientCertificateRefusal: Hashable, Sendable {
         }
     }
 
-    var problemKind: SyncProblem.Kind {
+    package var problemKind: SyncProblem.Kind {
         switch self {
         case .missing: .certificateMissing
         case .untrusted: .certificateUntrusted

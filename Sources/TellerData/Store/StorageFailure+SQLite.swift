@@ -3,6 +3,7 @@ import FoundationEssentials
 import TellerCore
 #if canImport(Glibc)
 import Glibc
+import SQLite
 #endif
 
 extension StorageFailure {

@@ -8,17 +8,24 @@ import Synchronization
 ///
 /// Not thread-safe: the caller builds it, then hands it to ``CurlDriver``,
 /// whose thread alone touches it until it completes.
-final class CurlTransfer: @unchecked Sendable {
+package final class CurlTransfer: @unchecked Sendable {
     /// What one request asks of the transport.
-    struct Request: Sendable {
+    package struct Request: Sendable {
         var method: String
         var url: String
         var headers: [(name: String, value: String)]
         var body: [UInt8]?
+
+        package init(method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]?) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+        }
     }
 
     /// The limits every request to one host obeys.
-    struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Connect, send and the whole answer must fit in this one deadline.
         var deadline: TimeInterval
         /// The largest answer body read; the read stops when it is passed.
@@ -29,19 +36,27 @@ final class CurlTransfer: @unchecked Sendable {
         var pinnedKey: String?
         /// The terminal's certificate and key for mutual TLS; nil sends none.
         var clientIdentity: ClientIdentity?
+
+        package init(deadline: TimeInterval, maxBody: Int, caFile: String?, pinnedKey: String?, clientIdentity: ClientIdentity?) {
+            self.deadline = deadline
+            self.maxBody = maxBody
+            self.caFile = caFile
+            self.pinnedKey = pinnedKey
+            self.clientIdentity = clientIdentity
+        }
     }
 
     /// What came back, for any status.
-    struct Answer: Sendable {
-        var status: Int
+    package struct Answer: Sendable {
+        package var status: Int
         /// Header names in lower case; the last value of a repeated header wins.
-        var headers: [String: String]
-        var body: [UInt8]
+        package var headers: [String: String]
+        package var body: [UInt8]
         /// Where a 3xx pointed (never followed).
-        var redirectURL: String?
+        package var redirectURL: String?
     }
 
-    enum Failure: Error, Sendable {
+    package enum Failure: Error, Sendable {
         /// libcurl gave up: its code and its words.
         case curl(code: UInt32, message: String)
         /// The body grew past ``Limits/maxBody``.

@@ -11,9 +11,9 @@ import Glibc
 ///
 /// teller-bench starts it too, from the script in the repository it runs in.
 public final class ReferenceHost: @unchecked Sendable {
-    /// The repository this test file lives in.
-    static let repositoryRoot: String = {
-        // Tests/Support/ReferenceHost.swift → the repository.
+    /// The repository this file lives in.
+    package static let repositoryRoot: String = {
+        // Sources/ProcessHarness/ReferenceHost.swift → the repository.
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
@@ -243,7 +243,7 @@ extension ChildProcess {
     /// (the reference and the hostile host both print one).
     /// - Throws: ``ReferenceHostError/didNotStart(stdout:stderr:)`` when it
     ///   exits or says nothing within 15 s; the child is killed.
-    func listeningAddress() async throws -> (scheme: String, port: Int) {
+    package func listeningAddress() async throws -> (scheme: String, port: Int) {
         let line = await firstLine(containing: "listening on http", in: .stdout, timeout: .seconds(15))
         guard let line, let portText = line.split(separator: ":").last, let port = Int(portText.filter { !$0.isWhitespace }) else {
             await stop(SIGKILL)

@@ -12,7 +12,7 @@ import Glibc
 /// Requests are handed over through a locked inbox and the thread is woken
 /// with `curl_multi_wakeup`, so a cancellation ends a transfer at once,
 /// whatever the host is doing.
-final class CurlDriver: @unchecked Sendable {
+package final class CurlDriver: @unchecked Sendable {
     private struct Inbox {
         var added: [CurlTransfer] = []
         var stopping = false
@@ -26,7 +26,7 @@ final class CurlDriver: @unchecked Sendable {
     /// libcurl's process-wide setup, done once before the first handle.
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-    init() {
+    package init() {
         precondition(Self.globalInit == CURLE_OK, "curl_global_init failed: \(Self.globalInit)")
         guard let multi = curl_multi_init() else { preconditionFailure("curl_multi_init failed: out of memory") }
         self.multi = multi
@@ -34,7 +34,7 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     /// Ends the thread; transfers still running complete as cancelled.
-    func stop() {
+    package func stop() {
         inbox.withLock { $0.stopping = true }
         curl_multi_wakeup(multi)
     }
@@ -42,7 +42,7 @@ final class CurlDriver: @unchecked Sendable {
     /// Runs one request; returns when the answer is complete, a limit was
     /// hit, or the calling task was cancelled. `progress` hears when it is
     /// handed over and when it leaves.
-    func perform(_ request: CurlTransfer.Request, limits: CurlTransfer.Limits,
+    package func perform(_ request: CurlTransfer.Request, limits: CurlTransfer.Limits,
                  progress: RequestProgress = RequestProgress()) async -> Result<CurlTransfer.Answer, CurlTransfer.Failure> {
         let transfer: CurlTransfer
         do { transfer = try CurlTransfer(request, limits: limits) } catch { return .failure(error) }

@@ -33,7 +33,7 @@ extension Database {
     /// atomic and in order but are not fsync'd; the next `synchronous=FULL`
     /// commit makes them durable with it. Only for writes that a crash makes
     /// moot anyway (a row marked `sending` is reset to `queued` on open).
-    func withoutFsync<T>(_ body: () throws -> T) throws -> T {
+    package func withoutFsync<T>(_ body: () throws -> T) throws -> T {
         try execute("PRAGMA synchronous=NORMAL")
         let result = Result { try body() }
         // Restoring FULL must not fail silently: every later commit depends on it.

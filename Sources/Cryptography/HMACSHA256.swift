@@ -3,11 +3,11 @@ import CSodium
 /// HMAC-SHA256 (RFC 2104) through libsodium's `crypto_auth_hmacsha256`,
 /// whose streaming form takes a key of any length (the terminal secret is
 /// text the bank chose, not 32 random bytes).
-enum HMACSHA256 {
-    static let byteCount = Int(crypto_auth_hmacsha256_BYTES)
+package enum HMACSHA256 {
+    package static let byteCount = Int(crypto_auth_hmacsha256_BYTES)
 
     /// The 32-byte tag of `message` under `key`.
-    static func tag(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+    package static func tag(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
         precondition(sodiumReady, "libsodium failed to initialise")
         var state = crypto_auth_hmacsha256_state()
         var tag = [UInt8](repeating: 0, count: byteCount)
@@ -18,7 +18,7 @@ enum HMACSHA256 {
     }
 
     /// Whether `tag` is `message`'s tag under `key`, compared in constant time.
-    static func isValid(_ tag: [UInt8], for message: [UInt8], key: [UInt8]) -> Bool {
+    package static func isValid(_ tag: [UInt8], for message: [UInt8], key: [UInt8]) -> Bool {
         let expected = Self.tag(message, key: key)
         return tag.count == expected.count && sodium_memcmp(tag, expected, expected.count) == 0
     }

@@ -201,11 +201,11 @@ public final class Database {
         return try statement.step() ? try row(statement) : nil
     }
 
-    func queryText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+    package func queryText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
         try queryFirst(sql, values) { $0.optionalText(0) } ?? nil
     }
 
-    func queryInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+    package func queryInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
         try queryFirst(sql, values) { $0.optionalInt64(0) } ?? nil
     }
 
