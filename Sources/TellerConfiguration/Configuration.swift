@@ -39,9 +39,15 @@ public struct Configuration: Sendable {
     /// One log line per press, release, key and scan: its kernel time and its frame's presented time.
     public var logLatency = false
     /// Holds the control socket (systemd's RuntimeDirectory=teller).
-    public var runtimeDirectory = "/run/teller"
+    public var runtimeDirectory = Self.defaultRuntimeDirectory
     /// The running terminal's control socket, in ``runtimeDirectory``.
-    public var controlSocketPath: String { Path.join(runtimeDirectory, "control.sock") }
+    public var controlSocketPath: String { Self.controlSocket(in: runtimeDirectory) }
+    /// `runtime_dir` when teller.conf does not set it.
+    public static let defaultRuntimeDirectory = "/run/teller"
+    /// Where `teller ctl` looks without `--socket` or TELLER_CONTROL_SOCKET:
+    /// the control socket of a terminal whose teller.conf keeps the default.
+    public static var defaultControlSocketPath: String { controlSocket(in: defaultRuntimeDirectory) }
+    private static func controlSocket(in directory: String) -> String { Path.join(directory, "control.sock") }
     /// node_exporter's textfile-collector file the running terminal keeps current; nil writes none.
     public var metricsFile: String?
     /// Days the terminal keeps what the bank has settled (payments, tills,

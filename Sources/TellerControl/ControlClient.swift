@@ -6,7 +6,7 @@ import FoundationEssentials
 /// `teller ctl COMMAND…`: sends one command to a running terminal's
 /// control socket and prints the answer.
 public enum ControlClient: Sendable {
-    public static let defaultSocket = "/run/teller/control.sock"
+    public static var defaultSocket: String { Configuration.defaultControlSocketPath }
 
     public static func run(_ arguments: [String]) -> Int32 {
         var socketPath = ProcessInfo.processInfo.environment["TELLER_CONTROL_SOCKET"] ?? defaultSocket
