@@ -103,6 +103,7 @@ package final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        // Int(…): an enum case in curl 7.88 (Debian 12), a #define in curl 8.14 (Debian 13, the arm64 build).
         set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         set(CURLOPT_TIMEOUT_MS, deadline)
         set(CURLOPT_CONNECTTIMEOUT_MS, deadline)

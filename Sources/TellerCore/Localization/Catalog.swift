@@ -90,6 +90,7 @@ extension Catalog {
         func word(_ offset: Int) throws(CatalogError) -> Int {
             guard offset >= 0, offset <= data.count - 4 else { throw fail("a table points past the end of the file at \(offset)") }
             let bytes = data[offset..<offset + 4]
+            // Folded, not one shifted-or expression of four bytes: Swift 6.0 (the arm64 build) gives up type-checking that.
             let ordered = littleEndian ? Array(bytes.reversed()) : Array(bytes)
             return ordered.reduce(0) { $0 << 8 | Int($1) }
         }

@@ -73,6 +73,7 @@ extension FindAccountScreen {
         switch control {
         case .key(.backspace): model.backspace()
         case .key(.space), .key(.enter): break
+        // A loop, not `forEach(model.type)`: Swift 6.0 (the arm64 build) refuses an isolated method reference there.
         case .key(let key): for character in key.text ?? "" { model.type(character) }
         case .open: model.open()
         case .back: model.back()
