@@ -9,7 +9,12 @@ record  boots the virtual device (teller_vm.Guest) with its data disk behind
         the queue drains to the reference host (rows sending, then
         confirmed, the refresh token rotated) and the guest marks
         `drained-N` once the terminal counts none queued (the outcomes are committed without fsync by design, so the
-        mark promises nothing about them); then config writes marked `cfg-N`. The
+        mark promises nothing about them); then, the link cut, the clock a
+        day on and the terminal started again, one more deposit Queued,
+        and the mark retention-<clock>-<days> before the clock moves past
+        retention and `teller ctl prune` removes what the bank settled
+        (confirmed rows, the journal's first day behind a checkpoint,
+        incremental vacuum after each batch); then config writes marked `cfg-N`. The
         console's `outbox: committed` lines (log_commits) are what the
         terminal acknowledged, with their exact payloads.
 check   our own reader of the log format (the kernel's
@@ -865,10 +870,18 @@ def record(args):
     failures, done = [], False
     marks = []
     links = []
+    pruned, journal = None, None
     try:
         for line in guest.lines(time.time() + args.timeout):
             if line.startswith("MARKED "):
                 marks.append(line.split()[1])
+            elif line.startswith("PRUNED "):
+                try:
+                    pruned = json.loads(line[len("PRUNED "):])
+                except ValueError:
+                    failures.append(f"teller ctl prune answered no JSON: {line[:300]}")
+            elif line.startswith("JOURNAL "):
+                journal = line[len("JOURNAL "):].strip()
             elif line.startswith("LINK "):
                 up = line.split()[1] == "up"
                 complaint = set_link(guest.monitor, up) if network else "the recording has no network"
@@ -906,8 +919,19 @@ def record(args):
     drains = [m for m in marks if m.startswith("drained-")]
     if len(drains) != (args.deposits - 1) // 10 + 1:
         failures.append(f"{len(drains)} drained marks for {args.deposits} deposits: the queue was not seen drained every ten and at the end")
-    if links != ["down", "up"] * len(drains) or not drains:
-        failures.append(f"the link went {' then '.join(links) or 'nowhere'}, not down then up once per drain")
+    # Then cut once more for retention: the moved clock must not meet the bank's.
+    if links != ["down", "up"] * len(drains) + ["down"] or not drains:
+        failures.append(f"the link went {' then '.join(links) or 'nowhere'}, not down then up once per drain, then down")
+    if [m for m in marks if m.startswith("retention-")] == [] or "pruned" not in marks:
+        failures.append("no retention-… and pruned marks: the session's prune did not run")
+    removed = (pruned or {}).get("removed") or {}
+    log(f"teller ctl prune: {json.dumps(pruned)}")
+    if not removed.get("outbox_rows") or not removed.get("journal_entries"):
+        failures.append(f"teller ctl prune removed {removed.get('outbox_rows')} payments and {removed.get('journal_entries')} journal entries; "
+                        "the recording needs both")
+    log(f"teller journal verify after the prune: {journal}")
+    if not journal or not journal.startswith("ok") or "checkpoint" not in journal:
+        failures.append(f"teller journal verify after the prune did not say ok through a checkpoint: {journal}")
     for f in failures:
         log("FAIL " + f)
     return 1 if failures else 0
