@@ -24,6 +24,9 @@ public enum ControlCommand: Equatable, Sendable {
     /// caller's side, for the same reason.
     case playRecording(text: String)
     case sync
+    /// Runs a retention pass now instead of at the pruner's next hour
+    /// (docs/architecture.md, "Retention"): the crash-states recording's prune.
+    case prune
     /// Answers once the view models have handled everything so far (QA drivers that inject through uinput).
     case settle
 
@@ -34,7 +37,7 @@ public enum ControlCommand: Equatable, Sendable {
     public static let maximumLineBytes = (maximumPlayBytes + 2) / 3 * 4 + 64
 
     public static let usage = """
-        status | ui | screenshot FILE.png | touch X Y | swipe X1 Y1 X2 Y2 | tap ID | type TEXT | play FILE.evemu | sync | settle
+        status | ui | screenshot FILE.png | touch X Y | swipe X1 Y1 X2 Y2 | tap ID | type TEXT | play FILE.evemu | sync | prune | settle
         """
 
     /// Parses one command line; the error names what is wrong.
@@ -48,6 +51,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "status": self = .status
         case "ui": self = .ui
         case "sync": self = .sync
+        case "prune": self = .prune
         case "settle": self = .settle
         case "screenshot":
             guard !rest.isEmpty else { throw .badCommand("screenshot needs a file name") }
@@ -87,6 +91,7 @@ public enum ControlCommand: Equatable, Sendable {
         case .status: "status"
         case .ui: "ui"
         case .sync: "sync"
+        case .prune: "prune"
         case .settle: "settle"
         case .swipe(let x1, let y1, let x2, let y2): "swipe \(x1) \(y1) \(x2) \(y2)"
         case .screenshot(let path): "screenshot \(path)"

@@ -8,7 +8,7 @@ import TellerCore
 @Suite struct ControlProtocolTests {
     /// Every command's line form parses back to the same command.
     @Test(arguments: [
-        ControlCommand.status, .ui, .sync, .settle, .screenshot(path: "/tmp/a b.png"), .touch(x: 10, y: -3),
+        ControlCommand.status, .ui, .sync, .prune, .settle, .screenshot(path: "/tmp/a b.png"), .touch(x: 10, y: -3),
         .swipe(x1: 1, y1: 2, x2: 3, y2: 4), .tap(identifier: "sign-in.pin.1"), .type(text: "Anna  Schmidt\nline two"),
         .play(path: "qa/tap.evemu"), .screenshotPNG,
     ])

@@ -9,7 +9,12 @@ record  boots the virtual device (teller_vm.Guest) with its data disk behind
         the queue drains to the reference host (rows sending, then
         confirmed, the refresh token rotated) and the guest marks
         `drained-N` once the terminal counts none queued (the outcomes are committed without fsync by design, so the
-        mark promises nothing about them); then config writes marked `cfg-N`. The
+        mark promises nothing about them); then, the link cut, the clock a
+        day on and the terminal started again, one more deposit Queued,
+        and the mark retention-<clock>-<days> before the clock moves past
+        retention and `teller ctl prune` removes what the bank settled
+        (confirmed rows, the journal's first day behind a checkpoint,
+        incremental vacuum after each batch); then config writes marked `cfg-N`. The
         console's `outbox: committed` lines (log_commits) are what the
         terminal acknowledged, with their exact payloads.
 check   our own reader of the log format (the kernel's
@@ -29,7 +34,9 @@ check   our own reader of the log format (the kernel's
         and in no state the bank rejects, no row that was never committed;
         the journal's hash chain intact and, for every receipt marked, the
         journal entry of its enqueue (same commit) present; the refresh
-        token and the config whole. Across states: the refresh
+        token and the config whole; `teller journal verify` as well as the
+        Python walk. After the retention mark a row may be gone only if an
+        earlier state saw it confirmed and made before the mark's cutoff. Across states: the refresh
         token never back at a replaced version, a confirmed row never
         unconfirmed again, an acknowledged journal entry never changed.
 selftest  writes a copy of the log with everything the device was asked to
@@ -421,7 +428,8 @@ def check_state(job):
     image, number, marked, committed = job["image"], job["state"], job["marked"], job["committed"]
     work = tempfile.mkdtemp(prefix=f"state-{number}-", dir=os.path.dirname(image))
     found = {"state": number, "durable": job.get("durable", True), "problems": [], "acked_checked": 0, "lost": [], "torn": [],
-             "token": None, "rows": {}, "journal_checked": 0, "journal_lost": [], "journal": {}, "pruned": [], "carried": 0, "enqueued": {}}
+             "token": None, "rows": {}, "journal_checked": 0, "journal_lost": [], "journal": {}, "pruned": [], "carried": 0, "enqueued": {},
+             "created": {}, "gone": [], "cutoff": job.get("cutoff"), "kept_past_cutoff": 0, "through_checkpoint": False}
     problems = found["problems"]
     try:
         # The next mount replays the ext4 journal; then the filesystem must be clean.
@@ -457,6 +465,14 @@ def check_state(job):
                 status_json = json.loads(status.stdout)
             except ValueError as e:
                 problems.append(f"teller status printed no JSON: {e}")
+        # The terminal's own verifier walks the chain (from its checkpoint once
+        # retention removed a prefix); journal_check below walks it again in
+        # Python, a second oracle on purpose: a bug shared by the writer and
+        # JournalStore.verify would pass the first and not the second.
+        verified = run([job["teller"], "journal", "verify", "--data-dir", status_dir], timeout=60)
+        if verified.returncode != 0:
+            problems.append(f"teller journal verify exit {verified.returncode}: {(verified.stdout + verified.stderr).strip()[-300:]}")
+        found["through_checkpoint"] = verified.returncode == 0 and "checkpoint" in verified.stdout
         integrity = run(["sqlite3", db_path, "PRAGMA integrity_check;"])
         if integrity.returncode != 0 or integrity.stdout.strip() != "ok":
             problems.append(f"PRAGMA integrity_check: {(integrity.stdout + integrity.stderr).strip()[-300:]}")
@@ -466,7 +482,8 @@ def check_state(job):
             db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
             db.row_factory = sqlite3.Row
             try:
-                for row in db.execute("SELECT idempotency_key, kind, amount_minor, currency, account_iban, counterparty_iban, payload, state FROM outbox"):
+                for row in db.execute("SELECT idempotency_key, kind, amount_minor, currency, account_iban, counterparty_iban, payload, state, "
+                                      "created_at_ms FROM outbox"):
                     rows[row["idempotency_key"]] = dict(row)
                 journal, highest = read_journal(db)
             finally:
@@ -479,19 +496,27 @@ def check_state(job):
         in_journal = journal_check(journal, highest, marked, by_receipt)
         found["journal_checked"], found["journal_lost"], found["journal"] = in_journal["checked"], in_journal["lost"], in_journal["acked"]
         found["pruned"], found["carried"], found["enqueued"] = in_journal["pruned"], in_journal["carried"], in_journal["enqueued"]
-        found["keys"] = {receipt: by_receipt.get(receipt) for receipt in found["pruned"]}
         problems += in_journal["problems"]
+        cutoff = job.get("cutoff")
         for receipt in sorted(marked):
             key = by_receipt.get(receipt)
             found["acked_checked"] += 1
             if key is None:
                 problems.append(f"mark ack-{receipt} names no commit the terminal logged")
+            elif key not in rows and cutoff is not None:
+                # After the retention mark a row may be gone, but only one retention
+                # could remove: across_states holds it to what earlier states saw.
+                found["gone"].append(receipt)
             elif key not in rows and receipt not in found["pruned"]:
                 found["lost"].append(receipt)
             elif rows[key]["state"] not in PENDING + ("confirmed",):
                 problems.append(f"receipt {receipt} is {rows[key]['state']}: the reference host rejects none of these")
+        found["keys"] = {receipt: by_receipt.get(receipt) for receipt in set(found["pruned"]) | set(found["gone"])}
         for key, row in rows.items():
             found["rows"][key] = row["state"]
+            found["created"][key] = row["created_at_ms"]
+            if cutoff is not None and row["state"] in UNACKNOWLEDGED and row["created_at_ms"] < cutoff:
+                found["kept_past_cutoff"] += 1
             if key not in committed:
                 problems.append(f"row {key} was never committed (no log_commits line)")
             else:
@@ -586,26 +611,53 @@ def rescue_problems(content, rows, marked, by_receipt):
     return problems
 
 
-def across_states(results):
+def prunable(key, confirmed, created, cutoff):
+    """Why retention could not have removed the row KEY in a state whose
+    retention cutoff (the retention mark's clock less retention_days, in
+    ms; None before the mark) is CUTOFF, given the rows seen CONFIRMED and
+    the CREATED times (ms) of earlier states; None when it could: the bank
+    confirmed it and it was older than retention_days."""
+    if cutoff is None:
+        return "no retention ran before this state"
+    if key is None or key not in confirmed:
+        return "no earlier state saw it confirmed (the bank never acknowledged it)"
+    if key not in created:
+        return "no earlier state saw it"
+    if created[key] >= cutoff:
+        return f"it was made at {created[key]} ms, not before retention's cutoff {cutoff} ms"
+    return None
+
+
+def across_states(results, lost=None):
     """What only a sequence of states shows (RESULTS in log order): the
     refresh token never goes back to a version an earlier state had left
     behind, a row the bank confirmed stays confirmed, a journal entry
     once acknowledged (up to the newest enqueue marked) never changes, and
-    a receipt retention removed was confirmed and behind its checkpoint.
-    Returns problems."""
+    a receipt whose row or journal entry is gone was one retention could
+    remove (prunable: confirmed, past retention at the retention mark)
+    and, for its entry, behind its checkpoint. Returns problems; receipts
+    gone that retention could not have removed are also added to LOST."""
     problems = []
     retired, current = set(), None
     confirmed = set()
     journal = {}
     enqueued = {}
+    created = {}
     for r in results:
-        # A receipt whose entry retention removed must have been seen before, confirmed, with its
-        # enqueue at or below the last entry the checkpoint carries; anything else was lost.
-        for receipt in r.get("pruned", []):
+        # A receipt whose entry retention removed must have been seen before, confirmed, past
+        # retention, with its enqueue at or below the last entry the checkpoint carries; anything
+        # else was lost. The same for a receipt whose outbox row is gone after the retention mark.
+        for receipt in sorted(set(r.get("pruned", [])) | set(r.get("gone", []))):
             key = r.get("keys", {}).get(receipt)
-            if receipt not in enqueued or enqueued[receipt] > r.get("carried", 0) or (key is not None and key not in confirmed):
-                problems.append(f"state after log entry {r['state']}: receipt {receipt} is gone but retention could not have removed it")
+            why = prunable(key, confirmed, created, r.get("cutoff"))
+            if why is None and receipt in r.get("pruned", []) and (receipt not in enqueued or enqueued[receipt] > r.get("carried", 0)):
+                why = "its journal entry is not behind the checkpoint"
+            if why is not None:
+                problems.append(f"state after log entry {r['state']}: receipt {receipt} is gone but retention could not have removed it: {why}")
+                if lost is not None:
+                    lost.append(receipt)
         enqueued.update(r.get("enqueued", {}))
+        created.update(r.get("created", {}))
         token = r["token"]
         if token is not None and token != current:
             if token in retired:
@@ -624,6 +676,39 @@ def across_states(results):
                 problems.append(f"state after log entry {r['state']}: acknowledged journal entry {sequence} differs from an earlier state's")
         journal.update(r.get("journal", {}))
     return problems
+
+
+def retention_cutoff(mark):
+    """The cutoff (ms) of a mark retention-<clock, epoch s>-<retention_days>
+    (guest/crash-states.sh puts it before it sets the clock and prunes): a
+    row made before it is past retention at any prune after the mark."""
+    m = re.fullmatch(r"retention-([0-9]+)-([0-9]+)", mark)
+    if m is None:
+        raise LogError(f"mark {mark} is not retention-<epoch s>-<days>")
+    return (int(m.group(1)) - int(m.group(2)) * 86_400) * 1000
+
+
+def retention_summary(results):
+    """What the states after the retention mark show of the prune: the
+    most rows and journal entries seen removed in one state, the states
+    whose journal verified through a checkpoint (teller journal verify's
+    word for it, and the Python walk's carried prefix), and the fewest
+    unsettled rows past retention kept. A recording with the mark must
+    show a prune that removed both and kept those; problems otherwise."""
+    after = [r for r in results if r.get("cutoff") is not None]
+    summary = {"states": len(after), "rows": max((len(r["gone"]) for r in after), default=0),
+               "entries": max((r.get("carried", 0) for r in after), default=0),
+               "checkpointed": sum(1 for r in after if r.get("through_checkpoint") and r.get("carried")),
+               "kept": min((r["kept_past_cutoff"] for r in after), default=0), "problems": []}
+    if after:
+        last = after[-1]
+        if not last["gone"] or not last.get("carried") or not last.get("through_checkpoint"):
+            summary["problems"].append(f"the last state has {len(last['gone'])} rows and {last.get('carried', 0)} journal entries removed by "
+                                       f"retention{'' if last.get('through_checkpoint') else ', and no journal verified through a checkpoint'}: "
+                                       "the recording's prune did not happen")
+        if not summary["kept"]:
+            summary["problems"].append("a state after the retention mark keeps no unsettled row past retention: the prune's other half is untested")
+    return summary
 
 
 def replay_all(base, logpath, out):
@@ -663,6 +748,7 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
     marked = set()
     results = []
     cfg_marked = 0
+    cutoff = None
     final = os.path.join(os.path.dirname(os.path.abspath(logpath)), "final.img")
     cfg_reference = None
     if os.path.exists(final):
@@ -678,6 +764,8 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
                 marked.add(entry[3][4:])
             if entry[3] is not None and entry[3].startswith("cfg-"):
                 cfg_marked = max(cfg_marked, int(entry[3][4:]))
+            if entry[3] is not None and entry[3].startswith("retention-"):
+                cutoff = retention_cutoff(entry[3])
             if i in wanted:
                 image.flush()
                 snapshot = os.path.join(work, f"state-{i:06d}.img")
@@ -685,7 +773,7 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
                 pending.append(pool.submit(check_state, {
                     "image": snapshot, "state": i, "durable": durable(entry), "marked": frozenset(marked), "committed": committed,
                     "teller": teller, "keep": keep, "cfg_marked": cfg_marked, "cfg_reference": cfg_reference,
-                    "token_expected": token_expected}))
+                    "token_expected": token_expected, "cutoff": cutoff}))
                 # Keep the disk use bounded: a few states in flight.
                 while len([p for p in pending if not p.done()]) > 6:
                     time.sleep(0.02)
@@ -696,12 +784,17 @@ def check(base, logpath, console, teller, max_states, work, keep=False, every_wr
         whole = run(["cmp", "-s", current, final]).returncode == 0
     os.unlink(current)
     problems = [f"state after log entry {r['state']}: {p}" for r in results for p in r["problems"]]
-    problems += across_states(results)
+    gone_unprunable = []
+    problems += across_states(results, gone_unprunable)
+    retention = retention_summary(results)
+    if not window:
+        problems += retention["problems"]
     if whole is False:
         problems.append("the whole log replayed is not the disk the guest left: the log reader is wrong")
     return {
         "durable": sum(1 for r in results if r["durable"]), "prefix": sum(1 for r in results if not r["durable"]),
-        "acked": sum(r["acked_checked"] for r in results), "lost": sum(len(r["lost"]) for r in results),
+        "acked": sum(r["acked_checked"] for r in results), "lost": sum(len(r["lost"]) for r in results) + len(gone_unprunable),
+        "retention": retention,
         "torn": sum(len(r["torn"]) for r in results), "problems": problems,
         "rescues": sum(r.get("rescues", 0) for r in results), "rescued": sum(r.get("rescued", 0) for r in results), "sampled": sampled, "entries": entries, "marked": marked,
         "journal_acked": sum(r.get("journal_checked", 0) for r in results),
@@ -782,7 +875,10 @@ def file_selftests(out, console, teller, work):
     case("the refresh token back at a replaced version", any("went back" in p for p in problems))
     case("a confirmed row queued again in a later state", any("was confirmed in an earlier state" in p for p in problems))
     case("an acknowledged journal entry changed in a later state", any("acknowledged journal entry 2 differs" in p for p in problems))
-    for name, caught in rescue_selftests(final, work, teller):
+    # The rescue's cases need confirmed rows: on the card before the recording's prune removed them.
+    for name, caught in rescue_selftests(disk_at_retention_mark(out, work) or final, work, teller):
+        case(name, caught)
+    for name, caught in retention_selftests(out, console, teller, work):
         case(name, caught)
     return sum(results), len(results)
 
@@ -825,6 +921,134 @@ def rescue_selftests(final, work, teller):
     yield "a payment not acknowledged that the rescue left out", any("missing" in p for p in rescue_problems(content, other, marked, by_receipt))
 
 
+def edited_database(image, work, name, statements):
+    """A copy of IMAGE whose /teller/teller.db had STATEMENTS run on it,
+    each table's triggers named first dropped ((table, sql) pairs), as
+    someone editing the card would: read out with debugfs, changed with
+    Python's sqlite3 (which folds any -wal into the file), written back in
+    place of the database, its -wal and its -shm."""
+    directory = os.path.join(work, f"{name}-card")
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    run(["debugfs", "-R", f"rdump /teller {directory}", image])
+    db_path = os.path.join(directory, "teller", "teller.db")
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        for table, sql in statements:
+            for (trigger,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?", (table,)).fetchall():
+                db.execute(f"DROP TRIGGER {trigger}")
+            if db.execute(sql).rowcount == 0:
+                raise LogError(f"{name}: {sql} changed nothing")
+    finally:
+        db.close()
+    copy = os.path.join(work, f"{name}.img")
+    shutil.copyfile(image, copy)
+    for leftover in ("teller.db", "teller.db-wal", "teller.db-shm"):
+        run(["debugfs", "-w", "-R", f"rm /teller/{leftover}", copy])
+    result = run(["debugfs", "-w", "-R", f"write {db_path} /teller/teller.db", copy])
+    if result.returncode != 0:
+        raise LogError(f"cannot write /teller/teller.db with debugfs: {result.stderr.strip()[-200:]}")
+    return copy
+
+
+def disk_at_retention_mark(out, work):
+    """The disk rebuilt from base.img up to the recording's retention-… mark
+    (a crash state there: before the prune, every drained row confirmed),
+    its path; None when the recording has no such mark."""
+    logpath = os.path.join(out, "log.img")
+    entries, _ = read_log(logpath)
+    at = [i for i, e in enumerate(entries) if e[3] and e[3].startswith("retention-")]
+    if not at:
+        return None
+    image_path = os.path.join(work, "retention-mark.img")
+    shutil.copyfile(os.path.join(out, "base.img"), image_path)
+    with open(image_path, "r+b") as image, open(logpath, "rb") as logfile:
+        for entry in entries[:at[0] + 1]:
+            apply(image, entry, logfile)
+    # The ext4 journal replayed as the next mount would, before debugfs reads or edits it.
+    replay = run(["e2fsck", "-E", "journal_only", "-y", image_path])
+    if replay.returncode >= 4:
+        raise LogError(f"the disk at the retention mark: the ext4 journal replay failed ({replay.returncode})")
+    return image_path
+
+
+def retention_selftests(out, console, teller, work):
+    """The prune's checks, each fed a state it must report. States of the
+    real recording: the disk at its retention mark (before the prune; the
+    rows the prune removes seen there, confirmed) and final.img (after it).
+    The sound pair must pass; then an unacknowledged row deleted after the
+    prune, a confirmed row gone before any retention, a confirmed row gone
+    while not yet past retention, a checkpoint naming another hash, and the
+    oldest entry kept removed behind the checkpoint's back (each of the
+    last two for teller journal verify and for this checker's own walk).
+    Yields (case, caught)."""
+    from power_cut import acknowledged
+    logpath, final = os.path.join(out, "log.img"), os.path.join(out, "final.img")
+    entries, _ = read_log(logpath)
+    at = [i for i, e in enumerate(entries) if e[3] and e[3].startswith("retention-")]
+    if len(at) != 1:
+        raise LogError(f"the recording has {len(at)} retention marks, not 1: record it again (deploy/vm/crash-states --record-fixture)")
+    cutoff = retention_cutoff(entries[at[0]][3])
+    acks = [(i, e[3][4:]) for i, e in enumerate(entries) if e[3] and e[3].startswith("ack-")]
+    marked, marked_before = frozenset(r for _, r in acks), frozenset(r for i, r in acks if i < at[0])
+    committed = acknowledged(open(console, errors="replace").read())
+    by_receipt = {key[:8].upper(): key for key in committed}
+    pre = disk_at_retention_mark(out, work)
+
+    def state(image, name, **job):
+        copy = os.path.join(work, f"{name}-state.img")
+        shutil.copyfile(image, copy)
+        return check_state({"image": copy, "state": name, "marked": marked, "committed": committed, "teller": teller,
+                            "token_expected": True, "cutoff": cutoff, **job})
+
+    before = state(pre, "at-the-retention-mark", marked=marked_before)
+    after = state(final, "final")
+    sound = before["problems"] + after["problems"] + across_states([before, after])
+    if sound or not after["gone"] or not after["carried"] or not after["kept_past_cutoff"]:
+        raise LogError(f"the recording's own prune ({len(after['gone'])} rows, {after['carried']} journal entries gone, "
+                       f"{after['kept_past_cutoff']} unsettled kept) was reported or is missing: {'; '.join(sound)[:600]}")
+    print(f"self-test retention: at the mark {len(before['rows'])} rows; after the prune receipts {', '.join(after['gone'])} gone, "
+          f"journal entries to {after['carried']} behind the checkpoint, {after['kept_past_cutoff']} unsettled past retention kept: no problem")
+
+    def reported(name, problems, needle):
+        hits = [p for p in problems if needle in p]
+        print(f"self-test retention reported: {hits[0] if hits else 'nothing about ' + repr(needle)} ({name})")
+        return bool(hits)
+
+    # An unacknowledged (queued) row deleted after the prune: nothing but a prune removes a row, and no prune may remove this one.
+    queued = sorted(r for r in marked if after["rows"].get(by_receipt.get(r)) in UNACKNOWLEDGED)
+    bad = state(edited_database(final, work, "unacknowledged-deleted",
+                                [("outbox", f"DELETE FROM outbox WHERE idempotency_key = '{by_receipt[queued[0]]}'")]), "unacknowledged-deleted")
+    lost = []
+    problems = across_states([before, bad], lost)
+    yield (f"an unacknowledged row deleted after the prune (receipt {queued[0]})",
+           reported("unacknowledged row deleted", problems, f"receipt {queued[0]} is gone but retention could not") and lost == [queued[0]])
+    # A confirmed row gone from the disk before the retention mark.
+    victim = after["gone"][0]
+    bad = state(edited_database(pre, work, "confirmed-deleted-early",
+                                [("outbox", f"DELETE FROM outbox WHERE idempotency_key = '{by_receipt[victim]}'")]),
+                "confirmed-deleted-early", marked=marked_before, cutoff=None)
+    yield (f"a confirmed row gone before any retention ran (receipt {victim})",
+           reported("confirmed row gone early", bad["problems"], "acknowledged receipts lost: ") and bad["lost"] == [victim])
+    # The same prune judged against a cutoff before the rows were made: they were not past retention.
+    young = dict(after, cutoff=min(before["created"][after["keys"][r]] for r in after["gone"]))
+    yield ("confirmed rows gone while not yet past retention",
+           reported("rows gone too young", across_states([before, young]), "not before retention's cutoff"))
+    # The checkpoint naming another hash than the last entry it removed.
+    bad = state(edited_database(final, work, "checkpoint-changed", [("journal", "UPDATE journal SET payload = replace(payload, "
+                                                                                 "'\"through_hash\":\"', '\"through_hash\":\"0') WHERE kind = 'checkpoint'")]),
+                "checkpoint-changed")
+    yield ("a checkpoint naming another hash: teller journal verify", reported("checkpoint changed", bad["problems"], "teller journal verify exit"))
+    yield ("a checkpoint naming another hash: the checker's own walk", reported("checkpoint changed", bad["problems"], "journal chain broken"))
+    # The oldest entry kept removed: a prefix no checkpoint carries.
+    bad = state(edited_database(final, work, "uncarried", [("journal", "DELETE FROM journal WHERE sequence = (SELECT min(sequence) FROM journal)")]),
+                "uncarried")
+    yield ("the oldest journal entry kept removed behind the checkpoint's back: teller journal verify",
+           reported("uncarried", bad["problems"], "teller journal verify exit"))
+    yield ("the oldest journal entry kept removed behind the checkpoint's back: the checker's own walk",
+           reported("uncarried", bad["problems"], "journal chain broken: entry 1: gap in the sequence"))
+
+
 def journal_tampered(final, work):
     """Whether the chain check reports final.img's journal with one byte of
     its last enqueue's payload changed (read out with debugfs, edited in a
@@ -865,10 +1089,18 @@ def record(args):
     failures, done = [], False
     marks = []
     links = []
+    pruned, journal = None, None
     try:
         for line in guest.lines(time.time() + args.timeout):
             if line.startswith("MARKED "):
                 marks.append(line.split()[1])
+            elif line.startswith("PRUNED "):
+                try:
+                    pruned = json.loads(line[len("PRUNED "):])
+                except ValueError:
+                    failures.append(f"teller ctl prune answered no JSON: {line[:300]}")
+            elif line.startswith("JOURNAL "):
+                journal = line[len("JOURNAL "):].strip()
             elif line.startswith("LINK "):
                 up = line.split()[1] == "up"
                 complaint = set_link(guest.monitor, up) if network else "the recording has no network"
@@ -906,8 +1138,19 @@ def record(args):
     drains = [m for m in marks if m.startswith("drained-")]
     if len(drains) != (args.deposits - 1) // 10 + 1:
         failures.append(f"{len(drains)} drained marks for {args.deposits} deposits: the queue was not seen drained every ten and at the end")
-    if links != ["down", "up"] * len(drains) or not drains:
-        failures.append(f"the link went {' then '.join(links) or 'nowhere'}, not down then up once per drain")
+    # Then cut once more for retention: the moved clock must not meet the bank's.
+    if links != ["down", "up"] * len(drains) + ["down"] or not drains:
+        failures.append(f"the link went {' then '.join(links) or 'nowhere'}, not down then up once per drain, then down")
+    if [m for m in marks if m.startswith("retention-")] == [] or "pruned" not in marks:
+        failures.append("no retention-… and pruned marks: the session's prune did not run")
+    removed = (pruned or {}).get("removed") or {}
+    log(f"teller ctl prune: {json.dumps(pruned)}")
+    if not removed.get("outbox_rows") or not removed.get("journal_entries"):
+        failures.append(f"teller ctl prune removed {removed.get('outbox_rows')} payments and {removed.get('journal_entries')} journal entries; "
+                        "the recording needs both")
+    log(f"teller journal verify after the prune: {journal}")
+    if not journal or not journal.startswith("ok") or "checkpoint" not in journal:
+        failures.append(f"teller journal verify after the prune did not say ok through a checkpoint: {journal}")
     for f in failures:
         log("FAIL " + f)
     return 1 if failures else 0
@@ -1067,6 +1310,11 @@ def main():
     print(f"torn_files: {result['torn']}")
     print(f"rescues_checked: {result['rescues']} (teller rescue of the state's card: the card unchanged, the file's hmac, "
           f"every payment not acknowledged with its frozen body; {result['rescued']} payments carried in all)")
+    retention = result["retention"]
+    print(f"retention_states_checked: {retention['states']} (after the retention mark: up to {retention['rows']} acknowledged rows and "
+          f"{retention['entries']} journal entries gone, each confirmed and past retention; the journal verified through its checkpoint "
+          f"by teller journal verify and by this checker's own walk in {retention['checkpointed']}; at least {retention['kept']} "
+          f"unsettled rows past retention kept in every one)")
     if not args.durable_points_only:
         print(f"write_prefix_states_checked: {result['prefix']} (besides the above: after every other logged write)")
     for p in result["problems"][:20]:

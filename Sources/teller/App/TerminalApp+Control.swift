@@ -74,6 +74,16 @@ extension TerminalApp: ControlHandler {
         case .sync:
             guard let engine = live.engine else { throw ControlError.failed("no host_url configured; nothing to sync") }
             await engine.syncNow()
+        case .prune:
+            // The pruner's own pass (batches, each followed by its incremental vacuum), now rather than at its next hour.
+            let pass = await pruner.runPass()
+            let removed = pass.removed
+            return .object([
+                "batches": .integer(pass.batches),
+                "removed": .object(["outbox_rows": .integer(removed.outboxRows), "tills": .integer(removed.tills), "till_events": .integer(removed.tillEvents),
+                                    "print_jobs": .integer(removed.printJobs), "journal_entries": .integer(removed.journalEntries)]),
+                "held_back": pass.heldBack.map { .string($0) } ?? .null,
+            ])
         case .settle:
             break
         }

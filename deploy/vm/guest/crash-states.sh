@@ -19,6 +19,17 @@
 #                           once `teller ctl status` says none is queued, the
 #                           mark drained-<deposits so far>; then the link is
 #                           cut again for the next ten.
+#                           Then retention: the link cut again, the terminal
+#                           stopped, the clock a day on, the terminal started
+#                           again, a sign-in (offline) and one more deposit,
+#                           Queued (a payment the bank never saw); then the
+#                           clock retention_days + 1 days further, the mark
+#                           retention-<that clock, epoch s>-<retention_days>,
+#                           and `teller ctl prune`: the pruner's pass removes the
+#                           confirmed payments and the journal's first day
+#                           (behind a checkpoint), with its incremental vacuum
+#                           after each batch, and keeps the queued one and its
+#                           day; the mark pruned once it answered.
 #                           Then five provisioning config writes (`teller config
 #                           set` on /data/provision/teller.conf), each marked cfg-N.
 #                           Then unmounts and removes the target so the log is
@@ -58,16 +69,35 @@ mark_new() {
 }
 
 fail() { echo "DONE 1" >/dev/ttyS1; exit 1; }
-# The link back, the queue empty on screen and in the terminal's own count, the mark drained-$1.
+conf=/etc/teller/teller.conf
+# The link back, the queue empty on screen and in the store's own count, the mark drained-$1.
+# `teller status --drained` answers the question itself (nothing queued or
+# sending: exit 0; still queued: 10; anything else, such as a database it
+# refuses, another code), so no field is read out of JSON here and every
+# answer but 0 fails.
 drain() {
     teller scenario /qa/crash-states/drain.scenario $drive || fail
-    queued=$(teller ctl --socket $socket status | sed -n 's/.*"queued_count" *: *\([0-9]*\).*/\1/p')
-    if [ "$queued" = 0 ]; then
+    answer=$(teller status --config $conf --drained 2>&1) && code=0 || code=$?
+    if [ "$code" = 0 ]; then
         dmsetup message $dev 0 mark "drained-$1" || echo "crash-states guest: FAIL mark drained-$1" >/dev/ttyS1
         echo "MARKED drained-$1" >/dev/ttyS1
     else
-        echo "crash-states guest: FAIL the screen says Queue empty, teller ctl status says queued_count '$queued'" >/dev/ttyS1
+        echo "crash-states guest: FAIL the screen says Queue empty, teller status --drained exits $code: $answer" >/dev/ttyS1
     fi
+}
+# The terminal stopped (SIGTERM, as systemd stops it) and started again, its
+# log appended to the one mark_new reads.
+stop_teller() {
+    for pid in $(pidof teller); do kill "$pid" 2>/dev/null; done
+    for i in $(seq 1 100); do pidof teller >/dev/null || return 0; sleep 0.2; done
+    echo "crash-states guest: FAIL the terminal did not stop" >/dev/ttyS1
+    return 1
+}
+start_teller() {
+    /bin/teller run --config $conf 2>&1 | tee -a /tmp/teller.log &
+    for i in $(seq 1 600); do teller ctl --socket $socket status >/dev/null 2>&1 && return 0; sleep 0.2; done
+    echo "crash-states guest: FAIL the terminal did not start again" >/dev/ttyS1
+    return 1
 }
 # One transaction up to its receipt, its mark, then back home.
 transaction() {
@@ -94,6 +124,37 @@ while [ $i -le "${deposits:-6}" ]; do
     i=$((i + 1))
 done
 drain $((i - 1))
+# Retention (docs/qa.md, "Power loss below the filesystem"). The bank's time,
+# once heard in a run, is the terminal's reference (TrustedClock), so the
+# clock moves with the link cut and the terminal started again: the wall
+# clock is then trusted as long as it is not behind the last row.
+teller scenario /qa/crash-states/link-down.scenario $drive || fail
+days=$(teller config --config $conf get retention_days) || fail
+case "$days" in [0-9]*) ;; *) echo "crash-states guest: FAIL retention_days is '$days'" >/dev/ttyS1; fail ;; esac
+now=$(date +%s)
+stop_teller || fail
+date -s "@$((now + 86400))" >/dev/null || { echo "crash-states guest: FAIL date -s" >/dev/ttyS1; fail; }
+start_teller || fail
+# The next day, one deposit with the link cut: Queued, and past retention
+# once the clock moves on, but the bank never saw it, so it stays (and with
+# it its journal day).
+teller scenario /qa/crash-states/sign-in.scenario $drive || fail
+f=/tmp/deposit-$i.scenario
+/bin/deposit-scenario.sh "$i$(printf %02d $i)" queued >"$f"
+teller scenario "$f" $drive || fail
+mark_new || fail
+# Both days past retention. The mark comes first: no prune can come before it.
+later=$((now + (days + 2) * 86400))
+dmsetup message $dev 0 mark "retention-$later-$days" || echo "crash-states guest: FAIL mark retention" >/dev/ttyS1
+echo "MARKED retention-$later-$days" >/dev/ttyS1
+date -s "@$later" >/dev/null || { echo "crash-states guest: FAIL date -s" >/dev/ttyS1; fail; }
+pruned=$(teller ctl --socket $socket prune) || { echo "crash-states guest: FAIL teller ctl prune: $pruned" >/dev/ttyS1; fail; }
+# One line on the channel (ctl prints the answer pretty): the host reads what it removed.
+echo "PRUNED $(echo "$pruned" | tr -d '\n')" >/dev/ttyS1
+dmsetup message $dev 0 mark pruned || echo "crash-states guest: FAIL mark pruned" >/dev/ttyS1
+echo "MARKED pruned" >/dev/ttyS1
+# What the terminal's own verifier says of the chain it left (the checker walks it in every state).
+echo "JOURNAL $(teller journal verify --config $conf 2>&1 | tr '\n' ' ')" >/dev/ttyS1
 echo "SESSION done" >/dev/ttyS1
 # Provisioning's config writes: a copy of teller.conf on the data disk, made
 # durable, then `teller config set` five times, each marked cfg-N once it returned.

@@ -220,13 +220,57 @@ class CheckpointTests(unittest.TestCase):
         rows, highest = self.file.read()
         after = crash_states.journal_check(rows, highest, {"5D0E7A1C"}, by_receipt)
         self.assertEqual((after["lost"], after["pruned"], after["carried"], after["problems"]), ([], ["5D0E7A1C"], 10, []))
-        seen = {"state": 0, "token": None, "rows": {KEYS[1]: "confirmed"}, "journal": {}, "enqueued": before["enqueued"]}
-        gone = {"state": 1, "token": None, "rows": {}, "journal": {}, "pruned": ["5D0E7A1C"], "carried": 10, "keys": {"5D0E7A1C": KEYS[1]}}
+        seen = {"state": 0, "token": None, "rows": {KEYS[1]: "confirmed"}, "journal": {}, "enqueued": before["enqueued"],
+                "created": {KEYS[1]: 1_000}}
+        gone = {"state": 1, "token": None, "rows": {}, "journal": {}, "pruned": ["5D0E7A1C"], "carried": 10, "keys": {"5D0E7A1C": KEYS[1]},
+                "cutoff": 2_000}
         self.assertEqual(crash_states.across_states([seen, gone]), [])
-        # Never seen confirmed, or enqueued after what the checkpoint carries: lost, not pruned.
+        # Never seen confirmed, enqueued after what the checkpoint carries, not past retention, or
+        # gone with no retention mark before: lost, not pruned.
         self.assertEqual(len(crash_states.across_states([dict(seen, rows={KEYS[1]: "queued"}), gone])), 1)
         self.assertEqual(len(crash_states.across_states([seen, dict(gone, carried=5)])), 1)
+        self.assertEqual(len(crash_states.across_states([seen, dict(gone, cutoff=1_000)])), 1)
+        self.assertEqual(len(crash_states.across_states([seen, dict(gone, cutoff=None)])), 1)
         self.assertEqual(len(crash_states.across_states([gone])), 1)
+
+
+class RetentionAcrossStatesTests(unittest.TestCase):
+    """A row gone after the retention mark (check_state's "gone") is
+    prunable only if an earlier state saw it confirmed and made before the
+    cutoff; the receipts that were not are LOST."""
+
+    seen = {"state": 0, "token": None, "rows": {KEYS[0]: "confirmed", KEYS[1]: "queued"}, "journal": {},
+            "created": {KEYS[0]: 1_000, KEYS[1]: 1_500}}
+    receipts = {key[:8].upper(): key for key in KEYS}
+
+    def gone(self, *keys, cutoff=2_000):
+        return {"state": 1, "token": None, "rows": {}, "journal": {}, "gone": [k[:8].upper() for k in keys],
+                "keys": {k[:8].upper(): k for k in keys}, "cutoff": cutoff}
+
+    def test_a_confirmed_row_past_retention_may_go(self):
+        lost = []
+        self.assertEqual(crash_states.across_states([self.seen, self.gone(KEYS[0])], lost), [])
+        self.assertEqual(lost, [])
+
+    def test_a_queued_row_past_retention_must_stay(self):
+        lost = []
+        problems = crash_states.across_states([self.seen, self.gone(KEYS[1])], lost)
+        self.assertEqual(lost, ["5D0E7A1C"])
+        self.assertIn("no earlier state saw it confirmed", problems[0])
+
+    def test_a_confirmed_row_not_yet_past_retention_must_stay(self):
+        lost = []
+        problems = crash_states.across_states([self.seen, self.gone(KEYS[0], cutoff=1_000)], lost)
+        self.assertEqual(lost, ["0B6F3C52"])
+        self.assertIn("not before retention's cutoff", problems[0])
+
+    def test_a_row_never_seen_is_not_prunable(self):
+        self.assertEqual(len(crash_states.across_states([self.gone(KEYS[2])])), 1)
+
+    def test_the_cutoff_of_a_retention_mark(self):
+        self.assertEqual(crash_states.retention_cutoff("retention-1800000000-30"), (1_800_000_000 - 30 * 86_400) * 1000)
+        with self.assertRaises(crash_states.LogError):
+            crash_states.retention_cutoff("retention-soon")
 
 
 if __name__ == "__main__":
