@@ -148,7 +148,8 @@ let package = Package(
         .target(name: "ProcessHarness", dependencies: ["SystemCalls"]),
 
         // MARK: Tests
-        /// The hostile host (the bank answering wrongly, one way per mode), for tests only.
+        /// The hostile host (the bank answering wrongly, one way per mode) and the
+        /// test tags (TestTags.swift), for tests only.
         .target(name: "ProcessTestSupport", dependencies: ["ProcessHarness"], path: "Tests/Support"),
         /// The virtual receipt printer: an ESC/POS decoder that turns printed
         /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
@@ -157,7 +158,7 @@ let package = Package(
         .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
-        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "SQLite", "Cryptography", "HostTransport", "Device", "ProcessHarness"]),
+        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "SQLite", "Cryptography", "HostTransport", "Device", "ProcessHarness", "ProcessTestSupport"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "SQLite", "Cryptography", "HostTransport", "SystemCalls", "ProcessHarness", "ProcessTestSupport", "CNetlink"]),
         .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
@@ -172,10 +173,10 @@ let package = Package(
         .testTarget(
             name: "TellerRuntimeTests",
             dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "TellerCore", "TellerUI", "Device", "Graphics", "Widgets",
-                           "TellerData", "PrinterTestSupport", "ProcessHarness"]),
+                           "TellerData", "PrinterTestSupport", "ProcessHarness", "ProcessTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["ProcessHarness", "ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport", "SystemCalls"]),
         .testTarget(
-            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "SystemCalls"],
+            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "ProcessTestSupport", "SystemCalls"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The counter day through `teller ctl` on the real processes (issue 27):
 /// `teller run` offscreen against the reference host, the till opened and
 /// closed by taps, a payment over the per-transaction limit approved by a
 /// supervisor on the operator's screen, and what the bank recorded.
-@Suite(.serialized) struct CounterDayTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct CounterDayTests {
     @Test func tillApprovalAndCloseReachTheBankWithBothIdentities() async throws {
         let host = try await ReferenceHost(directory: TemporaryDirectory("day-host")).start()
         let terminal = try TerminalProcess(host: host.url, configuration: ["supervisors = 2001"])

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller status --gate`: the health gate after an update (the image's
 /// health-gate script and the fleet's rolling update ask it), judged by
 /// teller itself from the running terminal's control socket and the queue,
 /// so no script reads JSON or writes the rule again.
-@Suite(.serialized) struct HealthGateTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct HealthGateTests {
     static let rich = "DE54500105170426397158"
 
     func gate(_ terminal: TerminalProcess) async throws -> (status: Int32, stdout: String, stderr: String) {

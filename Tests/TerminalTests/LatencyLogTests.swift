@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `log_latency`: check-config takes true and false and names anything else;
 /// the running terminal logs one line per press, release and key with the
 /// kernel's time and the presented frame's, and nothing when it is off.
-@Suite struct LatencyLogTests {
+@Suite(.tags(.realProcess)) struct LatencyLogTests {
 
     func checkConfig(_ text: String) async throws -> (status: Int32, output: String) {
         try await TerminalTests.checkConfig(text, label: "teller-latency-config")

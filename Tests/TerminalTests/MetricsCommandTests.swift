@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller metrics` prints what the running terminal keeps in
 /// `metrics_file`, the client certificate's lines included (issue 42, item 2).
-@Suite struct MetricsCommandTests {
+@Suite(.tags(.realProcess)) struct MetricsCommandTests {
     /// The metric lines by name and labels, without the ones that are
     /// measured at the moment of writing (ages, the clock's verdict) or
     /// move as the engine runs (its problem: none at the first write, offline after).

@@ -2,6 +2,7 @@ import Foundation
 import PrinterTestSupport
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `receipt_wait_s` through the real `teller run`, the reference host and a
 /// network printer on the loopback: while the terminal is online the
@@ -9,7 +10,7 @@ import Testing
 /// within the wait prints Confirmed, and one slower than it prints Queued
 /// at the limit (the payment is confirmed later, and a reprint would say so).
 /// The terminal's log names what each slip said (`printed … as …`).
-@Suite(.serialized) struct ReceiptWaitTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .virtualPrinter)) struct ReceiptWaitTests {
     struct Case: Sendable, CustomStringConvertible {
         var bankDelayMs: Int
         var receiptWait: String

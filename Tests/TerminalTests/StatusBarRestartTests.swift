@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// What the status bar says across a restart, through the real `teller
 /// run` and the reference host: it says Online as soon as the bank has
 /// answered the first request of the run (it said Offline until something
 /// else changed), and "Synced …" survives a restart, as does `last_sync` in
 /// `teller ctl status`, because the bank's last answer is in the store.
-@Suite(.serialized) struct StatusBarRestartTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct StatusBarRestartTests {
     @Test func theBarSaysOnlineAtOnceAndTheLastSyncSurvivesARestartWithTheBankGone() async throws {
         let bank = try await ReferenceHost(directory: TemporaryDirectory("status-bar-host")).start()
         defer { Task { await bank.stop() } }

@@ -3,12 +3,7 @@ import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
-
-extension Tag {
-    /// Makes network namespaces (root, iproute2): the whole `tools/test` runs
-    /// it, its fast tier (`tools/test fast`) leaves it out by name.
-    @Tag static var networkNamespace: Self
-}
+import ProcessTestSupport
 
 extension HostIntegrationTests {
     /// (g) A real link cut: terminal and host in two network namespaces joined
