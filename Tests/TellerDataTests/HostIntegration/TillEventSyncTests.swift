@@ -233,8 +233,10 @@ extension HostIntegrationTests {
             let request = try TransactionRequest(kind: .deposit, account: HostFixtures.rich, amount: Money(minorUnits: 2_500, currency: .eur),
                                                  operatorID: HostFixtures.maria, approvedBy: HostFixtures.tom)
             let entry = try await terminal.store.enqueue(request)
-            let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(20)) { try await terminal.isDrained() }
+            let engine = terminal.engine()
+            let events = await engine.events()
+            let drained = try await whileRunning(engine) {
+                try await TellerDataTests.drained(terminal.store, seeing: events, within: .seconds(60))
             }
             #expect(drained)
             let postings = try await host.journal(outcome: "posted")
