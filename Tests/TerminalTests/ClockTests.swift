@@ -84,9 +84,10 @@ import ProcessTestSupport
         try await terminal.start()
         defer { corrected.child?.killNow() }
         try await terminal.ctl("sync")
-        let drained = try await eventuallyThrowing(timeout: .seconds(20)) { try await bank.journal(outcome: "posted").count == 2 }
+        let drained = try await eventuallyThrowing(timeout: .seconds(60)) { try await bank.journal(outcome: "posted").count == 2 }
         let statusNow = try await terminal.status()
         #expect(drained, "\(spec): \(statusNow)")
+        // A second in which a second posting of either would reach the bank: nothing signals one that never comes.
         try await Task.sleep(for: .seconds(1))
         let journal = try await bank.journal(outcome: "posted")
         #expect(journal.map(\.amount).sorted() == [1250, 2500], "each deposit once: \(journal.map(\.amount))")

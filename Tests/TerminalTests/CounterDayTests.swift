@@ -64,7 +64,7 @@ import ProcessTestSupport
         try await terminal.tap("approval.pin.enter")
         #expect(try await terminal.waitForText("Approved by"))
         #expect(try await terminal.status()["till"] is NSNull, "the till closed")
-        let sent = try await eventuallyThrowing(timeout: .seconds(15)) { try await host.tillEvents().count == 2 }
+        let sent = try await eventuallyThrowing(timeout: .seconds(60)) { try await host.tillEvents().count == 2 }
         let events = try await host.tillEvents()
         #expect(sent, "\(events.map(\.event))")
         #expect(events.map(\.event) == ["opened", "closed"])

@@ -27,7 +27,7 @@ import ProcessTestSupport
 
         await host.stop()
         try await terminal.ctl("sync")
-        #expect(try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == false })
+        #expect(try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["online"] as? Bool == false })
         try await terminal.tap("account.deposit")
         try await terminal.enterAmount("1000")
         try await terminal.tap("review.confirm")

@@ -16,7 +16,7 @@ import ProcessTestSupport
         var terminal = try TerminalProcess(directory: directory, host: bank.url)
         try await terminal.start()
         // Before anyone signs in, with nothing sent: the health probe's answer is the first of the run.
-        let online = try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == true }
+        let online = try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["online"] as? Bool == true }
         #expect(online)
         let barSaysOnline = try await terminal.waitForText("Connection: online", timeout: .seconds(5))
         let before = try await terminal.texts()
@@ -29,7 +29,7 @@ import ProcessTestSupport
         try await terminal.tap("account.deposit")
         try await terminal.enterAmount("2500")
         try await terminal.tap("review.confirm")
-        let posted = try await eventuallyThrowing(timeout: .seconds(15)) { try await terminal.status()["last_sync"] is String }
+        let posted = try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["last_sync"] is String }
         #expect(posted)
         let lastSync = try #require(try await terminal.status()["last_sync"] as? String)
         await terminal.stop()

@@ -82,7 +82,7 @@ import ProcessTestSupport
             try await terminal.tap("account.deposit")
             try await terminal.enterAmount("2500")
             try await terminal.tap("review.confirm")
-            let outcome = try await eventuallyThrowing(timeout: .seconds(10)) {
+            let outcome = try await eventuallyThrowing(timeout: .seconds(30)) {
                 if try await terminal.screen() == "receipt" { return true }
                 return try await terminal.texts().contains(words)
             }

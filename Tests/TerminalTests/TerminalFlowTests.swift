@@ -58,7 +58,7 @@ import ProcessTestSupport
         #expect(try await terminal.waitForText("Anna Schmidt"))
         await host.stop()
         try await terminal.ctl("sync")
-        #expect(try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == false })
+        #expect(try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["online"] as? Bool == false })
 
         try await terminal.tap("account.withdraw")
         #expect(try await terminal.waitForText("Offline per transaction: 2,000.00 EUR"))
