@@ -4,8 +4,9 @@ import Testing
 /// tags"). Each is put on whole suites (`@Suite(.tags(...))`) that use the
 /// real component it names, so a run can be told what it costs and what it
 /// needs. Swift Testing 6.3's command line cannot select or skip by tag
-/// (`--filter` and `--skip` match test names only), so tools/test still
-/// skips by suite name; the tags say which names.
+/// (`--filter` and `--skip` match test names only), so tools/test finds the
+/// suites with a tag in the sources and skips them by name: keep a suite's
+/// `@Suite(...)` on the line that declares it.
 extension Tag {
     /// Starts a child process: the teller binary (`TerminalProcess`,
     /// `teller drain`, `teller status`, …) or another program (python3, a
