@@ -166,11 +166,11 @@ final class PortStandIn: Sendable {
         return fd >= 0 ? HostClient(fd) : nil
     }
 
-    /// The next connection, within 20 s (the bridge opens the port again
+    /// The next connection, within 60 s (the bridge opens the port again
     /// after each client), or an error.
     func nextClient() async throws -> HostClient {
         let listener = listener
-        guard await eventually(timeout: .seconds(20), {
+        guard await eventually(timeout: .seconds(60), {
             var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             return poll(&entry, 1, 0) > 0
         }) else { throw ChildProcessError.failed("nobody connected to \(path)", 0, "") }

@@ -28,7 +28,7 @@ import ProcessTestSupport
         ])
         try await terminal.start()
         defer { terminal.child?.killNow() }
-        let written = await eventually(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: metricsFile) }
+        let written = await eventually(timeout: .seconds(60)) { FileManager.default.fileExists(atPath: metricsFile) }
         try #require(written, "no \(metricsFile)")
         let file = try String(contentsOfFile: metricsFile, encoding: .utf8)
         await terminal.stop()

@@ -44,7 +44,7 @@ extension HostIntegrationTests {
                 namespace: bench.terminalNamespace)
             drain = process
 
-            let attempted = try await eventually(timeout: .seconds(20)) {
+            let attempted = try await eventually(timeout: .seconds(60)) {
                 try OutboxRowSnapshot.all(inDataDirectory: data.path).first.map { $0.attempts >= 1 } ?? false
             }
             try #require(attempted, "no attempt recorded; drain log: \(process.stderr)")

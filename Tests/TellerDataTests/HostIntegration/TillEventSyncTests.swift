@@ -57,7 +57,7 @@ extension HostIntegrationTests {
             let refused = try await terminal.store.enqueue(HostFixtures.deposit(5_000, into: HostFixtures.blocked))
             let posted = try await terminal.store.enqueue(HostFixtures.deposit(2_000))
             let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(15)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             #expect(drained)
             let refusedRow = try #require(try await terminal.store.entry(for: refused.key))
@@ -88,7 +88,8 @@ extension HostIntegrationTests {
                 // Let the engine find nothing to do and go idle first.
                 try await Task.sleep(for: .milliseconds(500))
                 _ = try await terminal.store.open(by: HostFixtures.maria, count: Self.count([5000: 2]))
-                return try await eventually(timeout: .seconds(10)) { try await Self.allSent(terminal) }
+                // Half the 120 s idle timer: only the open's wake can explain a send within it.
+                return try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let rows = try await Self.rows(terminal.store)
             #expect(sent, "the opening waited for the idle timer; rows: \(rows)")
@@ -102,7 +103,7 @@ extension HostIntegrationTests {
             try await Self.day(terminal, closing: [5000: 2, 2000: 2], approvedBy: HostFixtures.tom)
 
             let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(20)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let rows = try await Self.rows(terminal.store)
             #expect(drained, "not everything reached the host; rows: \(rows); host log: \(host.log)")
@@ -139,7 +140,7 @@ extension HostIntegrationTests {
             try await Self.day(terminal)
             let engine = terminal.engine()
             let drained = try await whileRunning(engine) {
-                try await eventually(timeout: .seconds(20)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let first = try await Self.rows(terminal.store)
             #expect(drained, "rows: \(first); host log: \(host.log)")
@@ -181,7 +182,7 @@ extension HostIntegrationTests {
             #expect(waiting.first?.lastError?.contains("503") == true, "\(waiting)")
 
             let sent = try await whileRunning(engine) {
-                try await eventually(timeout: .seconds(20)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let rows = try await Self.rows(terminal.store)
             #expect(sent, "rows: \(rows)")
