@@ -155,17 +155,17 @@ let package = Package(
         /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
         .target(name: "PrinterTestSupport", dependencies: ["Graphics", "SystemCalls"], path: "Tests/PrinterSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
+        .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore", "ProcessTestSupport"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
         .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "SQLite", "Cryptography", "HostTransport", "Device", "ProcessHarness", "ProcessTestSupport"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "SQLite", "Cryptography", "HostTransport", "SystemCalls", "ProcessHarness", "ProcessTestSupport", "CNetlink"]),
-        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
+        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData", "ProcessTestSupport"]),
         .testTarget(
             name: "TellerUITests",
             dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "TellerRuntime", "Widgets", "Graphics", "Device",
-                           "PrinterTestSupport"]),
+                           "PrinterTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],

@@ -25,4 +25,9 @@ extension Tag {
     /// Prints to a fake ESC/POS printer (`FakePrinter`) on a TCP socket or
     /// a pseudo-terminal.
     @Tag public static var virtualPrinter: Self
+
+    /// Takes more than 10 s run alone (`swift test --no-parallel`) on an
+    /// idle-ish 2-core machine; measured, not guessed (docs/qa.md). Put on
+    /// the suite that is slow, not on a parent whose children are quick.
+    @Tag public static var slow: Self
 }

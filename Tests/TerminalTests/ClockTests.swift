@@ -9,7 +9,7 @@ import ProcessTestSupport
 /// deposits queued, then the clock and the bank come back: every row drains
 /// exactly once, none goes to needs review, the offline limits still hold,
 /// and a row stamped while the clock was below the floor says so.
-@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct ClockTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .slow)) struct ClockTests {
     static let rich = "DE54500105170426397158"
 
     /// The fake wall clock, and whether the terminal can tell it is wrong

@@ -8,7 +8,7 @@ import Testing
 /// answers wrongly, then against the bank again. Nothing is Confirmed that
 /// the bank did not post, the screen and `teller ctl status` name the
 /// problem, SIGTERM ends it at once (not after the request's timeout), and the bank gets the row once.
-@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct HostileHostTerminalTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .slow)) struct HostileHostTerminalTests {
     static let rich = "DE54500105170426397158"
 
     @Test(arguments: HostileMode.all) func theTerminalBelievesOnlyTheBank(_ expected: HostileMode) async throws {

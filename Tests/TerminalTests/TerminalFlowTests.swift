@@ -10,7 +10,7 @@ import ProcessTestSupport
 /// The whole terminal as real processes: `teller run` offscreen against the
 /// reference host, touched through `teller ctl` (synthetic evdev events at
 /// element centres), asserted through the accessibility tree.
-@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct TerminalFlowTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .slow)) struct TerminalFlowTests {
     static let rich = "DE54500105170426397158"
     static let low = "DE98100700002431457802"
 

@@ -11,7 +11,7 @@ extension HostIntegrationTests {
     /// certificate, another CA's, an expired one and another terminal's are
     /// each refused by the host, and the terminal names which in the problem
     /// `teller status` and the screens show. Nothing is posted meanwhile.
-    @Suite(.serialized) struct MutualTLSTests {
+    @Suite(.serialized, .tags(.slow)) struct MutualTLSTests {
         /// make-test-pki's files, and the host that trusts its CA.
         struct Bench {
             let pki: TemporaryDirectory

@@ -10,7 +10,7 @@ extension HostIntegrationTests {
     /// Issue 27, item 1: a till's opening and closing reach the bank as their
     /// own idempotent records (docs/host-api.md §11), after the payments,
     /// against the reference host (and the hostile one for wrong answers).
-    @Suite struct TillEventSyncTests {
+    @Suite(.tags(.slow)) struct TillEventSyncTests {
         /// A till event row as the store keeps it.
         struct Row: Sendable, Equatable {
             let key: String

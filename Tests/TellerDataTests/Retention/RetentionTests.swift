@@ -10,7 +10,7 @@ import ProcessTestSupport
 /// store's own write path (``SyntheticHistory``): what the bank settled
 /// goes after `retention_days`, nothing it has not answered ever does, and
 /// the journal stays a verifiable chain across it.
-@Suite(.tags(.realProcess)) struct RetentionTests {
+@Suite(.tags(.realProcess, .slow)) struct RetentionTests {
     let directory = TemporaryDirectory("teller-retention")
     /// 2026-01-01 00:00 UTC.
     let clock = SyntheticHistory.Clock(Date(timeIntervalSince1970: 1_767_225_600))
