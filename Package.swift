@@ -148,23 +148,24 @@ let package = Package(
         .target(name: "ProcessHarness", dependencies: ["SystemCalls"]),
 
         // MARK: Tests
-        /// The hostile host (the bank answering wrongly, one way per mode), for tests only.
+        /// The hostile host (the bank answering wrongly, one way per mode) and the
+        /// test tags (TestTags.swift), for tests only.
         .target(name: "ProcessTestSupport", dependencies: ["ProcessHarness"], path: "Tests/Support"),
         /// The virtual receipt printer: an ESC/POS decoder that turns printed
         /// bytes back into pictures, and fake printers on TCP and a pseudo-terminal.
         .target(name: "PrinterTestSupport", dependencies: ["Graphics", "SystemCalls"], path: "Tests/PrinterSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore"]),
+        .testTarget(name: "TellerCoreTests", dependencies: ["TellerCore", "ProcessTestSupport"]),
         .testTarget(name: "TellerConfigurationTests", dependencies: ["TellerConfiguration"]),
         .testTarget(name: "TellerControlTests", dependencies: ["TellerControl", "TellerCore"]),
-        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "SQLite", "Cryptography", "HostTransport", "Device", "ProcessHarness"]),
+        .testTarget(name: "TellerCommandsTests", dependencies: ["TellerCommands", "TellerData", "SQLite", "Cryptography", "HostTransport", "Device", "ProcessHarness", "ProcessTestSupport"]),
         .testTarget(name: "TellerQATests", dependencies: ["TellerQA", "TellerControl", "Widgets"]),
         .testTarget(name: "TellerDataTests", dependencies: ["TellerCore", "TellerData", "SQLite", "Cryptography", "HostTransport", "SystemCalls", "ProcessHarness", "ProcessTestSupport", "CNetlink"]),
-        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData"]),
+        .testTarget(name: "TellerFeaturesTests", dependencies: ["TellerCore", "TellerFeatures", "TellerFakes", "TellerData", "ProcessTestSupport"]),
         .testTarget(
             name: "TellerUITests",
             dependencies: ["TellerUI", "TellerFeatures", "TellerFakes", "TellerCore", "TellerRuntime", "Widgets", "Graphics", "Device",
-                           "PrinterTestSupport"]),
+                           "PrinterTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"]),
         .testTarget(
             name: "WidgetsTests", dependencies: ["Graphics", "Widgets"],
@@ -172,10 +173,10 @@ let package = Package(
         .testTarget(
             name: "TellerRuntimeTests",
             dependencies: ["TellerRuntime", "TellerFakes", "TellerFeatures", "TellerCore", "TellerUI", "Device", "Graphics", "Widgets",
-                           "TellerData", "PrinterTestSupport", "ProcessHarness"]),
+                           "TellerData", "PrinterTestSupport", "ProcessHarness", "ProcessTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["ProcessHarness", "ProcessTestSupport", "Device", "Graphics", "TellerCore", "TellerData", "PrinterTestSupport", "SystemCalls"]),
         .testTarget(
-            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "SystemCalls"],
+            name: "DeviceTests", dependencies: ["Device", "Graphics", "PrinterTestSupport", "ProcessTestSupport", "SystemCalls"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

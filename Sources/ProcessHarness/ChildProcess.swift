@@ -24,6 +24,23 @@ public final class ChildProcess: Sendable {
         var stderr = Data()
         var streamsEnded = 0
         var exitStatus: Int32?
+        /// Counts what the reader threads did (output arrived, a stream
+        /// ended), so a waiter knows whether anything changed since it looked.
+        var generation: UInt64 = 0
+        /// Tasks suspended in ``outputChanged(since:until:)``, by number;
+        /// the reader threads resume them all.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var lastWaiter: UInt64 = 0
+        /// Waiters whose deadline passed before they were in place.
+        var expired: Set<UInt64> = []
+
+        /// After the reader threads changed something: the next generation,
+        /// and the waiters to resume (outside the lock).
+        mutating func changed() -> [CheckedContinuation<Void, Never>] {
+            generation += 1
+            defer { waiters = [:] }
+            return Array(waiters.values)
+        }
     }
 
     /// Starts `executable` with `arguments`; `stdin` is written and closed.
@@ -89,16 +106,69 @@ public final class ChildProcess: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
-                self?.state.withLock {
+                let waiters = self?.state.withLock {
                     switch stream {
                     case .stdout: $0.stdout.append(contentsOf: buffer[..<count])
                     case .stderr: $0.stderr.append(contentsOf: buffer[..<count])
                     }
+                    return $0.changed()
                 }
+                waiters?.forEach { $0.resume() }
             }
             close(fd)
-            self?.state.withLock { $0.streamsEnded += 1 }
+            let waiters = self?.state.withLock {
+                $0.streamsEnded += 1
+                return $0.changed()
+            }
+            waiters?.forEach { $0.resume() }
         }
+    }
+
+    /// Waits until `condition` holds, checking it when the child writes to
+    /// stdout or stderr or closes them, not on a timer: the reader threads
+    /// wake the waiter. False when `timeout` passed first, or both streams
+    /// ended (the child is gone) without it holding.
+    public func waitForOutput(timeout: Duration, until condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (generation, ended) = state.withLock { ($0.generation, $0.streamsEnded >= 2) }
+            if condition() { return true }
+            if ended || ContinuousClock.now >= deadline { return false }
+            await outputChanged(since: generation, until: deadline)
+        }
+    }
+
+    /// Returns once the reader threads changed something after `generation`,
+    /// or at `deadline`.
+    private func outputChanged(since generation: UInt64, until deadline: ContinuousClock.Instant) async {
+        let id = state.withLock {
+            $0.lastWaiter += 1
+            return $0.lastWaiter
+        }
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            self?.expire(id)
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.generation != generation || state.expired.remove(id) != nil { return true }
+                state.waiters[id] = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        timer.cancel()
+        state.withLock { _ = $0.expired.remove(id) }
+    }
+
+    /// The deadline of waiter `id` passed: resume it, or let it know before it suspends.
+    private func expire(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+            state.expired.insert(id)
+            return nil
+        }
+        waiter?.resume()
     }
 
     /// True until the child has exited (and has been reaped here).
@@ -123,14 +193,14 @@ public final class ChildProcess: Sendable {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
-    /// The first line of `stream` that contains `text`, checked every
-    /// `interval`; nil if the process ended or `timeout` passed first.
-    public func firstLine(containing text: String, in stream: Stream, timeout: Duration, interval: Duration = .milliseconds(20)) async -> String? {
+    /// The first line of `stream` that contains `text`, looked for each time
+    /// the child writes; nil if its output ended or `timeout` passed first.
+    public func firstLine(containing text: String, in stream: Stream, timeout: Duration) async -> String? {
         var line: String?
-        _ = await eventually(timeout: timeout, interval: interval) {
+        _ = await waitForOutput(timeout: timeout) {
             let output = stream == .stdout ? self.stdout : self.stderr
             line = output.split(separator: "\n").first { $0.contains(text) }.map(String.init)
-            return line != nil || !self.isRunning
+            return line != nil
         }
         return line
     }
@@ -144,7 +214,7 @@ public final class ChildProcess: Sendable {
         }
         guard !isRunning else { return false }
         // What the process wrote last may still be in the pipes: wait for both to end.
-        _ = await eventually(timeout: .seconds(1), interval: .milliseconds(5)) { state.withLock { $0.streamsEnded >= 2 } }
+        _ = await waitForOutput(timeout: .seconds(1)) { state.withLock { $0.streamsEnded >= 2 } }
         return true
     }
 

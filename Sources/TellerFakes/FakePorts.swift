@@ -210,7 +210,12 @@ public actor FakeSync: SyncStatusPort {
     public func setProblem(_ value: SyncProblem?) { problem = value }
     public func setOnline(_ value: Bool) { online = value }
     public func status() async -> SyncStatus {
-        if holdsStatus { await withCheckedContinuation { heldStatusCalls.append($0) } }
+        if holdsStatus {
+            await withCheckedContinuation {
+                heldStatusCalls.append($0)
+                wakeHeldWaiters()
+            }
+        }
         return SyncStatus(isOnline: online, lastSyncAt: lastSync, problem: problem)
     }
 
@@ -219,6 +224,8 @@ public actor FakeSync: SyncStatusPort {
     /// readers finishes first. Setting it false releases every waiting call.
     public private(set) var holdsStatus = false
     private var heldStatusCalls: [CheckedContinuation<Void, Never>] = []
+    /// ``waitUntilHeld(_:)`` callers, with the count each waits for.
+    private var heldWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public func holdStatus(_ value: Bool) {
         holdsStatus = value
@@ -232,11 +239,17 @@ public actor FakeSync: SyncStatusPort {
         heldStatusCalls.removeFirst().resume()
     }
 
-    /// Waits until `count` calls of ``status()`` are held (a test's time limit bounds it).
+    /// Waits until `count` calls of ``status()`` are held, woken by the call
+    /// that makes it `count` (a test's time limit bounds it).
     public func waitUntilHeld(_ count: Int) async {
-        while heldStatusCalls.count < count {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        guard heldStatusCalls.count < count else { return }
+        await withCheckedContinuation { heldWaiters.append((count, $0)) }
+    }
+
+    private func wakeHeldWaiters() {
+        let held = heldStatusCalls.count
+        for waiter in heldWaiters where waiter.count <= held { waiter.continuation.resume() }
+        heldWaiters.removeAll { $0.count <= held }
     }
 
     public func syncNow() async { syncNowCount += 1 }

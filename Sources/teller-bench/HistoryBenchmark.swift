@@ -165,7 +165,7 @@ struct HistoryFigures {
         let started = ContinuousClock.now
         let terminal = try ChildProcess(teller, ["run", "--config", config, "--display", "offscreen", "--offscreen-size", "1280x800",
                                                  "--data-dir", data, "--runtime-dir", runtime])
-        try await terminal.waitForStderr(containing: "ready:", interval: .milliseconds(1))
+        try await terminal.waitForStderr(containing: "ready:")
         let start = (ContinuousClock.now - started).milliseconds
         var statuses: [Double] = []
         for _ in 0..<3 {

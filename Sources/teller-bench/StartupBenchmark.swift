@@ -39,7 +39,7 @@ let startupBenchmark = Benchmark(name: "startup", summary: "the shipped static b
         let terminal = try ChildProcess(binary, ["run", "--config", config, "--display", "offscreen", "--offscreen-size", "1280x800",
                                                  "--data-dir", directory + "/data", "--runtime-dir", directory + "/run"])
         // "ready:" is logged once the first frame has been presented (TerminalApp.framePresented).
-        try await terminal.waitForStderr(containing: "ready:", interval: .milliseconds(1))
+        try await terminal.waitForStderr(containing: "ready:")
         starts.append((ContinuousClock.now - spawnedAt).milliseconds)
         if run == 0, try terminal.linksSwiftRuntime() {
             // Shared Swift libraries are pages the static build carries in its binary: the figures would not be deploy's.
@@ -147,10 +147,10 @@ private func debMegabytes(of binary: String, in directory: String) async throws 
 
 /// What the benchmark reads of a running terminal.
 extension ChildProcess {
-    /// Returns once a line containing `text` is on stderr, checked every `interval`.
+    /// Returns once a line containing `text` is on stderr, looked for as the terminal writes (no polling interval).
     /// - Throws: ``BenchmarkError/failed(_:)`` if the process exits first or 20 s pass.
-    func waitForStderr(containing text: String, interval: Duration = .milliseconds(20)) async throws {
-        guard await firstLine(containing: text, in: .stderr, timeout: .seconds(20), interval: interval) == nil else { return }
+    func waitForStderr(containing text: String) async throws {
+        guard await firstLine(containing: text, in: .stderr, timeout: .seconds(20)) == nil else { return }
         guard isRunning else {
             throw BenchmarkError.failed("\(command.split(separator: " ").first ?? "") exited before '\(text)': \(stderr)")
         }

@@ -2,12 +2,12 @@ import Glibc
 import PrinterTestSupport
 import Testing
 @testable import Device
+import ProcessTestSupport
 
 /// The three connections over real lines: TCP to a fake printer listening
 /// on the loopback, a serial port that is a pseudo-terminal, and a
 /// character device (the same pseudo-terminal, held raw).
-@Suite("Printer connections")
-struct PrinterConnectionTests {
+@Suite("Printer connections", .tags(.virtualPrinter)) struct PrinterConnectionTests {
     /// A printer out of paper, as a TM-T20 answers DLE EOT 1 to 4.
     static let outOfPaper: [UInt8: UInt8] = [1: 0x1A, 2: 0x32, 3: 0x12, 4: 0x7E]
     static let ready: [UInt8: UInt8] = [1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12]

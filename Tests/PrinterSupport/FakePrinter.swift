@@ -25,6 +25,8 @@ public final class FakePrinter: @unchecked Sendable {
     private var receivedBytes: [UInt8] = []
     private var isStopped = false
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled by the thread each time bytes have come (``waitForBytes(_:timeout:)``).
+    private let arrived = DispatchSemaphore(value: 0)
 
     private init(endpoint: Endpoint, answers: [UInt8: UInt8]) {
         self.endpoint = endpoint
@@ -52,14 +54,17 @@ public final class FakePrinter: @unchecked Sendable {
         return path
     }
 
-    /// Waits until at least `count` bytes have come, up to `timeout`; true when they have.
-    public func waitForBytes(_ count: Int, timeout: Duration = .seconds(5)) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if received.count >= count { return true }
-            usleep(2_000)
+    /// Waits until at least `count` bytes have come, up to `timeout`; true
+    /// when they have. Woken by the printer's thread as bytes come, not on a
+    /// timer. One waiter at a time.
+    public func waitForBytes(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        while received.count < count {
+            // A signal left over from bytes already counted only makes the loop look again.
+            if arrived.wait(timeout: deadline) == .timedOut { return received.count >= count }
         }
-        return received.count >= count
+        return true
     }
 
     /// Ends the thread and closes the descriptors; waits until it has.
@@ -176,6 +181,7 @@ public final class FakePrinter: @unchecked Sendable {
                 // waits for the bytes then finds the answers already sent.
                 answer(requestsIn: tail + chunk, after: tail.count, on: fd)
                 lock.sync { receivedBytes += chunk }
+                arrived.signal()
                 tail = Array((tail + chunk).suffix(2))
             } else if waitsForPeer {
                 // No slave open yet, or it was closed: EIO and POLLHUP until one is.

@@ -4,6 +4,7 @@ import TellerCommands
 import TellerData
 @testable import ProcessHarness
 @testable import SQLite
+import ProcessTestSupport
 
 /// The exit-code table of a refused database is written once, in Swift
 /// (DatabaseRefusal+ExitCode.swift). What cannot ask teller holds to it here:
@@ -52,7 +53,7 @@ import TellerData
 /// Issue 42, item 13: a technician or developer who wants the terminal gets
 /// only `teller` from tools/build-arm64 (its first run built three products
 /// and took 30 minutes); more only when asked.
-@Suite struct BuildArm64DefaultsTests {
+@Suite(.tags(.realProcess)) struct BuildArm64DefaultsTests {
     @Test func theDefaultIsTellerAlone() async throws {
         let script = ExitCodeTableTests.root.appendingPathComponent("tools/build-arm64").path
         let alone = try await ChildProcess.run("/bin/bash", [script, "--print-products"])

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import TellerCore
+import ProcessTestSupport
 
 /// The catalogs are read by Teller's own .mo reader, so they are tested
 /// against what the real `msgfmt` writes, in both byte orders, and against
 /// files that are damaged in the ways a disk or a bad build damages them.
-@Suite struct CatalogTests {
+@Suite(.tags(.realProcess)) struct CatalogTests {
     static let arabicPlural = "nplurals=6; plural=n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5;"
 
     static let source = """

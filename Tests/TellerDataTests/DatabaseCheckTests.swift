@@ -61,7 +61,7 @@ import TellerCore
         #expect(mark.contains(damage))
 
         // The store takes no more writes once told, and says why.
-        try await Task.sleep(for: .milliseconds(200))
+        await check.storeTold()
         await #expect { _ = try await store.enqueue(Fixtures.deposit(4_200)) } throws: { error in
             guard case .storage(let failure) = error as? TellerError else { return false }
             return failure.kind == .failing && failure.detail.contains("damaged")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TellerData
 @testable import SQLite
+import ProcessTestSupport
 
 @Suite struct DatabaseTests {
     let directory = TemporaryDirectory()
@@ -134,7 +135,7 @@ import Testing
 /// take itself for the last user, checkpoint, delete the -wal and -shm, and
 /// this process would go on reading (and writing) a log nobody else sees.
 /// Seen as a drain's confirmations that a test's fresh connection read as queued.
-@Suite struct DatabaseSharedLockTests {
+@Suite(.tags(.realProcess)) struct DatabaseSharedLockTests {
     let directory = TemporaryDirectory()
 
     @Test(arguments: ["read-write", "read-only"]) func aSecondConnectionKeepsTheFirstOnesLock(_ second: String) async throws {

@@ -3,11 +3,12 @@ import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+import ProcessTestSupport
 
 /// SIGKILLs a process that is enqueueing as fast as it can, at random
 /// moments, and checks after every kill that every row it acknowledged is
 /// on disk, whole, with its exact payload, and that ids only grow.
-@Suite struct OutboxCrashTests {
+@Suite(.tags(.realProcess, .slow)) struct OutboxCrashTests {
     struct Acknowledged: Hashable {
         let id: Int64
         let key: String

@@ -3,12 +3,13 @@ import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
+import ProcessTestSupport
 
 /// `teller status` as monitoring and `deploy/diagnose` read it: the same
 /// keys whatever the code calls the states, and a row in a state this
 /// Teller does not know is an error that names it, never counted or dropped
 /// silently.
-@Suite struct StatusReportTests {
+@Suite(.tags(.realProcess)) struct StatusReportTests {
     let directory = TemporaryDirectory("teller-status-report")
 
     /// A data directory whose rows are in `states`, one row each, in order,

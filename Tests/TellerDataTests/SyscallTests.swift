@@ -38,7 +38,7 @@ import SystemCalls
             withExtendedLifetime(monitor) {}
         }
         #expect(!monitorSockets.isEmpty, "the monitor opened no netlink socket")
-        #expect(await eventually(timeout: .seconds(10)) { Self.netlinkSockets().isDisjoint(with: monitorSockets) },
+        #expect(await eventually(timeout: .seconds(30)) { Self.netlinkSockets().isDisjoint(with: monitorSockets) },
                 "the reader outlived its monitor, and its netlink socket with it")
     }
 

@@ -107,14 +107,15 @@ import TellerFakes
     }
 }
 
-/// Polls a main-actor condition for up to two seconds.
+/// Polls a main-actor condition for up to ten seconds: what the coordinator
+/// does with a sync event has no signal of its own (a hang bound, not a timing).
 @MainActor
 func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    for _ in 0..<200 {
+    for _ in 0..<1000 {
         if condition() { return }
         try await Task.sleep(for: .milliseconds(10))
     }
-    Issue.record("condition not met within 2 s", sourceLocation: sourceLocation)
+    Issue.record("condition not met within 10 s", sourceLocation: sourceLocation)
 }
 
 @MainActor

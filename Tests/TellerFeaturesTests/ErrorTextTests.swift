@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import TellerCore
 @testable import TellerFeatures
+import ProcessTestSupport
 
 /// The operator's words for every TellerCore error: each case comes from the
 /// catalog (``ErrorText``, ``LimitText``) and is translated in German,
 /// Spanish and Arabic; TellerCore's `description` stays the developers'
 /// English.
-@Suite struct ErrorTextTests {
+@Suite(.tags(.realProcess)) struct ErrorTextTests {
     static let eur = Currency.eur
     static func eur(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .eur) }
     static let iban = try! IBAN("DE89370400440532013000")

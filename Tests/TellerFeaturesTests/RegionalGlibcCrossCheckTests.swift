@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TellerCore
 import TellerFeatures
+import ProcessTestSupport
 
 /// Our own per-language table (``RegionalRules``) against glibc's locale
 /// data: the C library's de_DE, es_ES and ar_AE are generated into a
@@ -13,7 +14,7 @@ import TellerFeatures
 /// Needs the Debian package `locales` (the sources in /usr/share/i18n).
 /// In CI (`CI=true`) a missing locale fails the test; elsewhere the test is
 /// skipped, and says why.
-@Suite struct RegionalGlibcCrossCheckTests {
+@Suite(.tags(.realProcess)) struct RegionalGlibcCrossCheckTests {
     static let localeSources = "/usr/share/i18n/locales"
     static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
     static let canGenerateLocales = FileManager.default.fileExists(atPath: "\(localeSources)/de_DE")

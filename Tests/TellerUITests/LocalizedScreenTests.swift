@@ -5,13 +5,14 @@ import TellerFeatures
 import TellerUI
 import Testing
 import Widgets
+import ProcessTestSupport
 
 /// Every screen in pseudo-localization and in German, at text scales 1.0
 /// and 2.0: text that did not come through the catalog shows up unbracketed,
 /// and the longer words must not cut what identifies money or make controls
 /// overlap.
 @MainActor
-@Suite struct LocalizedScreenTests {
+@Suite(.tags(.realProcess, .slow)) struct LocalizedScreenTests {
     static let pseudo = RegionalFormat(language: .pseudo)
 
     /// Pseudo brackets every catalog string and isolates every piece of data

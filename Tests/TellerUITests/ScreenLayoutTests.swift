@@ -3,11 +3,12 @@ import TellerFeatures
 import TellerUI
 import Testing
 import Widgets
+import ProcessTestSupport
 
 /// Every screen and state at both panel sizes, in both themes: on screen,
 /// big enough to touch, nothing on top of anything else, text in its box.
 @MainActor
-@Suite struct ScreenLayoutTests {
+@Suite(.tags(.slow)) struct ScreenLayoutTests {
     static let themes: [Theme] = [.standard, .highContrast]
 
     @Test(arguments: Scenario.allCases)

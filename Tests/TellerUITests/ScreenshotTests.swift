@@ -4,6 +4,7 @@ import TellerCore
 import TellerUI
 import Testing
 import Widgets
+import ProcessTestSupport
 
 /// Renders every screen (both themes, and at the largest operator text) and
 /// every state worth a look (standard theme) at 800x480, driven by the
@@ -13,7 +14,7 @@ import Widgets
 ///
 ///     TELLER_WRITE_SCREENS=1 swift test --filter ScreenshotTests
 @MainActor
-@Suite struct ScreenshotTests {
+@Suite(.tags(.slow)) struct ScreenshotTests {
     static var writes: Bool { ProcessInfo.processInfo.environment["TELLER_WRITE_SCREENS"] == "1" }
 
     static var directory: URL {

@@ -135,14 +135,16 @@ final class TerminalDriver {
 
     var receipt: ReceiptViewModel? { coordinator.current.receipt }
 
-    /// Waits for a condition that an async event (a sync outcome) makes true.
+    /// Waits for a condition that an async event (a sync outcome) makes true:
+    /// the coordinator's own work is awaited (settle), its handling of an
+    /// event has no signal, so that is polled for up to 10 s (a hang bound).
     func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<200 {
+        for _ in 0..<1000 {
             await coordinator.settle()
             if condition() { return }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        Issue.record("condition not met within 2 s", sourceLocation: sourceLocation)
+        Issue.record("condition not met within 10 s", sourceLocation: sourceLocation)
     }
 }
 

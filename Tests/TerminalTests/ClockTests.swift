@@ -3,12 +3,13 @@ import Testing
 import TellerCore
 import TellerData
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The terminal booted offline with a wrong clock (libfaketime), two
 /// deposits queued, then the clock and the bank come back: every row drains
 /// exactly once, none goes to needs review, the offline limits still hold,
 /// and a row stamped while the clock was below the floor says so.
-@Suite(.serialized) struct ClockTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .slow)) struct ClockTests {
     static let rich = "DE54500105170426397158"
 
     /// The fake wall clock, and whether the terminal can tell it is wrong
@@ -83,9 +84,10 @@ import TellerData
         try await terminal.start()
         defer { corrected.child?.killNow() }
         try await terminal.ctl("sync")
-        let drained = try await eventuallyThrowing(timeout: .seconds(20)) { try await bank.journal(outcome: "posted").count == 2 }
+        let drained = try await eventuallyThrowing(timeout: .seconds(60)) { try await bank.journal(outcome: "posted").count == 2 }
         let statusNow = try await terminal.status()
         #expect(drained, "\(spec): \(statusNow)")
+        // A second in which a second posting of either would reach the bank: nothing signals one that never comes.
         try await Task.sleep(for: .seconds(1))
         let journal = try await bank.journal(outcome: "posted")
         #expect(journal.map(\.amount).sorted() == [1250, 2500], "each deposit once: \(journal.map(\.amount))")

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The real binary's command line as a technician meets it: every
 /// subcommand answers --help, and check-config names what is wrong with a
 /// file without letting the file's bytes into the terminal.
-@Suite struct CommandLineTests {
+@Suite(.tags(.realProcess)) struct CommandLineTests {
     static let teller = TestProducts.executable("teller")
     static let subcommands = ["run", "status", "metrics", "drain", "check-config", "hash-pin", "scenario", "ctl", "ctl-bridge", "console-lock"]
 

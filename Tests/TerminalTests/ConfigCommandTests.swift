@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller config get` and `set` through the real binary, as the deploy
 /// scripts call them: get reads what the terminal reads, set writes only
 /// what the terminal would accept and keeps everything else in the file.
-@Suite struct ConfigCommandTests {
+@Suite(.tags(.realProcess)) struct ConfigCommandTests {
     static let teller = TestProducts.executable("teller")
 
     let directory = TemporaryDirectory("teller-config")

@@ -5,6 +5,7 @@ import SystemCalls
 @testable import ProcessHarness
 #if canImport(Glibc)
 import Glibc
+import ProcessTestSupport
 #endif
 
 /// `teller ctl-bridge` between a real terminal's control socket and a
@@ -14,7 +15,7 @@ import Glibc
 /// answer for a client that has gone cannot reach the next one here, where
 /// each client is a connection of its own; qa-check's boot stage checks
 /// that case on the real port, `check_control_channel` in teller_vm.py.)
-@Suite(.serialized) struct ControlBridgeTests {
+@Suite(.serialized, .tags(.realProcess)) struct ControlBridgeTests {
     let terminal: TerminalProcess
     let port: PortStandIn
     let bridge: ChildProcess
@@ -106,7 +107,7 @@ import Glibc
 /// `teller ctl` against a server that behaves like qemu's end of the
 /// virtual device's port: it keeps the connection open after the answer,
 /// and an answer left for an earlier client that hung up comes first.
-@Suite struct ControlClientLineTests {
+@Suite(.tags(.realProcess)) struct ControlClientLineTests {
     @Test func ctlTakesItsOwnAnswerAndEndsAtItsLineFeed() async throws {
         let directory = TemporaryDirectory("teller-ctl-line")
         let port = try PortStandIn(directory.file("qemu.sock"))
@@ -165,11 +166,11 @@ final class PortStandIn: Sendable {
         return fd >= 0 ? HostClient(fd) : nil
     }
 
-    /// The next connection, within 20 s (the bridge opens the port again
+    /// The next connection, within 60 s (the bridge opens the port again
     /// after each client), or an error.
     func nextClient() async throws -> HostClient {
         let listener = listener
-        guard await eventually(timeout: .seconds(20), {
+        guard await eventually(timeout: .seconds(60), {
             var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             return poll(&entry, 1, 0) > 0
         }) else { throw ChildProcessError.failed("nobody connected to \(path)", 0, "") }

@@ -3,12 +3,13 @@ import Testing
 @testable import ProcessHarness
 #if canImport(Glibc)
 import Glibc
+import ProcessTestSupport
 #endif
 
 /// The control socket as peers that `teller ctl` never is: one that stays
 /// silent, one that sends half a line, one that hangs up before its answer.
 /// None of them may hold up the screen or another peer.
-@Suite(.serialized) struct ControlSocketTests {
+@Suite(.serialized, .tags(.realProcess)) struct ControlSocketTests {
     @Test func aSilentPeerAndHalfALineHoldUpNeitherTheScreenNorAnotherPeer() async throws {
         let terminal = try TerminalProcess(host: nil)
         try await terminal.start()

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The counter day through `teller ctl` on the real processes (issue 27):
 /// `teller run` offscreen against the reference host, the till opened and
 /// closed by taps, a payment over the per-transaction limit approved by a
 /// supervisor on the operator's screen, and what the bank recorded.
-@Suite(.serialized) struct CounterDayTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct CounterDayTests {
     @Test func tillApprovalAndCloseReachTheBankWithBothIdentities() async throws {
         let host = try await ReferenceHost(directory: TemporaryDirectory("day-host")).start()
         let terminal = try TerminalProcess(host: host.url, configuration: ["supervisors = 2001"])
@@ -63,7 +64,7 @@ import Testing
         try await terminal.tap("approval.pin.enter")
         #expect(try await terminal.waitForText("Approved by"))
         #expect(try await terminal.status()["till"] is NSNull, "the till closed")
-        let sent = try await eventuallyThrowing(timeout: .seconds(15)) { try await host.tillEvents().count == 2 }
+        let sent = try await eventuallyThrowing(timeout: .seconds(60)) { try await host.tillEvents().count == 2 }
         let events = try await host.tillEvents()
         #expect(sent, "\(events.map(\.event))")
         #expect(events.map(\.event) == ["opened", "closed"])

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The technician screen on the real terminal: the report comes from the
 /// live parts, and calibration measures the panel with no calibration
 /// applied, whatever teller.conf held before.
-@Suite(.serialized) struct DiagnosticsTerminalTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct DiagnosticsTerminalTests {
     @Test func reportShowsLiveFactsAndCalibrationMeasuresTheRawPanel() async throws {
         let teller = TestProducts.executable("teller")
         let hashed = try await ChildProcess.run(teller, ["hash-pin"], stdin: Data("246810\n".utf8))

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `frame_priority`: check-config takes 0 to 20 and names anything else;
 /// the running terminal puts its main thread (input and frames) under
 /// SCHED_RR at that priority, or leaves it ordinary at 0, and the threads
 /// it starts stay ordinary. (The tests run as root; teller.service allows
 /// it through LimitRTPRIO, which deploy/tests/vm-checks proves under systemd.)
-@Suite struct FramePriorityTests {
+@Suite(.tags(.realProcess)) struct FramePriorityTests {
     /// teller.conf's default (docs/configuration.md); TerminalProcess runs its other terminals at 0.
     static let shippedDefault = 5
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller status --gate`: the health gate after an update (the image's
 /// health-gate script and the fleet's rolling update ask it), judged by
 /// teller itself from the running terminal's control socket and the queue,
 /// so no script reads JSON or writes the rule again.
-@Suite(.serialized) struct HealthGateTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct HealthGateTests {
     static let rich = "DE54500105170426397158"
 
     func gate(_ terminal: TerminalProcess) async throws -> (status: Int32, stdout: String, stderr: String) {
@@ -26,7 +27,7 @@ import Testing
 
         await host.stop()
         try await terminal.ctl("sync")
-        #expect(try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == false })
+        #expect(try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["online"] as? Bool == false })
         try await terminal.tap("account.deposit")
         try await terminal.enterAmount("1000")
         try await terminal.tap("review.confirm")

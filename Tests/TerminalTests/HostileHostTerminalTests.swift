@@ -8,7 +8,7 @@ import Testing
 /// answers wrongly, then against the bank again. Nothing is Confirmed that
 /// the bank did not post, the screen and `teller ctl status` name the
 /// problem, SIGTERM ends it at once (not after the request's timeout), and the bank gets the row once.
-@Suite(.serialized) struct HostileHostTerminalTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .slow)) struct HostileHostTerminalTests {
     static let rich = "DE54500105170426397158"
 
     @Test(arguments: HostileMode.all) func theTerminalBelievesOnlyTheBank(_ expected: HostileMode) async throws {
@@ -40,7 +40,7 @@ import Testing
         terminal = try TerminalProcess(directory: directory, host: hostile.url)
         try await terminal.start()
         try await terminal.ctl("sync")
-        let named = try await eventuallyThrowing(timeout: .seconds(10)) {
+        let named = try await eventuallyThrowing(timeout: .seconds(60)) {
             ((try await terminal.status()["sync_problem"]) as? [String: Any])?["kind"] as? String == expected.problem
         }
         let status = try await terminal.status()
@@ -73,9 +73,10 @@ import Testing
         try await terminal.start()
         defer { terminal.child?.killNow() }
         try await terminal.ctl("sync")
-        let posted = try await eventuallyThrowing(timeout: .seconds(20)) { try await bank.journal(outcome: "posted").count == 1 }
+        let posted = try await eventuallyThrowing(timeout: .seconds(60)) { try await bank.journal(outcome: "posted").count == 1 }
         let statusAfter = try await terminal.status()
         #expect(posted, "the bank never got the deposit: \(statusAfter)")
+        // A second in which a second posting would reach the bank: nothing signals one that never comes.
         try await Task.sleep(for: .seconds(1))
         let journal = try await bank.journal(outcome: "posted")
         #expect(journal.count == 1)

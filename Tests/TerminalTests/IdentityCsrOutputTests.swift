@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller identity csr` writes the new private key to standard output only
 /// when that is a pipe or a socket (into systemd-creds encrypt): a regular
 /// file, a device or a terminal is refused before any key is made, and the
 /// message names the documented pipe (issue 42, item 1).
-@Suite struct IdentityCsrOutputTests {
+@Suite(.tags(.realProcess)) struct IdentityCsrOutputTests {
     static let teller = TestProducts.executable("teller")
 
     func configuration(_ directory: TemporaryDirectory) throws -> String {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `log_latency`: check-config takes true and false and names anything else;
 /// the running terminal logs one line per press, release and key with the
 /// kernel's time and the presented frame's, and nothing when it is off.
-@Suite struct LatencyLogTests {
+@Suite(.tags(.realProcess)) struct LatencyLogTests {
 
     func checkConfig(_ text: String) async throws -> (status: Int32, output: String) {
         try await TerminalTests.checkConfig(text, label: "teller-latency-config")
@@ -64,14 +65,13 @@ import Testing
         let description: String
     }
 
-    /// Waits for `count` latency lines in the terminal's log (10 s at most) and parses them.
+    /// Waits for `count` latency lines in the terminal's log, looked for each
+    /// time it logs (60 s at most: a hang, not a timing), and parses them.
     func latencyLines(of terminal: TerminalProcess, atLeast count: Int) async throws -> [Line]? {
-        var lines: [Line] = []
-        let found = try await eventually(timeout: .seconds(10)) {
-            lines = try (terminal.child?.stderr ?? "").split(separator: "\n").filter { $0.contains("latency:") }.map(Self.parse)
-            return lines.count >= count
-        }
-        return found ? lines : nil
+        guard let child = terminal.child else { return nil }
+        func logged() -> [Substring] { child.stderr.split(separator: "\n").filter { $0.contains("latency:") } }
+        guard await child.waitForOutput(timeout: .seconds(60), until: { logged().count >= count }) else { return nil }
+        return try logged().map(Self.parse)
     }
 
     /// "<6>latency: press input=812.004120 presented=812.021337 ms=17.217"

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller metrics` prints what the running terminal keeps in
 /// `metrics_file`, the client certificate's lines included (issue 42, item 2).
-@Suite struct MetricsCommandTests {
+@Suite(.tags(.realProcess)) struct MetricsCommandTests {
     /// The metric lines by name and labels, without the ones that are
     /// measured at the moment of writing (ages, the clock's verdict) or
     /// move as the engine runs (its problem: none at the first write, offline after).
@@ -27,7 +28,7 @@ import Testing
         ])
         try await terminal.start()
         defer { terminal.child?.killNow() }
-        let written = await eventually(timeout: .seconds(10)) { FileManager.default.fileExists(atPath: metricsFile) }
+        let written = await eventually(timeout: .seconds(60)) { FileManager.default.fileExists(atPath: metricsFile) }
         try #require(written, "no \(metricsFile)")
         let file = try String(contentsOfFile: metricsFile, encoding: .utf8)
         await terminal.stop()

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller ctl play` with the recordings that crashed or swamped the running
 /// terminal: each is refused by line (or played safely), the terminal keeps
 /// answering, an oversized file is refused with its size, and the device a
 /// play adds is removed when it ends.
-@Suite(.serialized) struct PlayTests {
+@Suite(.serialized, .tags(.realProcess)) struct PlayTests {
     static let fixtures = ReferenceHost.repositoryRoot + "/Tests/DeviceTests/Fixtures"
 
     @Test func theRunningTerminalSurvivesEveryHostileRecording() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The counter day's keys (the receipt printer, the till, the supervisors)
 /// as check-config reads them: each good value is taken, each bad one is
 /// named with its file, line and key and what is wrong with it.
-@Suite struct PrinterConfigurationTests {
+@Suite(.tags(.realProcess)) struct PrinterConfigurationTests {
     static let teller = TestProducts.executable("teller")
 
     func checkConfig(_ text: String) async throws -> (status: Int32, output: String, file: String) {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `teller scenario` in-process ends with the glyph cache over the whole
 /// run, from the cold cache of the terminal it built.
-@Suite struct ScenarioGlyphCacheTests {
+@Suite(.tags(.realProcess)) struct ScenarioGlyphCacheTests {
     @Test func theRunEndsWithTheGlyphCacheFromCold() async throws {
         let terminal = try TerminalProcess(host: nil)
         let scenario = terminal.directory.file("sign-in.scenario")

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The scenario steps the virtual device's network check needs: `link
 /// down|up` (the host cuts the link; in-process there is no link, so it is
 /// skipped with a note) and `wait-for-text SECONDS TEXT`.
-@Suite struct ScenarioLinkStepTests {
+@Suite(.tags(.realProcess)) struct ScenarioLinkStepTests {
     private func run(_ steps: String, in terminal: TerminalProcess, name: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         let scenario = terminal.directory.file("\(name).scenario")
         try Data(steps.utf8).write(to: URL(fileURLWithPath: scenario))

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// What the status bar says across a restart, through the real `teller
 /// run` and the reference host: it says Online as soon as the bank has
 /// answered the first request of the run (it said Offline until something
 /// else changed), and "Synced …" survives a restart, as does `last_sync` in
 /// `teller ctl status`, because the bank's last answer is in the store.
-@Suite(.serialized) struct StatusBarRestartTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct StatusBarRestartTests {
     @Test func theBarSaysOnlineAtOnceAndTheLastSyncSurvivesARestartWithTheBankGone() async throws {
         let bank = try await ReferenceHost(directory: TemporaryDirectory("status-bar-host")).start()
         defer { Task { await bank.stop() } }
@@ -15,7 +16,7 @@ import Testing
         var terminal = try TerminalProcess(directory: directory, host: bank.url)
         try await terminal.start()
         // Before anyone signs in, with nothing sent: the health probe's answer is the first of the run.
-        let online = try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == true }
+        let online = try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["online"] as? Bool == true }
         #expect(online)
         let barSaysOnline = try await terminal.waitForText("Connection: online", timeout: .seconds(5))
         let before = try await terminal.texts()
@@ -28,7 +29,7 @@ import Testing
         try await terminal.tap("account.deposit")
         try await terminal.enterAmount("2500")
         try await terminal.tap("review.confirm")
-        let posted = try await eventuallyThrowing(timeout: .seconds(15)) { try await terminal.status()["last_sync"] is String }
+        let posted = try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["last_sync"] is String }
         #expect(posted)
         let lastSync = try #require(try await terminal.status()["last_sync"] as? String)
         await terminal.stop()

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The data disk fills up, or turns read-only after an I/O error, on a
 /// small loop-mounted ext4: the payment is refused in plain words, there is
 /// no receipt and no row, the technical detail is in the log, and the
 /// terminal stays alive. Needs root (mount); CI runs as root.
-@Suite(.serialized) struct StorageFailureTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost)) struct StorageFailureTests {
     static let rich = "DE54500105170426397158"
 
     /// An 8 MiB ext4 image mounted on a fresh directory, unmounted at the end.
@@ -81,7 +82,7 @@ import Testing
             try await terminal.tap("account.deposit")
             try await terminal.enterAmount("2500")
             try await terminal.tap("review.confirm")
-            let outcome = try await eventuallyThrowing(timeout: .seconds(10)) {
+            let outcome = try await eventuallyThrowing(timeout: .seconds(30)) {
                 if try await terminal.screen() == "receipt" { return true }
                 return try await terminal.texts().contains(words)
             }

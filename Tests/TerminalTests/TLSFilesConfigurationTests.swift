@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// check-config reads the files the TLS handshake will read (ca_file,
 /// client_cert, client_key) and names the key and what is wrong, instead of
 /// leaving it to libcurl's "error setting certificate file" at the first
 /// attempt. The files come from deploy/reference-host/make-test-pki.
-@Suite struct TLSFilesConfigurationTests {
+@Suite(.tags(.realProcess)) struct TLSFilesConfigurationTests {
     static let teller = TestProducts.executable("teller")
 
     /// make-test-pki's files, a secret file and a folder for the bad files.

@@ -5,11 +5,12 @@ import Testing
 import TellerCore
 import TellerData
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// The whole terminal as real processes: `teller run` offscreen against the
 /// reference host, touched through `teller ctl` (synthetic evdev events at
 /// element centres), asserted through the accessibility tree.
-@Suite(.serialized) struct TerminalFlowTests {
+@Suite(.serialized, .tags(.realProcess, .referenceHost, .slow)) struct TerminalFlowTests {
     static let rich = "DE54500105170426397158"
     static let low = "DE98100700002431457802"
 
@@ -57,7 +58,7 @@ import TellerData
         #expect(try await terminal.waitForText("Anna Schmidt"))
         await host.stop()
         try await terminal.ctl("sync")
-        #expect(try await eventuallyThrowing(timeout: .seconds(10)) { try await terminal.status()["online"] as? Bool == false })
+        #expect(try await eventuallyThrowing(timeout: .seconds(60)) { try await terminal.status()["online"] as? Bool == false })
 
         try await terminal.tap("account.withdraw")
         #expect(try await terminal.waitForText("Offline per transaction: 2,000.00 EUR"))
@@ -185,7 +186,7 @@ import TellerData
 
 /// A tap on an element the operator cannot see must fail, naming it: a
 /// touch clamped to the screen's edge would land on something else.
-@Suite struct InvisibleTapTests {
+@Suite(.tags(.realProcess, .referenceHost)) struct InvisibleTapTests {
     @Test func tappingARowScrolledOutOfViewFailsAndNamesIt() async throws {
         let bank = try await ReferenceHost(directory: TemporaryDirectory("e2e-host")).start()
         defer { Task { await bank.stop() } }

@@ -50,8 +50,12 @@ final class TerminalProcess: @unchecked Sendable {
         }
         let child = try command.isEmpty ? ChildProcess(teller, Array(run.dropFirst())) : ChildProcess("/usr/bin/env", command + run)
         self.child = child
-        let ready = await eventually(timeout: .seconds(20), interval: .milliseconds(20)) {
-            child.stderr.contains("ready:") && FileManager.default.fileExists(atPath: self.socket) || !child.isRunning
+        // Looked for each time the terminal logs: the control socket is made
+        // before the line "control: PATH", and "ready:" comes after the first
+        // frame, so one of the two lines is the last thing to wait for. 60 s: a
+        // start takes a second here, but a loaded 2-core CI machine has taken 20.
+        let ready = await child.waitForOutput(timeout: .seconds(60)) {
+            child.stderr.contains("ready:") && FileManager.default.fileExists(atPath: self.socket)
         }
         guard ready, child.isRunning else {
             throw TerminalError.didNotStart("\(command + run) ended with status \(child.terminationStatus.map(String.init) ?? "none"): \(child.stderr)")
@@ -145,11 +149,11 @@ final class TerminalProcess: @unchecked Sendable {
     }
 
     /// Waits until some label or value on screen contains `text`.
-    func waitForText(_ text: String, timeout: Duration = .seconds(10)) async throws -> Bool {
+    func waitForText(_ text: String, timeout: Duration = .seconds(30)) async throws -> Bool {
         try await eventuallyThrowing(timeout: timeout) { try await self.texts().contains { $0.contains(text) } }
     }
 
-    func waitForScreen(_ name: String, timeout: Duration = .seconds(10)) async throws -> Bool {
+    func waitForScreen(_ name: String, timeout: Duration = .seconds(30)) async throws -> Bool {
         try await eventuallyThrowing(timeout: timeout) { try await self.screen() == name }
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// `time_zone` in teller.conf is the branch's wall clock: the terminal sets
 /// `TZ` to it when it starts, so the status bar reads the zone's time,
 /// daylight saving included, whatever zone the service was started in.
 /// libfaketime moves the terminal's wall clock to the instants below.
-@Suite(.serialized) struct TimeZoneTests {
+@Suite(.serialized, .tags(.realProcess)) struct TimeZoneTests {
     /// A zone, an instant, and what the clock reads in its first minute:
     /// half a minute in, because the fake clock starts within a second of it.
     static let cases: [(zone: String, utc: String, reading: String)] = [

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ProcessHarness
+import ProcessTestSupport
 
 /// Issue 42, item 11: the package starts `teller.service` before anyone has
 /// provisioned the terminal. Without a terminal id it shows the technician
 /// what to do, offers no sign-in, and contacts no bank.
-@Suite(.serialized) struct UnprovisionedTerminalTests {
+@Suite(.serialized, .tags(.realProcess)) struct UnprovisionedTerminalTests {
     @Test func aTerminalWithoutATerminalIDShowsTheTechnicianNoticeAndNoSignIn() async throws {
         let terminal = try TerminalProcess(host: nil, without: ["terminal_id"])
         try await terminal.start()

@@ -33,7 +33,7 @@ public final class DatabaseCheck: Sendable {
     private let store: TellerStore
     private let firstAfter: Duration
     private let every: Duration
-    private let state = Mutex<(last: Outcome?, stopped: Bool)>((nil, false))
+    private let state = Mutex<(last: Outcome?, stopped: Bool, telling: Task<Void, Never>?)>((nil, false, nil))
 
     /// The mark a check that found damage leaves beside `databasePath`.
     public static func markPath(for databasePath: String) -> String { databasePath + ".damaged" }
@@ -51,6 +51,12 @@ public final class DatabaseCheck: Sendable {
 
     /// The last check's outcome, or nil before the first has finished.
     public var last: Outcome? { state.withLock { $0.last } }
+
+    /// Returns once the store has been told of the damage the last check
+    /// found (``check()`` tells it from a task of its own); at once if none.
+    public func storeTold() async {
+        await state.withLock { $0.telling }?.value
+    }
 
     /// Starts the checks on a thread of their own.
     public func start() {
@@ -98,7 +104,8 @@ public final class DatabaseCheck: Sendable {
                 Log.error("database check: cannot leave \(DatabaseCheck.markPath(for: path)): \(error)")
             }
             let store = self.store
-            Task { await store.damageFound(damage) }
+            let telling = Task { await store.damageFound(damage) }
+            state.withLock { $0.telling = telling }
         } else {
             Log.info("database check: \(path) is whole (quick_check, \(outcome.seconds.fixed(decimals: 2)) s)")
         }

@@ -12,7 +12,9 @@ extension HostIntegrationTests {
             let host = ReferenceHost(directory: TemporaryDirectory("teller-host"), port: port)
             let terminal = try Terminal(hostURL: URL(string: "http://127.0.0.1:\(port)")!)
 
-            let drained = try await whileRunning(terminal.engine()) {
+            let engine = terminal.engine()
+            let events = await engine.events()
+            let drained = try await whileRunning(engine) {
                 for index in 0..<50 {
                     _ = try await terminal.store.enqueue(HostFixtures.deposit(100 + Int64(index)))
                 }
@@ -26,7 +28,7 @@ extension HostIntegrationTests {
                 #expect(try await terminal.store.summary().pendingCount == 50, "nothing may leave the queue while the host is down")
 
                 try await host.start()
-                return try await eventually(timeout: .seconds(120)) { try await terminal.isDrained() }
+                return try await TellerDataTests.drained(terminal.store, seeing: events, within: .seconds(120))
             }
             #expect(drained, "the queue did not drain; host log: \(host.log)")
 

@@ -11,7 +11,7 @@ extension HostIntegrationTests {
     /// reaches a redirect target, nothing crashes, no attempt outlives the
     /// deadline by more than 1 s, SIGTERM ends it within 1 s, `teller status`
     /// names the problem; then the real host gets every row exactly once.
-    @Suite(.serialized) struct HostileHostTests {
+    @Suite(.serialized, .tags(.slow)) struct HostileHostTests {
         static let deadline = 2.0
 
         @Test(arguments: HostileMode.all) func nothingIsConfirmedThatTheBankDidNotPost(_ hostileCase: HostileMode) async throws {

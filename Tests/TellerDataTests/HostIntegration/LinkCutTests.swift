@@ -3,12 +3,7 @@ import Foundation
 import Testing
 import TellerCore
 @testable import TellerData
-
-extension Tag {
-    /// Makes network namespaces (root, iproute2): the whole `tools/test` runs
-    /// it, its fast tier (`tools/test fast`) leaves it out by name.
-    @Tag static var networkNamespace: Self
-}
+import ProcessTestSupport
 
 extension HostIntegrationTests {
     /// (g) A real link cut: terminal and host in two network namespaces joined
@@ -49,7 +44,7 @@ extension HostIntegrationTests {
                 namespace: bench.terminalNamespace)
             drain = process
 
-            let attempted = try await eventually(timeout: .seconds(20)) {
+            let attempted = try await eventually(timeout: .seconds(60)) {
                 try OutboxRowSnapshot.all(inDataDirectory: data.path).first.map { $0.attempts >= 1 } ?? false
             }
             try #require(attempted, "no attempt recorded; drain log: \(process.stderr)")

@@ -17,8 +17,10 @@ extension HostIntegrationTests {
             let entry = try await terminal.store.enqueue(HostFixtures.deposit(1_500))
             let later = try await terminal.store.enqueue(HostFixtures.deposit(1_600))
 
-            let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(20)) { try await terminal.isDrained() }
+            let engine = terminal.engine()
+            let events = await engine.events()
+            let drained = try await whileRunning(engine) {
+                try await TellerDataTests.drained(terminal.store, seeing: events, within: .seconds(60))
             }
             #expect(drained, "the queue did not drain; host log: \(host.log)")
 

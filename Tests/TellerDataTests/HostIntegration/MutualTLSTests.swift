@@ -11,7 +11,7 @@ extension HostIntegrationTests {
     /// certificate, another CA's, an expired one and another terminal's are
     /// each refused by the host, and the terminal names which in the problem
     /// `teller status` and the screens show. Nothing is posted meanwhile.
-    @Suite(.serialized) struct MutualTLSTests {
+    @Suite(.serialized, .tags(.slow)) struct MutualTLSTests {
         /// make-test-pki's files, and the host that trusts its CA.
         struct Bench {
             let pki: TemporaryDirectory
@@ -129,7 +129,9 @@ extension HostIntegrationTests {
             defer { Task { await bench.host.stop() } }
             let identity = try ClientIdentity.load(certificate: bench.file("T-0002.pem"), keyFile: bench.file("T-0002.key"), environment: [:])
             let directory = TemporaryDirectory("teller-terminal")
-            let store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits)
+            // The rows' due times are this clock's, moved by hand between passes.
+            let clock = FixedClock(Date())
+            let store = try TellerStore(dataDirectory: directory.path, limits: HostFixtures.limits, clock: clock)
             _ = try await store.enqueue(HostFixtures.deposit(1_000))
             func start() throws -> (SyncEngine, HostConnection) {
                 let connection = HostConnection(configuration: try HostConfiguration(baseURL: bench.host.url, requestTimeout: 5,
@@ -139,20 +141,21 @@ extension HostIntegrationTests {
                                        dataDirectory: directory.path)
                 return (SyncEngine(store: store, host: HostClient(connection: connection, vault: vault), policy: HostFixtures.quickRetries), connection)
             }
-            /// `passes` drains, each when the row is due again (quick retries: 0.05 s to 0.5 s).
-            func drain(_ engine: SyncEngine, passes: Int) async throws {
+            /// `passes` drains, each when the row is due again (quick retries: 0.05 s to 0.5 s),
+            /// the clock moved on by what the engine says it would wait (a second at most).
+            func drain(_ engine: SyncEngine, passes: Int) async {
                 for _ in 0..<passes {
-                    if let wait = await engine.drainOnce() { try await Task.sleep(for: .milliseconds(Int(min(wait, 1) * 1000) + 10)) }
+                    if let wait = await engine.drainOnce() { clock.advance(min(wait, 1) + 0.01) }
                 }
             }
             let (engine, connection) = try start()
-            try await drain(engine, passes: 6)
+            await drain(engine, passes: 6)
             #expect(try await bench.host.stats().certificateMismatches == 1, "one answer is enough: the host was asked again")
             #expect(connection.reachability.problem?.kind == .certificateOtherTerminal)
             #expect(try await store.summary().pendingCount == 1)
 
             let (restarted, _) = try start()
-            try await drain(restarted, passes: 3)
+            await drain(restarted, passes: 3)
             #expect(try await bench.host.stats().certificateMismatches == 2)
             #expect(try await bench.host.journal().isEmpty)
         }
@@ -169,9 +172,10 @@ extension HostIntegrationTests {
             let common = ["--ca-file", bench.file("ca.pem"), "--retry-base-s", "0.05", "--retry-cap-s", "0.1"]
             let (refused, refusedFiles) = try TellerDrainProcess.start(dataDirectory: directory.path, hostURL: bench.host.url, options: common)
             defer { withExtendedLifetime(refusedFiles) {} }
-            // Many retries: the host logs one refused handshake for each.
-            for _ in 0..<100 where bench.host.log.components(separatedBy: "handshake refused").count < 6 {
-                try await Task.sleep(for: .milliseconds(100))
+            // Many retries: the host logs one refused handshake for each (looked for as it logs).
+            let hostProcess = try #require(bench.host.child)
+            _ = await hostProcess.waitForOutput(timeout: .seconds(60)) {
+                hostProcess.stderr.components(separatedBy: "handshake refused").count >= 6
             }
             await refused.stop()
             let attempts = bench.host.log.components(separatedBy: "handshake refused").count - 1
@@ -186,7 +190,8 @@ extension HostIntegrationTests {
             let (untilEmpty, untilEmptyFiles) = try TellerDrainProcess.start(dataDirectory: directory.path, hostURL: bench.host.url,
                                                                              options: common + ["--until-empty"])
             defer { withExtendedLifetime(untilEmptyFiles) {} }
-            let said = await eventually(timeout: .seconds(10)) { untilEmpty.stderr.contains("sync: certificateMissing") }
+            let said = await untilEmpty.firstLine(containing: "sync: certificateMissing", in: .stderr, timeout: .seconds(60)) != nil
+            // Retrying every 0.1 s meanwhile: half a second in which a second line would show.
             try await Task.sleep(for: .milliseconds(500))
             await untilEmpty.stop()
             #expect(said, "\(untilEmpty.stderr)")

@@ -15,7 +15,7 @@ extension HostIntegrationTests {
     /// make one commit slow so that the host provably meets the next row
     /// while it runs; the host's journal (or the hostile host's record)
     /// shows the order in which the bank saw the rows.
-    @Suite struct PipelineTests {
+    @Suite(.tags(.slow)) struct PipelineTests {
         /// Rows a, b, c, … in queue order, and their keys.
         struct Rows {
             let ids: [Int64]

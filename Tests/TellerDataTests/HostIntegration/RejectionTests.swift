@@ -14,25 +14,16 @@ extension HostIntegrationTests {
             _ = try await terminal.client.health()
             let engine = terminal.engine()
             let events = await engine.events()
-            let collector = Task {
-                var seen: [SyncEvent] = []
-                for await event in events {
-                    seen.append(event)
-                    if case .rejected = event { break }
-                }
-                return seen
-            }
 
             // Jonas Weber has 42.50; the terminal has no cached balance, so only the host can refuse.
             let entry = try await terminal.store.enqueue(HostFixtures.withdrawal(5_000, from: HostFixtures.low))
-            let settled = try await whileRunning(engine) {
-                try await eventually(timeout: .seconds(15)) { try await terminal.isDrained() }
-            }
-            #expect(settled)
-            // The engine has stopped: whatever the collector has not seen will not come.
-            try await Task.sleep(for: .milliseconds(100))
-            collector.cancel()
-            let seen = await collector.value
+            // The engine's events until its rejection, published once the outcome is committed.
+            let seen = try await whileRunning(engine) {
+                try await watch(events, within: .seconds(60)) { seen in
+                    seen.contains { if case .rejected = $0 { true } else { false } }
+                }
+            } ?? []
+            #expect(try await terminal.isDrained(), "events: \(seen)")
 
             let row = try #require(try await terminal.store.entry(for: entry.key))
             #expect(row.state == .rejected(reason: "insufficient_funds", acknowledged: false))

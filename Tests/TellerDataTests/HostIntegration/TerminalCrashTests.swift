@@ -24,7 +24,7 @@ extension HostIntegrationTests {
             let retries = ["--retry-base-s", "0.05", "--retry-cap-s", "0.5", "--request-timeout-s", "30"]
 
             let (first, firstFiles) = try TellerDrainProcess.start(dataDirectory: data.path, hostURL: host.url, options: retries)
-            let midway = try await eventually(timeout: .seconds(20)) { try await host.journal(outcome: "posted").count >= 10 }
+            let midway = try await eventually(timeout: .seconds(60)) { try await host.journal(outcome: "posted").count >= 10 }
             // From here the host holds every answer after committing it. Once an
             // answer already on its way has arrived, the drain waits on a
             // posting the host committed and it has not heard of: the kill
@@ -32,7 +32,7 @@ extension HostIntegrationTests {
             // restarted drain meets a replayed outcome).
             try await host.setFaults(.init(delayMs: 20_000))
             try await Task.sleep(for: .milliseconds(300))
-            let held = try await eventually(timeout: .seconds(20)) {
+            let held = try await eventually(timeout: .seconds(60)) {
                 try await host.journal(outcome: "posted").count > TellerDrainProcess.confirmedKeys(in: first.stderr).count
             }
             kill(first.pid, SIGKILL)

@@ -10,7 +10,7 @@ extension HostIntegrationTests {
     /// Issue 27, item 1: a till's opening and closing reach the bank as their
     /// own idempotent records (docs/host-api.md §11), after the payments,
     /// against the reference host (and the hostile one for wrong answers).
-    @Suite struct TillEventSyncTests {
+    @Suite(.tags(.slow)) struct TillEventSyncTests {
         /// A till event row as the store keeps it.
         struct Row: Sendable, Equatable {
             let key: String
@@ -57,7 +57,7 @@ extension HostIntegrationTests {
             let refused = try await terminal.store.enqueue(HostFixtures.deposit(5_000, into: HostFixtures.blocked))
             let posted = try await terminal.store.enqueue(HostFixtures.deposit(2_000))
             let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(15)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             #expect(drained)
             let refusedRow = try #require(try await terminal.store.entry(for: refused.key))
@@ -88,7 +88,8 @@ extension HostIntegrationTests {
                 // Let the engine find nothing to do and go idle first.
                 try await Task.sleep(for: .milliseconds(500))
                 _ = try await terminal.store.open(by: HostFixtures.maria, count: Self.count([5000: 2]))
-                return try await eventually(timeout: .seconds(10)) { try await Self.allSent(terminal) }
+                // Half the 120 s idle timer: only the open's wake can explain a send within it.
+                return try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let rows = try await Self.rows(terminal.store)
             #expect(sent, "the opening waited for the idle timer; rows: \(rows)")
@@ -102,7 +103,7 @@ extension HostIntegrationTests {
             try await Self.day(terminal, closing: [5000: 2, 2000: 2], approvedBy: HostFixtures.tom)
 
             let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(20)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let rows = try await Self.rows(terminal.store)
             #expect(drained, "not everything reached the host; rows: \(rows); host log: \(host.log)")
@@ -139,7 +140,7 @@ extension HostIntegrationTests {
             try await Self.day(terminal)
             let engine = terminal.engine()
             let drained = try await whileRunning(engine) {
-                try await eventually(timeout: .seconds(20)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let first = try await Self.rows(terminal.store)
             #expect(drained, "rows: \(first); host log: \(host.log)")
@@ -181,7 +182,7 @@ extension HostIntegrationTests {
             #expect(waiting.first?.lastError?.contains("503") == true, "\(waiting)")
 
             let sent = try await whileRunning(engine) {
-                try await eventually(timeout: .seconds(20)) { try await Self.allSent(terminal) }
+                try await eventually(timeout: .seconds(60)) { try await Self.allSent(terminal) }
             }
             let rows = try await Self.rows(terminal.store)
             #expect(sent, "rows: \(rows)")
@@ -233,8 +234,10 @@ extension HostIntegrationTests {
             let request = try TransactionRequest(kind: .deposit, account: HostFixtures.rich, amount: Money(minorUnits: 2_500, currency: .eur),
                                                  operatorID: HostFixtures.maria, approvedBy: HostFixtures.tom)
             let entry = try await terminal.store.enqueue(request)
-            let drained = try await whileRunning(terminal.engine()) {
-                try await eventually(timeout: .seconds(20)) { try await terminal.isDrained() }
+            let engine = terminal.engine()
+            let events = await engine.events()
+            let drained = try await whileRunning(engine) {
+                try await TellerDataTests.drained(terminal.store, seeing: events, within: .seconds(60))
             }
             #expect(drained)
             let postings = try await host.journal(outcome: "posted")

@@ -28,8 +28,11 @@ extension HostIntegrationTests {
             let b = try await terminal.store.enqueue(HostFixtures.deposit(6_200))
             let c = try await terminal.store.enqueue(HostFixtures.deposit(6_300))
             let engine = terminal.engine()
+            let store = terminal.store
 
             let held = try await whileRunning(engine) { () async throws -> Bool in
+                // A poll: the engine says "sending" when the request leaves, which
+                // may come before the store has marked the row so (the two run side by side).
                 let sending = try await eventually(timeout: .seconds(20), interval: .milliseconds(5)) {
                     try await terminal.store.entry(for: a.key)?.state == .sending
                 }
@@ -40,8 +43,9 @@ extension HostIntegrationTests {
                 // b is queued (and already read by the engine as the next row): it can still be voided.
                 let voided = try await terminal.store.void(b.key, reason: .duplicate, by: HostFixtures.maria)
                 #expect(voided.state == .voided(reason: .duplicate))
+                let outcomes = await engine.events()
                 try await host.setFaults(.init(delayMs: 0))
-                return try await eventually(timeout: .seconds(30)) { try await terminal.isDrained() }
+                return try await drained(store, seeing: outcomes, within: .seconds(60))
             }
             #expect(held, "the queue did not drain")
             let posted = try await host.journal(outcome: "posted").map(\.idempotencyKey)

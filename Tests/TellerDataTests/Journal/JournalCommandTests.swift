@@ -4,10 +4,11 @@ import Testing
 import TellerCore
 @testable import TellerData
 @testable import SQLite
+import ProcessTestSupport
 
 /// `teller journal verify` and `teller journal export` as a technician runs
 /// them: the real executable on a real data directory, read-only.
-@Suite struct JournalCommandTests {
+@Suite(.tags(.realProcess)) struct JournalCommandTests {
     let directory = TemporaryDirectory("teller-journal-command")
 
     /// Runs `teller journal ARGUMENTS --data-dir DATA` with an empty configuration.

@@ -5,11 +5,12 @@ import TellerCore
 @testable import TellerData
 @testable import SQLite
 @testable import Cryptography
+import ProcessTestSupport
 
 /// The electronic journal in a real teller.db: chained by SHA-256, appended
 /// in the transaction of the change it records, append-only in SQL, and a
 /// verifier that names the first broken entry.
-@Suite struct JournalTests {
+@Suite(.tags(.realProcess)) struct JournalTests {
     let directory = TemporaryDirectory("teller-journal")
     let clock = FixedClock(Fixtures.noon)
 

@@ -2,12 +2,13 @@
 import Foundation
 import Testing
 @testable import TellerData
+import ProcessTestSupport
 
 /// `teller status --settled` and `--drained`: what deploy/lib/common.sh and
 /// the image's health gate ask, answered in the exit code, on real
 /// databases; never a 0 they could take for "empty" when teller could not
 /// read the queue.
-@Suite struct StatusQuestionTests {
+@Suite(.tags(.realProcess)) struct StatusQuestionTests {
     static let notSettled: Int32 = 10
 
     @Test func queuedRowsAreNeitherSettledNorDrained() async throws {

@@ -2,11 +2,12 @@
 import Foundation
 import Testing
 @testable import TellerData
+import ProcessTestSupport
 
 /// `teller status` only reads: for every database it must refuse, the real
 /// binary exits with that case's code, names the file and the problem on
 /// stderr, and leaves every byte and every directory entry as it was.
-@Suite struct StatusRefusalTests {
+@Suite(.tags(.realProcess)) struct StatusRefusalTests {
     func expectRefused(_ kind: BrokenDataDirectory.Case, exitCode: Int32, saying problem: String) async throws {
         let broken = try await BrokenDataDirectory(kind)
         let before = try await DirectorySnapshot(broken.root.path)

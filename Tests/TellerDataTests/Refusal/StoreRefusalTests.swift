@@ -4,11 +4,12 @@ import Testing
 import TellerCore
 @testable import TellerData
 @testable import SQLite
+import ProcessTestSupport
 
 /// `teller run` opens the store read-write; it refuses the same broken
 /// files as `teller status`, before any pragma that writes, and leaves them
 /// byte for byte as they were (no -wal or -shm either).
-@Suite struct StoreRefusalTests {
+@Suite(.tags(.realProcess)) struct StoreRefusalTests {
     @Test(arguments: [BrokenDataDirectory.Case.zeroLength, .foreign, .newerSchema, .truncated])
     func readWriteOpenRefusesAndKeepsTheFile(_ kind: BrokenDataDirectory.Case) async throws {
         let broken = try await BrokenDataDirectory(kind)

@@ -4,12 +4,13 @@ import Testing
 import TellerCore
 @testable import TellerData
 @testable import SQLite
+import ProcessTestSupport
 
 /// Retention on real teller.db files holding history written through the
 /// store's own write path (``SyntheticHistory``): what the bank settled
 /// goes after `retention_days`, nothing it has not answered ever does, and
 /// the journal stays a verifiable chain across it.
-@Suite struct RetentionTests {
+@Suite(.tags(.realProcess, .slow)) struct RetentionTests {
     let directory = TemporaryDirectory("teller-retention")
     /// 2026-01-01 00:00 UTC.
     let clock = SyntheticHistory.Clock(Date(timeIntervalSince1970: 1_767_225_600))
