@@ -57,15 +57,16 @@ import Testing
 
         // A drip keeps a request in flight: SIGTERM must still end the terminal
         // at once, not when the transfer gives up (request_timeout_s, 10 s by
-        // default). It takes well under 1 s on an idle machine; the bound is 3 s
+        // default). It takes well under 1 s on an idle machine; the bound is 5 s
         // because this test shares 2 cores with builds and virtual machines
-        // (1.26 s was seen beside an arm64 build), and it is still a third of the timeout.
+        // (1.26 s was seen beside an arm64 build, 3.18 s at a load of 12), and
+        // it is still half of the timeout.
         let child = try #require(terminal.child)
         let signalled = ContinuousClock.now
         kill(child.pid, SIGTERM)
-        #expect(await child.waitForExit(timeout: .seconds(6)))
+        #expect(await child.waitForExit(timeout: .seconds(9)))
         let took = ContinuousClock.now - signalled
-        #expect(took < .seconds(3), "SIGTERM took \(took)")
+        #expect(took < .seconds(5), "SIGTERM took \(took)")
         #expect(child.terminationStatus == 0, "\(child.stderr)")
 
         // With the bank again: the deposit posts exactly once.
