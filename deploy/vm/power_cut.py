@@ -140,7 +140,13 @@ def boot(args, job_boot, disk, out, kill_after=None):
                     failures.append(f"boot {job_boot}: the queue screendump is blank")
                 guest.reply("OK")
             elif line == "QUEUE":
-                status, stdout, stderr = ctl(args.teller, args.control_socket, "ui")
+                # A guest under TCG on a loaded host can take longer than
+                # ctl's own 30 s; the answer is tagged, so a late one for an
+                # earlier try is skipped and asking again is safe.
+                for _ in range(3):
+                    status, stdout, stderr = ctl(args.teller, args.control_socket, "ui")
+                    if status == 0 or "did not answer within" not in stderr:
+                        break
                 if status == 0:
                     tree = json.loads(stdout)
                 else:
