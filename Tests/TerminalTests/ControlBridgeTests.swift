@@ -114,8 +114,7 @@ import ProcessTestSupport
         // The server is a kernel thread of its own: on the cooperative pool, a
         // test run that keeps both cores busy could hold it past ctl's 30 s.
         let request = Mutex<String?>(nil)
-        let server = KernelThread.start {
-            guard let client = port.nextClientWaiting(timeout: .seconds(60)), let line = client.readLine() else { return }
+        @Sendable func serve(_ client: HostClient, _ line: String) {
             request.withLock { $0 = line }
             let tag = line.split(separator: " ", maxSplits: 1).first.map { String($0.dropFirst()) } ?? ""
             try? client.send(#"{"id":"someone-else","ok":true,"result":{"screen":"stale"}}"# + "\n")
@@ -123,6 +122,13 @@ import ProcessTestSupport
             // Held open until ctl hangs up: a client reading to the end would
             // wait out its own 30 s deadline and fail.
             _ = client.readLine(timeout: .seconds(90))
+        }
+        // Without a client or its line the thread ends with `request` nil,
+        // which the `#require` below reports.
+        let server = KernelThread.start {
+            if let client = port.nextClientWaiting(timeout: .seconds(60)), let line = client.readLine() {
+                serve(client, line)
+            }
         }
         let ctl = try ChildProcess(TestProducts.executable("teller"), ["ctl", "--socket", port.path, "status"])
         defer { ctl.killNow(); server.join() }
