@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 import SystemCalls
+#if canImport(Glibc)
 import Glibc
 #endif
 import Synchronization

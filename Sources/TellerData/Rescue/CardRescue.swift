@@ -1,9 +1,9 @@
 import SystemCalls
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
 import SQLite
 import Cryptography
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// Reads the data directory of a dead terminal's card for `teller rescue`

@@ -2,9 +2,9 @@ import SystemCalls
 import FoundationEssentials
 import Synchronization
 import TellerCore
+import SQLite
 #if canImport(Glibc)
 import Glibc
-import SQLite
 #endif
 
 /// The whole-file check of `teller.db` that the running terminal makes in

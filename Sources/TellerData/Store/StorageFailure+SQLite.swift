@@ -1,9 +1,9 @@
 import SystemCalls
 import FoundationEssentials
 import TellerCore
+import SQLite
 #if canImport(Glibc)
 import Glibc
-import SQLite
 #endif
 
 extension StorageFailure {
