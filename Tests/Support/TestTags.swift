@@ -30,4 +30,11 @@ extension Tag {
     /// idle-ish 2-core machine; measured, not guessed (docs/qa.md). Put on
     /// the suite that is slow, not on a parent whose children are quick.
     @Tag public static var slow: Self
+
+    /// Waits by the wall clock for work it does not drive itself: a
+    /// background actor's timer, a long run of main-actor hops. Such a wait
+    /// starves when CPU-bound suites fill the cooperative pool and the main
+    /// actor for minutes, as under qemu-user's emulation, so tools/build-arm64
+    /// runs these suites after the rest, one test at a time.
+    @Tag public static var wallClock: Self
 }

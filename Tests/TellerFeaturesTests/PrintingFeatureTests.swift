@@ -3,13 +3,14 @@ import Testing
 import TellerCore
 @testable import TellerFeatures
 import TellerFakes
+import ProcessTestSupport
 
 /// What the screens offer and say about printing: Reprint on the receipt
 /// and on queue rows (a copy in the print queue), none without a printer
 /// or for a voided payment, and the printer's state in the status bar and
 /// diagnostics.
 @MainActor
-@Suite struct PrintingFeatureTests {
+@Suite(.tags(.wallClock)) struct PrintingFeatureTests {
     static func deposit() throws -> TransactionRequest {
         try TransactionRequest(kind: .deposit, account: FeatureHarness.account, amount: FeatureHarness.eur(1_500), operatorID: OperatorID("1001")!)
     }

@@ -14,7 +14,7 @@ import ProcessTestSupport
 /// The print spooler through real parts: a teller.db on disk, the receipt
 /// laid out by TellerUI, ESC/POS over TCP to the virtual printer on the
 /// loopback, and the bytes read back by the ESC/POS decoder.
-@Suite(.tags(.realProcess, .virtualPrinter)) struct PrintSpoolerTests {
+@Suite(.tags(.realProcess, .virtualPrinter, .wallClock)) struct PrintSpoolerTests {
     /// DLE EOT 1 to 4 answers of a printer with nothing to report.
     static let ready: [UInt8: UInt8] = [1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12]
     /// Offline (1: bit 3), stopped at the paper's end (2: bit 5), the end sensor empty (4: bits 5, 6).
