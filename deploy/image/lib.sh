@@ -19,7 +19,11 @@ ESP_VOLUME_ID=7E11E700
 # Where customize leaves the boot partition's files in the tree, for build to move out.
 ESP_STAGE=teller-esp
 
-IMAGE_CACHE=$REPO_DIR/.build/image/cache
+# The packages mmdebstrap downloaded, named by package, version and
+# architecture, kept outside the clone (tools/lib.sh, teller_cache).
+TELLER_ROOT=${TELLER_ROOT:-$REPO_DIR}
+. "$REPO_DIR/tools/lib.sh"
+IMAGE_CACHE=$(teller_cache image)
 IMAGE_KEYS_DEFAULT=$REPO_DIR/.build/image/keys
 IMAGE_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 

@@ -761,7 +761,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--bundles", required=True, help="a folder with good.raucb, broken-teller.raucb, broken-kernel.raucb, foreign-key.raucb, foreign-arch.raucb")
     ap.add_argument("--power-cuts", type=int, default=10)
-    ap.add_argument("--ansible", required=True, help="the bin folder of a venv with ansible-core (.build/ansible-venv/bin)")
+    ap.add_argument("--ansible", required=True, help="the bin folder of a venv with ansible-core (tools/lib.sh, ensure_ansible_venv)")
     args = ap.parse_args()
     p = Proof(args)
     try:
