@@ -172,9 +172,10 @@ public let commandUsage: [String: String] = [
         runs QA scenarios (docs/qa.md) in-process, or through uinput on a real kernel.
         """,
     "ctl": """
-        usage: teller ctl [--socket PATH] COMMAND
+        usage: teller ctl [--socket PATH] [--timeout SECONDS] COMMAND
         talks to the running terminal over its control socket: \(ControlCommand.usage)
-        TELLER_CONTROL_SOCKET overrides the socket path.
+        TELLER_CONTROL_SOCKET overrides the socket path. --timeout: how long to wait for the
+        answer, which comes once the command has run (default \(ControlClient.defaultTimeout) s, at most \(ControlClient.longestTimeout)).
         """,
     "console-lock": """
         usage: teller console-lock [--tty /dev/ttyN]

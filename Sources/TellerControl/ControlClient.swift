@@ -8,19 +8,34 @@ import FoundationEssentials
 public enum ControlClient: Sendable {
     public static var defaultSocket: String { Configuration.defaultControlSocketPath }
 
+    /// How long ctl waits for an answer unless `--timeout` says otherwise.
+    public static let defaultTimeout = 30
+    /// The longest `--timeout` taken: an hour.
+    public static let longestTimeout = 3600
+
     public static func run(_ arguments: [String]) -> Int32 {
         var socketPath = ProcessInfo.processInfo.environment["TELLER_CONTROL_SOCKET"] ?? defaultSocket
+        var timeout = defaultTimeout
         var words = arguments[...]
-        if words.first == "--socket" {
+        // The options, in any order, before the command.
+        while let option = words.first, option == "--socket" || option == "--timeout" {
             words.removeFirst()
-            guard let path = words.popFirst() else {
-                Log.error("teller ctl: --socket needs a path")
+            guard let value = words.popFirst() else {
+                Log.error("teller ctl: \(option) needs \(option == "--socket" ? "a path" : "a number of seconds")")
                 return 2
             }
-            socketPath = path
+            if option == "--socket" {
+                socketPath = value
+            } else {
+                guard let seconds = Int(value), (1...longestTimeout).contains(seconds) else {
+                    Log.error("teller ctl: --timeout '\(value)' is not a whole number of seconds from 1 to \(longestTimeout)")
+                    return 2
+                }
+                timeout = seconds
+            }
         }
         guard !words.isEmpty else {
-            Log.error("usage: teller ctl [--socket PATH] \(ControlCommand.usage)")
+            Log.error("usage: teller ctl [--socket PATH] [--timeout SECONDS] \(ControlCommand.usage)")
             return 2
         }
         var command: ControlCommand
@@ -42,7 +57,7 @@ public enum ControlClient: Sendable {
             switch command {
             // The file is the caller's: the PNG and the recording travel in the
             // protocol, so both work across the virtual device's channel too.
-            case .screenshot(let path): return try screenshot(to: path, socketPath: socketPath)
+            case .screenshot(let path): return try screenshot(to: path, socketPath: socketPath, timeout: timeout)
             case .play(let path): command = .playRecording(text: try recording(at: path))
             default: break
             }
@@ -53,7 +68,7 @@ public enum ControlClient: Sendable {
         // One line on the wire: `line` escapes newlines in typed text.
         let line = command.line
         do {
-            switch try ControlAnswer.result(of: send(line, to: socketPath)) {
+            switch try ControlAnswer.result(of: send(line, to: socketPath, timeout: timeout)) {
             case .null: break
             case .string(let text): print(text)
             case let result: print(String(decoding: try result.encoded(pretty: true), as: UTF8.self))
@@ -67,8 +82,8 @@ public enum ControlClient: Sendable {
 
     /// Asks for the screen as PNG and writes it to `path` here; prints what
     /// the terminal answered, with the path in place of the image.
-    private static func screenshot(to path: String, socketPath: String) throws -> Int32 {
-        let result = try ControlAnswer.result(of: send(ControlCommand.screenshotPNG.line, to: socketPath))
+    private static func screenshot(to path: String, socketPath: String, timeout: Int) throws -> Int32 {
+        let result = try ControlAnswer.result(of: send(ControlCommand.screenshotPNG.line, to: socketPath, timeout: timeout))
         guard case .object(var fields) = result, case .string(let encoded)? = fields["png"], let png = Data(base64Encoded: encoded) else {
             throw ControlError.failed("the terminal's screenshot answer has no PNG (is it an older teller?)")
         }
@@ -107,7 +122,7 @@ public enum ControlClient: Sendable {
     /// use one after another, where an answer left for a client that hung up
     /// may come first. The answer is one line; it ends at its line feed, not
     /// when the peer hangs up, because that socket never hangs up.
-    public static func send(_ line: String, to path: String, timeout: Int = 30) throws(ControlError) -> Data {
+    public static func send(_ line: String, to path: String, timeout: Int = defaultTimeout) throws(ControlError) -> Data {
         let id = String(UInt64.random(in: 1...UInt64.max), radix: 36)
         let answer = try exchange("@\(id) \(line)", with: path, expecting: id, timeout: timeout)
         guard !answer.isEmpty else { throw .failed("the terminal closed the connection without an answer") }
@@ -116,7 +131,7 @@ public enum ControlClient: Sendable {
 
     /// Writes `line` as it is and reads answer lines until one carries `id`
     /// (any answer, without an id); ``ControlBridge`` relays tagged lines this way.
-    public static func exchange(_ line: String, with path: String, expecting id: String?, timeout: Int = 30) throws(ControlError) -> Data {
+    public static func exchange(_ line: String, with path: String, expecting id: String?, timeout: Int = defaultTimeout) throws(ControlError) -> Data {
         let deadline = ContinuousClock.now + .seconds(timeout)
         let socket: UnixSocket
         do {

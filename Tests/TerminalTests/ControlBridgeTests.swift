@@ -140,6 +140,36 @@ import ProcessTestSupport
         #expect(ctl.terminationStatus == 0, "\(ctl.stderr)")
         #expect(ctl.stdout.contains("\"home\"") && !ctl.stdout.contains("stale"), "\(ctl.stdout)")
     }
+
+    /// `--timeout` is how long ctl waits for the answer: against a server
+    /// that takes the line and never answers, ctl gives up after it, names
+    /// it, and exits 1 (ctl's own 30 s would say "within 30 s").
+    @Test func ctlWaitsForItsAnswerAsLongAsItIsTold() async throws {
+        let directory = TemporaryDirectory("teller-ctl-timeout")
+        let port = try PortStandIn(directory.file("silent.sock"))
+        let taken = Mutex(false)
+        let server = KernelThread.start {
+            if let client = port.nextClientWaiting(timeout: .seconds(60)), client.readLine() != nil {
+                taken.withLock { $0 = true }
+                _ = client.readLine(timeout: .seconds(90))
+            }
+        }
+        let ctl = try ChildProcess(TestProducts.executable("teller"), ["ctl", "--timeout", "2", "--socket", port.path, "status"])
+        defer { ctl.killNow(); server.join() }
+        #expect(await ctl.waitForExit(timeout: .seconds(25)), "ctl did not give up after its 2 s")
+        #expect(taken.withLock { $0 }, "ctl never sent its line")
+        #expect(ctl.terminationStatus == 1, "\(ctl.stderr)")
+        #expect(ctl.stderr.contains("did not answer within 2 s"), "\(ctl.stderr)")
+    }
+
+    /// A timeout that is not a whole number of seconds from 1 to an hour is
+    /// refused by name before anything is sent.
+    @Test(arguments: ["0", "-5", "2.5", "soon", "3601"])
+    func aBadTimeoutIsRefusedByName(_ value: String) async throws {
+        let result = try await ChildProcess.run(TestProducts.executable("teller"), ["ctl", "--socket", "/nonexistent/ctl.sock", "--timeout", value, "status"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--timeout '\(value)'"), "\(result.stderr)")
+    }
 }
 
 /// A listening UNIX socket; each accepted connection is one host client.

@@ -160,7 +160,9 @@ class Terminal:
         with open(self.serial, errors="replace") as f:
             return f.read()
 
-    def ctl(self, *words, timeout=60):
+    def ctl(self, *words, timeout=120):
+        # 120 s: in a clean-clone run beside the other lanes, a tap while
+        # rolling-update.yml rolled out slot B went unanswered for ctl's 30 s.
         return ctl(self.teller, self.ctl_path, *words, timeout=timeout)
 
     def wait_ready(self, timeout=600):

@@ -89,10 +89,14 @@ def printer_channel(arch, port):
 
 def ctl(teller, socket_path, *words, timeout=60):
     """Runs the host's `teller ctl WORDS` against the guest over the control
-    channel; returns (exit status, stdout, stderr)."""
+    channel; returns (exit status, stdout, stderr). ctl itself waits for the
+    answer up to 5 s less than `timeout` (`--timeout`), not its own 30 s: a
+    guest under TCG on a loaded machine once took longer than that to answer
+    a tap (the image proof, 2026-12-06)."""
     env = dict(os.environ, TELLER_CONTROL_SOCKET=socket_path)
     try:
-        done = subprocess.run([teller, "ctl", *words], capture_output=True, text=True, env=env, timeout=timeout)
+        done = subprocess.run([teller, "ctl", "--timeout", str(max(1, timeout - 5)), *words],
+                              capture_output=True, text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired:
         return 124, "", f"teller ctl {' '.join(words)} did not return within {timeout} s"
     return done.returncode, done.stdout, done.stderr
