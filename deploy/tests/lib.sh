@@ -7,12 +7,15 @@ FAILED=0
 LOG_DIR=${LOG_DIR:-/tmp}
 
 # check NAME CMD...: runs CMD quietly (output kept in LOG_DIR), prints TAP.
+# CMD reads its own /dev/null, never the stdin it was given: a stdin shared
+# with another lane can be made non-blocking at any moment (ssh does so
+# while it runs), and Ansible then refuses to start.
 check() {
     local name=$1 log rc
     shift
     log=$LOG_DIR/check-$((PASSED + FAILED + 1)).log
     set +e
-    ( set -e; "$@" ) > "$log" 2>&1
+    ( set -e; "$@" ) < /dev/null > "$log" 2>&1
     rc=$?
     set -e
     if [ "$rc" -eq 0 ]; then
