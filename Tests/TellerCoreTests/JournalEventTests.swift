@@ -24,6 +24,16 @@ import TellerCore
         #expect(!event.payload.contains("\n"), "one line: \(event.payload)")
     }
 
+    /// The bytes themselves, not only what a parser makes of them: every
+    /// entry's hash is over them, so an escape written another way (a
+    /// slash escaped, `\u001B` for `\u001b`) would break the chain's
+    /// second oracle and every exported day that was verified before.
+    @Test func escapedTextHasItsExactBytes() {
+        let event = JournalEvent(kind: .print, operatorID: Self.maria,
+                                 details: ["t": .text("q\"b\\n\nt\tc\u{07}e\u{1B}/\u{7F}é\r\u{08}\u{0C}"), "plain": .text("DE89 é/")])
+        #expect(event.payload == #"{"plain":"DE89 é/","t":"q\"b\\n\nt\tc\u0007e\u001b/\#u{7F}é\r\b\f"}"#)
+    }
+
     @Test func everyKindHasItsStoredWord() {
         #expect(JournalKind.allCases.map(\.rawValue) == ["sign_in", "sign_out", "till_opened", "till_closed", "payment_enqueued",
                                                          "payment_confirmed", "payment_rejected", "void", "reversal",

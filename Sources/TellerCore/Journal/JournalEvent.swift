@@ -19,15 +19,19 @@ public struct JournalEvent: Hashable, Sendable {
 
     /// The payload as stored and hashed: ``details`` as compact JSON, keys
     /// in byte order, strings escaped as JSONEncoder escapes them. Written
-    /// by hand, as the outbox's frozen bodies are, because this is made
-    /// inside every enqueue's transaction.
+    /// by hand into one string, as the outbox's frozen bodies are, because
+    /// this is made inside every enqueue's transaction.
     public var payload: String {
         var json = "{"
-        for (index, key) in details.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-            if index > 0 { json += "," }
-            json += JournalValue.quoted(key) + ":" + details[key]!.json
+        json.reserveCapacity(64 * details.count + 2)
+        for (index, (key, value)) in details.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+            if index > 0 { json.append(",") }
+            JournalValue.appendQuoted(key, to: &json)
+            json.append(":")
+            value.appendJSON(to: &json)
         }
-        return json + "}"
+        json.append("}")
+        return json
     }
 }
 
@@ -37,33 +41,38 @@ public enum JournalValue: Hashable, Sendable {
     case integer(Int64)
     case bool(Bool)
 
-    /// The value as JSON.
-    var json: String {
+    /// Appends the value as JSON.
+    func appendJSON(to json: inout String) {
         switch self {
-        case .text(let value): JournalValue.quoted(value)
-        case .integer(let value): String(value)
-        case .bool(let value): value ? "true" : "false"
+        case .text(let value): JournalValue.appendQuoted(value, to: &json)
+        case .integer(let value): json.append(String(value))
+        case .bool(let value): json.append(value ? "true" : "false")
         }
     }
 
-    /// A JSON string: the quote, the backslash and the C0 controls escaped,
-    /// everything else as it is.
-    static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case "\u{00}"..."\u{1F}": text += "\\u" + scalar.value.zeroPadded(4, radix: 16)
-            default: text.unicodeScalars.append(scalar)
+    /// Appends `value` as a JSON string: the quote, the backslash and the
+    /// C0 controls escaped, everything else as it is. Most values (keys,
+    /// IBANs, amounts) need no escape and are appended whole.
+    static func appendQuoted(_ value: String, to json: inout String) {
+        json.append("\"")
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            json.append(value)
+        } else {
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": json.append("\\\"")
+                case "\\": json.append("\\\\")
+                case "\n": json.append("\\n")
+                case "\r": json.append("\\r")
+                case "\t": json.append("\\t")
+                case "\u{08}": json.append("\\b")
+                case "\u{0C}": json.append("\\f")
+                case "\u{00}"..."\u{1F}": json.append("\\u" + scalar.value.zeroPadded(4, radix: 16))
+                default: json.unicodeScalars.append(scalar)
+                }
             }
         }
-        return text + "\""
+        json.append("\"")
     }
 }
 
