@@ -28,6 +28,12 @@ let inputBenchmark = Benchmark(
           input_to_present_loaded_p50_ms / _p99_ms       both again, while the other core spins and commits to SQLite
           scroll_1000_rows_input_to_present_p50_ms / _p99_ms   each finger move dragging a 1,000-row queue
           input_frame_priority                           the loop thread's scheduling, as `teller run` sets it
+        What the figures depend on besides the code, printed beside them:
+          machine                                        the CPU, its cores and widest vector extension, the load average
+          NAME_machine_busy_percent / _steal_percent     the whole machine's time while NAME was measured: busy,
+                                                         and taken by the hypervisor (a VM's neighbours)
+          NAME_loop_involuntary_switches                 how often the kernel gave the loop thread's core to another thread
+          NAME_loop_page_faults                          the loop thread's page faults meanwhile (and how many read the disk)
         options:
           --taps N             taps of each kind and finger moves (default 200)
           --frame-priority N   the loop thread's real-time priority, 0 for ordinary scheduling
@@ -61,6 +67,7 @@ private final class InputBench {
             presented = nil
             waiting?.resume(returning: now)
         }
+        print(MachineConditions.describe())
         framePriority(priority)
         runtime.start()
         await harness.coordinator.start()
@@ -82,16 +89,20 @@ private final class InputBench {
             throw BenchmarkError.failed("the taps did not reach the amount screen; on \(harness.coordinator.current.screenName)")
         }
 
+        var window = try MachineConditions.Window.open()
         let (keypad, navigation) = try await keypadAndNavigation(taps: taps, with: touch)
         report("keypad_input_to_present", keypad)
         report("navigation_input_to_present", navigation)
         report("input_to_present", keypad + navigation)
         print("input_to_present_samples: \(keypad.count + navigation.count)")
+        try window.close(reporting: "input_to_present")
 
         // The same taps while the other core is busy, as a terminal's always is.
         let load = try BackgroundLoad()
         try load.start()
+        window = try MachineConditions.Window.open()
         let loaded = try await keypadAndNavigation(taps: taps, with: touch)
+        try window.close(reporting: "input_to_present_loaded")
         let commits = load.stop()
         report("input_to_present_loaded", loaded.keypad + loaded.navigation)
         print("input_to_present_loaded_load: one thread spinning, one committing to SQLite (\(commits) commits meanwhile)")
@@ -102,7 +113,9 @@ private final class InputBench {
         guard harness.coordinator.current.screenName == "queue" else {
             throw BenchmarkError.failed("the taps did not reach the queue; on \(harness.coordinator.current.screenName)")
         }
+        window = try MachineConditions.Window.open()
         report("scroll_1000_rows_input_to_present", try await drag("queue.list", moves: taps, with: touch))
+        try window.close(reporting: "scroll_1000_rows_input_to_present")
     }
 
     /// Schedules this thread, the loop's, as `teller run` does its own (`frame_priority`), and says how it runs.

@@ -16,6 +16,8 @@ import Widgets
 let renderBenchmark = Benchmark(name: "render", summary: "software renderer: full frame, pressed key, memset floor") { args in
     let iterations = args.firstIndex(of: "--iterations").flatMap { Int(args[$0 + 1]) } ?? 300
     if let loop = args.firstIndex(of: "--only").map({ args[$0 + 1] }) { return try profiledLoop(loop, iterations: iterations) }
+    // What the ratios depend on besides the code: the CPU and its vector extension, the load.
+    print(MachineConditions.describe())
     // Saving the frames lets a person check that what was timed is the real screen.
     let pngDirectory = args.firstIndex(of: "--png").map { args[$0 + 1] }
     let fonts = try FontLibrary()
