@@ -100,7 +100,7 @@ let package = Package(
         // MARK: Runtime
         /// Kernel to screen: the display, the input devices and the main loop joined to the
         /// coordinator and the screens, and the print spooler. Knows no data layer (only its ports), so
-        /// teller-bench drives it on the fakes.
+        /// the view-model and runtime tests drive it on the fakes.
         .target(name: "TellerRuntime", dependencies: ["Device", "Graphics", "Widgets", "TellerCore", "TellerFeatures", "TellerUI", "CMemory", "SystemCalls"]),
 
         // MARK: The terminal's own libraries (what the executable wires)
@@ -115,12 +115,18 @@ let package = Package(
                                                         "TellerCore", "Device", "SystemCalls"]),
         /// QA scenarios: the file format, the runner, goldens, and the uinput target.
         .target(name: "TellerQA", dependencies: ["TellerControl", "TellerConfiguration", "TellerCore", "Device", "Graphics", "Widgets", "SystemCalls"]),
+        /// The composition root: the live data layer from the configuration (store, host, sync
+        /// engine, link monitor), the coordinator over it, the display and input, the control
+        /// socket, printing, metrics and READY. `teller run` starts it; teller-bench measures it.
+        .target(name: "TellerTerminal", dependencies: ["TellerCore", "TellerData", "Cryptography", "HostTransport", "TellerFeatures", "TellerUI",
+                                                        "TellerRuntime", "Widgets", "Graphics", "Device", "SystemCalls", "TellerConfiguration",
+                                                        "TellerControl"]),
 
         // MARK: Executables
         .executableTarget(
             name: "teller",
-            dependencies: ["TellerCore", "TellerData", "SQLite", "Cryptography", "HostTransport", "TellerFeatures", "TellerUI", "TellerRuntime",
-                           "Widgets", "Graphics", "Device", "SystemCalls", "TellerConfiguration", "TellerControl", "TellerQA", "TellerCommands"],
+            dependencies: ["TellerTerminal", "TellerCommands", "TellerQA", "TellerControl", "TellerConfiguration", "TellerRuntime", "TellerData", "SQLite",
+                           "TellerCore", "Widgets", "Graphics", "Device", "SystemCalls"],
             exclude: ["hot-functions.order"],
             // The functions a start-up and a deposit run, laid out together, so that the
             // text they keep resident is theirs and not their neighbours' (docs/device.md,
@@ -134,8 +140,8 @@ let package = Package(
                                           .when(configuration: .release))]),
         .executableTarget(
             name: "teller-bench",
-            dependencies: ["TellerCore", "TellerData", "SQLite", "HostTransport", "Device", "Graphics", "Widgets", "TellerFeatures", "TellerUI",
-                           "TellerRuntime", "TellerFakes", "ProcessHarness", "SystemCalls", "TellerConfiguration"]),
+            dependencies: ["TellerTerminal", "TellerRuntime", "TellerFeatures", "TellerConfiguration", "TellerData", "SQLite", "HostTransport", "Cryptography",
+                           "TellerCore", "Widgets", "Graphics", "Device", "ProcessHarness", "SystemCalls"]),
         /// The child process the outbox crash test SIGKILLs mid-write.
         .executableTarget(
             name: "outbox-crash-writer",

@@ -1,13 +1,13 @@
 import Device
 import Graphics
 import TellerCore
-import TellerFakes
 import TellerFeatures
 import TellerRuntime
 import Widgets
 
-/// The glyph cache over a whole session at 1280x800, on the fakes, from the
-/// cold cache of a new terminal: TerminalRuntime is driven by touches
+/// The glyph cache over a whole session at 1280x800 of the terminal as
+/// `teller run` builds it (``BenchTerminal``, online to the reference
+/// host), from the cold cache of a new terminal: it is driven by touches
 /// through the real main loop to every screen (sign-in, home, find account,
 /// account, amount, review, receipt, queue, locked, diagnostics and back to
 /// sign-in), as `teller-bench input` drives it. Targets are found in the
@@ -38,10 +38,11 @@ let glyphBenchmark = Benchmark(
 
 @MainActor
 private final class GlyphBench {
-    let harness = FeatureHarness()
-    let display = OffscreenDisplay(physicalSize: Size(width: 1280, height: 800), bufferCount: 2)
-    let fonts: FontLibrary
-    let runtime: TerminalRuntime
+    /// Set once the terminal runs.
+    var terminal: BenchTerminal!
+    var fonts: FontLibrary { terminal.app.runtime.renderer.fonts }
+    var runtime: TerminalRuntime { terminal.app.runtime }
+    var display: OffscreenDisplay { terminal.display }
     let iterations: Int
     /// Look-ups the benchmark itself made (the per-screen layout and draw counts); their hits are left out of the session's.
     var own = GlyphCacheStatistics()
@@ -49,31 +50,30 @@ private final class GlyphBench {
     var screens: [(name: String, misses: Int)] = []
     var current: String?
 
-    init(iterations: Int) throws {
+    init(iterations: Int) {
         self.iterations = iterations
-        fonts = try FontLibrary()
-        let monitor = InputMonitor(configuration: .init(transform: display.transform))
-        runtime = TerminalRuntime(display: display, fonts: fonts, monitor: monitor, coordinator: harness.coordinator, scale: Scale(1.5))
     }
 
     func run() async throws {
-        runtime.start()
-        await harness.coordinator.start()
-        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "teller-bench touchscreen"),
-                                                       to: runtime.monitor)
-        let touch = TouchInjector(transform: display.transform, sink: device)
-        await quiet()
+        terminal = try await BenchTerminal()
+        let touch = terminal.touch
+        await terminal.quiet()
         try arrived()
 
         try await tap(["1", "0", "0", "1", "enter", "1", "2", "3", "4", "enter"].map { "sign-in.pin.\($0)" }, with: touch)
+        try await terminal.waitToLeave("sign-in")
+        try arrived()
         try expect("home")
-        await harness.accounts.set(cached: nil, fresh: harness.snapshot(asOf: harness.clock.now()), for: FeatureHarness.account)
         try await tap(["home.find-account"], with: touch)
-        try await tap(FeatureHarness.account.electronic.map { "find-account.keys.\($0)" } + ["find-account.open"], with: touch)
+        try await tap(BenchTerminal.account.electronic.map { "find-account.keys.\($0)" } + ["find-account.open"], with: touch)
+        try await terminal.waitToLeave("find-account")
+        try arrived()
         try expect("account")
         try await tap(["account.deposit", "amount.keys.2", "amount.keys.5", "amount.keys.00", "amount.review"], with: touch)
         try expect("review")
         try await tap(["review.confirm"], with: touch)
+        try await terminal.waitToLeave("review")
+        try arrived()
         try expect("receipt")
         try await tap(["receipt.done", "home.queue"], with: touch)
         try expect("queue")
@@ -81,7 +81,7 @@ private final class GlyphBench {
         try expect("locked")
         try await tap(["1", "2", "3", "4"].map { "locked.pin.\($0)" } + ["locked.unlock"], with: touch)
         try expect("home")
-        try await tap(["home.diagnostics"] + ["9", "8", "7", "6", "5", "4"].map { "diagnostics.pin.\($0)" } + ["diagnostics.open"], with: touch)
+        try await tap(["home.diagnostics"] + BenchTerminal.technicianPIN.map { "diagnostics.pin.\($0)" } + ["diagnostics.open"], with: touch)
         try expect("diagnostics")
         _ = try visibleFrame("diagnostics.report")
         try await tap(["diagnostics.back", "home.sign-out"], with: touch)
@@ -122,24 +122,15 @@ private final class GlyphBench {
         }
     }
 
-    private func visibleFrame(_ identifier: String) throws -> Rect {
-        guard let tree = runtime.tree, let frame = tree.visibleFrame(ofIdentifier: identifier, within: display.bounds), !frame.isEmpty else {
-            throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
-        }
-        return frame
-    }
+    private func visibleFrame(_ identifier: String) throws -> Rect { try terminal.visibleFrame(identifier) }
 
-    private func expect(_ screen: String) throws {
-        guard harness.coordinator.current.screenName == screen else {
-            throw BenchmarkError.failed("the taps reached \(harness.coordinator.current.screenName), not \(screen)")
-        }
-    }
+    private func expect(_ screen: String) throws { try terminal.expect(screen) }
 
     /// Counts the misses since the last call against the screen on top; the
     /// first time a screen is on top, also counts one layout's and one full
     /// draw's look-ups and times its frame with a cold and a warm cache.
     private func arrived() throws {
-        let name = harness.coordinator.current.screenName
+        let name = terminal.coordinator.current.screenName
         let misses = fonts.glyphCacheStatistics.misses
         if let last = screens.indices.last, screens[last].name == name, current == name {
             screens[last].misses += misses - missesCounted
@@ -192,15 +183,7 @@ private final class GlyphBench {
         }
     }
 
-    /// Lets the view models' work and the frames it asks for finish.
-    private func quiet() async {
-        await harness.coordinator.settle()
-        var frames = -1
-        while frames != runtime.loop.framesPresented {
-            frames = runtime.loop.framesPresented
-            try? await Task.sleep(for: .milliseconds(3))
-        }
-    }
+    private func quiet() async { await terminal.quiet() }
 
     private func key(_ screen: String) -> String { String(screen.map { $0 == "-" ? "_" : $0 }) }
 

@@ -1,23 +1,24 @@
 import Device
 import Graphics
 import TellerCore
-import TellerFakes
 import TellerFeatures
 import TellerRuntime
 import SystemCalls
 import TellerConfiguration
 import Widgets
 
-/// Input to presented frame on the terminal's own path at 1280x800, on the
-/// fakes: kernel-format `input_event` records are written to a pipe that
-/// the real main loop watches (epoll, through Dispatch), read and decoded by
-/// the InputMonitor's touch decoder, hit-tested and handled by
+/// Input to presented frame at 1280x800 on the terminal's own path, as
+/// `teller run` builds it (``BenchTerminal``: the real store, sync engine
+/// and coordinator, online to the reference host): kernel-format
+/// `input_event` records are written to a pipe that the real main loop
+/// watches (epoll, through Dispatch), read and decoded by the
+/// InputMonitor's touch decoder, hit-tested and handled by
 /// TerminalRuntime, TerminalView, the screen's view model and the
-/// coordinator, laid out, diffed, drawn where damaged and presented into the
-/// other of two scanout buffers, as DRM double-buffers. The clock starts
-/// before the first record of an event is written and stops in the loop's
-/// frame-presented callback (not when the waiting task runs again after
-/// it). Each tap is two samples, its press and its release.
+/// coordinator, laid out, diffed, drawn where damaged and presented into
+/// the other of two scanout buffers, as DRM double-buffers. The clock
+/// starts before the first record of an event is written and stops in the
+/// loop's frame-presented callback (not when the waiting task runs again
+/// after it). Each tap is two samples, its press and its release.
 let inputBenchmark = Benchmark(
     name: "input", summary: "kernel event written -> real main loop -> screens -> frame presented at 1280x800",
     usage: """
@@ -26,7 +27,8 @@ let inputBenchmark = Benchmark(
           navigation_input_to_present_p50_ms / _p99_ms   Back to the account and Deposit to the amount screen
           input_to_present_p50_ms / _p99_ms              both together
           input_to_present_loaded_p50_ms / _p99_ms       both again, while the other core spins and commits to SQLite
-          scroll_1000_rows_input_to_present_p50_ms / _p99_ms   each finger move dragging a 1,000-row queue
+          scroll_1000_rows_input_to_present_p50_ms / _p99_ms   each finger move dragging a queue of 1,000 payments
+                                                         entered while the bank was down
           input_frame_priority                           the loop thread's scheduling, as `teller run` sets it
         What the figures depend on besides the code, printed beside them:
           machine                                        the CPU, its cores and widest vector extension, the load average
@@ -38,6 +40,7 @@ let inputBenchmark = Benchmark(
           --taps N             taps of each kind and finger moves (default 200)
           --frame-priority N   the loop thread's real-time priority, 0 for ordinary scheduling
                                (default: teller.conf's default, \(Configuration.defaultFramePriority))
+        It starts deploy/reference-host/teller-host on loopback, as `teller-bench startup` does.
         """
 ) { args in
     let taps = args.firstIndex(of: "--taps").flatMap { Int(args[$0 + 1]) } ?? 200
@@ -47,47 +50,39 @@ let inputBenchmark = Benchmark(
 
 @MainActor
 private final class InputBench {
-    let harness = FeatureHarness()
-    let display = OffscreenDisplay(physicalSize: Size(width: 1280, height: 800), bufferCount: 2)
-    let runtime: TerminalRuntime
+    /// Set once the terminal runs.
+    var terminal: BenchTerminal!
     /// Resumed with the time the loop reported the next frame presented.
     var presented: CheckedContinuation<ContinuousClock.Instant, Never>?
 
-    init() throws {
-        let monitor = InputMonitor(configuration: .init(transform: display.transform))
-        runtime = TerminalRuntime(display: display, fonts: try FontLibrary(), monitor: monitor, coordinator: harness.coordinator,
-                                  scale: Scale(1.5))
-    }
-
     func run(taps: Int, framePriority priority: Int32) async throws {
-        runtime.onFramePresented = { [unowned self] _ in
+        print(MachineConditions.describe())
+        // The queue below is 1,000 payments entered offline: limits that let them in.
+        terminal = try await BenchTerminal(settings: [("frame-priority", "0"), ("limit-daily", "100000000"),
+                                                      ("limit-offline-queued-total", "100000000")])
+        terminal.onFramePresented { [unowned self] now in
             // The clock stops here, in the loop's callback, not when the awaiting task next runs.
-            let now = ContinuousClock.now
             let waiting = presented
             presented = nil
             waiting?.resume(returning: now)
         }
-        print(MachineConditions.describe())
+        // The loop's thread is this one (the main thread, as in `teller run`); the terminal
+        // was started without a priority so that this run's option alone decides it.
         framePriority(priority)
-        runtime.start()
-        await harness.coordinator.start()
-        let device = try runtime.loop.attachPipeDevice(capabilities: TouchInjector.capabilities(name: "teller-bench touchscreen"),
-                                                       to: runtime.monitor)
-        let touch = TouchInjector(transform: display.transform, sink: device)
-        await quiet()
+        let touch = terminal.touch
+        await terminal.quiet()
 
-        // To the amount screen by taps: the operator's ID and PIN, then the account by its IBAN.
+        // To the amount screen by taps: the operator's ID and PIN (the bank checks them), then the account by its IBAN.
         for id in ["1", "0", "0", "1", "enter", "1", "2", "3", "4", "enter"].map({ "sign-in.pin.\($0)" }) {
             _ = try await tap(id, with: touch)
         }
-        await harness.accounts.set(cached: nil, fresh: harness.snapshot(asOf: harness.clock.now()), for: FeatureHarness.account)
+        try await terminal.waitToLeave("sign-in")
         _ = try await tap("home.find-account", with: touch)
-        for character in FeatureHarness.account.electronic { _ = try await tap("find-account.keys.\(character)", with: touch) }
+        for character in BenchTerminal.account.electronic { _ = try await tap("find-account.keys.\(character)", with: touch) }
         _ = try await tap("find-account.open", with: touch)
+        try await terminal.waitToLeave("find-account")
         _ = try await tap("account.deposit", with: touch)
-        guard harness.coordinator.current.screenName == "amount" else {
-            throw BenchmarkError.failed("the taps did not reach the amount screen; on \(harness.coordinator.current.screenName)")
-        }
+        try terminal.expect("amount")
 
         var window = try MachineConditions.Window.open()
         let (keypad, navigation) = try await keypadAndNavigation(taps: taps, with: touch)
@@ -107,12 +102,17 @@ private final class InputBench {
         report("input_to_present_loaded", loaded.keypad + loaded.navigation)
         print("input_to_present_loaded_load: one thread spinning, one committing to SQLite (\(commits) commits meanwhile)")
 
-        // The queue after days offline: a finger drags 1,000 rows up and down.
-        try await harness.fillQueue(rows: 1_000)
-        for id in ["amount.back", "account.back", "find-account.back", "home.queue"] { _ = try await tap(id, with: touch) }
-        guard harness.coordinator.current.screenName == "queue" else {
-            throw BenchmarkError.failed("the taps did not reach the queue; on \(harness.coordinator.current.screenName)")
+        // The queue after days offline: the bank goes away, 1,000 deposits of 10.00, 10.01, …
+        // are entered through the store, and a finger drags them up and down.
+        await terminal.takeHostDown()
+        for index in 0..<1_000 {
+            _ = try await terminal.app.live.store.enqueue(try TransactionRequest(
+                kind: .deposit, account: BenchTerminal.account, amount: Money(minorUnits: 1_000 + Int64(index), currency: .eur),
+                operatorID: OperatorID("1001")!))
         }
+        await terminal.coordinator.refreshStatus()
+        for id in ["amount.back", "account.back", "find-account.back", "home.queue"] { _ = try await tap(id, with: touch) }
+        try terminal.expect("queue")
         window = try MachineConditions.Window.open()
         report("scroll_1000_rows_input_to_present", try await drag("queue.list", moves: taps, with: touch))
         try window.close(reporting: "scroll_1000_rows_input_to_present")
@@ -142,9 +142,7 @@ private final class InputBench {
             navigation += try await tap("amount.back", with: touch)
             navigation += try await tap("account.deposit", with: touch)
         }
-        guard harness.coordinator.current.screenName == "amount" else {
-            throw BenchmarkError.failed("navigation ended on \(harness.coordinator.current.screenName), not the amount screen")
-        }
+        try terminal.expect("amount")
         return (keypad, navigation)
     }
 
@@ -153,10 +151,8 @@ private final class InputBench {
     /// screen's height; returns, in ms, each move's time from its first
     /// record written to its frame presented.
     private func drag(_ identifier: String, moves: Int, with touch: TouchInjector) async throws -> [Double] {
-        guard let frame = runtime.layoutCurrentScreen().visibleFrame(ofIdentifier: identifier, within: display.bounds), !frame.isEmpty else {
-            throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
-        }
-        let offset = runtime.layout.state.scrollOffsets[identifier]
+        let frame = try terminal.visibleFrame(identifier, in: terminal.app.layoutCurrentScreen())
+        let offset = terminal.app.runtime.layout.state.scrollOffsets[identifier]
         var samples: [Double] = []
         var y = frame.maxY - 4
         var step = -12
@@ -170,8 +166,8 @@ private final class InputBench {
             samples.append((await nextFrame() - start).milliseconds)
         }
         try touch.up()
-        await quiet()
-        guard runtime.layout.state.scrollOffsets[identifier] != offset || moves == 0 else {
+        await terminal.quiet()
+        guard terminal.app.runtime.layout.state.scrollOffsets[identifier] != offset || moves == 0 else {
             throw BenchmarkError.failed("dragging \(identifier) did not scroll it")
         }
         return samples
@@ -180,34 +176,20 @@ private final class InputBench {
     /// Presses and releases the centre of `identifier`; returns, in ms, each
     /// event's time from its first record written to its frame presented.
     private func tap(_ identifier: String, with touch: TouchInjector) async throws -> [Double] {
-        let tree = runtime.layoutCurrentScreen()
-        guard let frame = tree.visibleFrame(ofIdentifier: identifier, within: display.bounds), !frame.isEmpty else {
-            throw BenchmarkError.failed("no visible \(identifier) on \(harness.coordinator.current.screenName)")
-        }
+        let frame = try terminal.visibleFrame(identifier, in: terminal.app.layoutCurrentScreen())
         let pressStart = ContinuousClock.now
         _ = try touch.down(frame.center)
         let pressed = await nextFrame() - pressStart
         let releaseStart = ContinuousClock.now
         try touch.up()
         let released = await nextFrame() - releaseStart
-        await quiet()
+        await terminal.quiet()
         return [pressed.milliseconds, released.milliseconds]
     }
 
     /// When the loop reported the next frame presented.
     private func nextFrame() async -> ContinuousClock.Instant {
         await withCheckedContinuation { presented = $0 }
-    }
-
-    /// Lets the view models' work and the frames it asks for finish, so no
-    /// frame of the last event is counted as the next event's.
-    private func quiet() async {
-        await harness.coordinator.settle()
-        var frames = -1
-        while frames != runtime.loop.framesPresented {
-            frames = runtime.loop.framesPresented
-            try? await Task.sleep(for: .milliseconds(3))
-        }
     }
 
     private func report(_ name: String, _ samples: [Double]) {

@@ -1,3 +1,4 @@
+import TellerTerminal
 import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
@@ -42,15 +43,6 @@ enum DrainCommand {
         } catch {
             Log.error("teller drain: \(error)")
             return 1
-        }
-    }
-
-    /// One line per change of problem, not one per retry (shared with `teller run`).
-    static func logProblem(_ problem: SyncProblem?) {
-        if let problem {
-            Log.warning("sync: \(problem.kind.rawValue): \(problem.detail)")
-        } else {
-            Log.info("sync: online: the bank answers")
         }
     }
 

@@ -1,3 +1,4 @@
+import TellerTerminal
 import TellerCommands
 import TellerQA
 import TellerControl

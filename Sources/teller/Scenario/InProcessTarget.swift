@@ -1,3 +1,4 @@
+import TellerTerminal
 import TellerQA
 import TellerControl
 import TellerConfiguration

@@ -12,7 +12,7 @@ import Widgets
 /// events into the input monitor, the path real devices use; nothing here
 /// calls a view model directly.
 extension TerminalApp: ControlHandler {
-    func handle(_ command: ControlCommand) async throws -> JSONValue {
+    public func handle(_ command: ControlCommand) async throws -> JSONValue {
         switch command {
         case .status:
             return await statusReport()

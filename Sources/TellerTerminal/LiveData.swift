@@ -1,4 +1,3 @@
-import TellerCommands
 import TellerConfiguration
 import SystemCalls
 import FoundationEssentials
@@ -8,16 +7,26 @@ import HostTransport
 
 /// The live data layer built from the configuration: the store, and when a
 /// host is configured the host client, token vault, sync engine and the
-/// link monitor that wakes it. Only the executable builds live parts.
-struct LiveData {
-    let store: TellerStore
-    let host: HostClient?
-    let engine: SyncEngine?
-    let linkMonitor: LinkMonitor?
+/// link monitor that wakes it. Only the composition root builds live parts
+/// (``TerminalApp``, `teller drain`).
+public struct LiveData {
+    public let store: TellerStore
+    public let host: HostClient?
+    public let engine: SyncEngine?
+    public let linkMonitor: LinkMonitor?
     /// The time rows are stamped with and ages are measured by (see TrustedClock).
-    let clock: TrustedClock
+    public let clock: TrustedClock
 
-    init(configuration: Configuration) throws {
+    /// One line per change of the sync problem, not one per retry (`teller run` and `teller drain`).
+    public static func logProblem(_ problem: SyncProblem?) {
+        if let problem {
+            Log.warning("sync: \(problem.kind.rawValue): \(problem.detail)")
+        } else {
+            Log.info("sync: online: the bank answers")
+        }
+    }
+
+    public init(configuration: Configuration) throws {
         let clock = TrustedClock(floor: BuildInfo.buildDate)
         self.clock = clock
         guard let url = configuration.hostURL else {
@@ -47,7 +56,7 @@ struct LiveData {
         let engine = SyncEngine(store: store, host: host, policy: RetryPolicy(base: configuration.retryBase, cap: configuration.retryCap),
                                 // A retry's timer is routine: not a line per retry at info.
                                 onWake: { reason in reason == "timer" ? Log.debug("sync: woke (timer)") : Log.info("sync: woke (\(reason))") },
-                                onProblem: DrainCommand.logProblem,
+                                onProblem: LiveData.logProblem,
                                 onTillEventRejected: { key, reason in Log.warning("sync: the bank refused till event \(key): \(reason)") })
         self.host = host
         self.engine = engine

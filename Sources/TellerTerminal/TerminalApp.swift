@@ -16,11 +16,11 @@ import Widgets
 /// devices, and hands them to a ``TerminalRuntime`` on one main loop with
 /// the control socket.
 @MainActor
-final class TerminalApp {
-    let configuration: Configuration
-    let configurationPath: String
-    let live: LiveData
-    let runtime: TerminalRuntime
+public final class TerminalApp {
+    public let configuration: Configuration
+    public let configurationPath: String
+    public let live: LiveData
+    public let runtime: TerminalRuntime
     /// Nil without a printer (`printer = none`).
     let printSpooler: PrintSpooler?
     /// The whole-file check of teller.db, in the background a minute after start and then daily.
@@ -28,19 +28,22 @@ final class TerminalApp {
     /// Removes what the bank settled more than `retention_days` ago (docs/architecture.md, "Retention").
     let pruner: RetentionPruner
     let notifier = SystemdNotifier()
-    var control: ControlServer?
+    public private(set) var control: ControlServer?
     /// Set with READY, after the first frame was presented; in-process scenarios wait for it.
-    var announcedReady = false
+    public private(set) var announcedReady = false
     private var tokens: [EventLoop.Token] = []
 
-    var loop: EventLoop { runtime.loop }
-    var coordinator: Coordinator { runtime.coordinator }
-    var display: any Display { runtime.display }
-    var monitor: InputMonitor { runtime.monitor }
+    public var loop: EventLoop { runtime.loop }
+    public var coordinator: Coordinator { runtime.coordinator }
+    public var display: any Display { runtime.display }
+    public var monitor: InputMonitor { runtime.monitor }
     /// The tree on the panel, after the last frame.
-    var tree: LayoutNode? { runtime.tree }
+    public var tree: LayoutNode? { runtime.tree }
 
-    init(configuration: Configuration, configurationPath: String) throws {
+    /// Builds the terminal from `configuration`: its data, its coordinator
+    /// and its display, which is the configured one unless `display` hands
+    /// one in (teller-bench's double-buffered offscreen panel).
+    public init(configuration: Configuration, configurationPath: String, display: (any Display)? = nil) throws {
         self.configuration = configuration
         self.configurationPath = configurationPath
         // Before anything reads local time: the screens' clock, the daily limit's "today".
@@ -49,7 +52,7 @@ final class TerminalApp {
         live = try LiveData(configuration: configuration)
         databaseCheck = DatabaseCheck(store: live.store)
         pruner = RetentionPruner(store: live.store, settings: .init(retentionDays: configuration.retentionDays), log: { Log.info($0) })
-        let display = try Self.openConfiguredDisplay(configuration)
+        let display = try display ?? Self.openConfiguredDisplay(configuration)
         Log.info("display: \(display.name)")
         let fonts = try FontLibrary(configuration: FontConfiguration(directory: configuration.fontDirectory))
         let calibration = Self.calibration(configuration.touchCalibration)
@@ -101,7 +104,7 @@ final class TerminalApp {
     /// Starts the display, input, sync and control socket on the main
     /// queue. The caller keeps the main queue running (the process's async
     /// main already drains it); SIGTERM exits cleanly.
-    func start() {
+    public func start() {
         loop.handleTerminationSignals { [unowned self] signal in self.shutDown(signal: signal) }
         runtime.onFramePresented = { [unowned self] _ in self.framePresented() }
         if configuration.logLatency { runtime.reportInputLatency { Log.info($0.description) } }
@@ -158,18 +161,18 @@ final class TerminalApp {
 
     /// The widget tree of the screen on top, at the display's size, for QA
     /// (`ctl ui`, `ctl tap`, scenarios); the panel's frames lay out in the runtime.
-    func layoutCurrentScreen() -> LayoutNode { countingQAGlyphLookups { runtime.layoutCurrentScreen() } }
+    public func layoutCurrentScreen() -> LayoutNode { countingQAGlyphLookups { runtime.layoutCurrentScreen() } }
 
     /// What `teller ctl ui` and scenarios read: the current screen's
     /// accessibility tree, its root carrying the text scale.
-    func accessibilityTree() -> AccessibilityNode { layoutCurrentScreen().accessibilityNode(textScale: configuration.textScale) }
+    public func accessibilityTree() -> AccessibilityNode { layoutCurrentScreen().accessibilityNode(textScale: configuration.textScale) }
 
     /// A full rendering of the current screen, for screenshots.
-    func snapshot() -> Surface { countingQAGlyphLookups { runtime.snapshot() } }
+    public func snapshot() -> Surface { countingQAGlyphLookups { runtime.snapshot() } }
 
     /// Glyph look-ups made for QA rather than for the panel: a scenario run
     /// polls the screen many times a step, and would flatter the hit rate.
-    private(set) var qaGlyphLookups = GlyphCacheStatistics()
+    public private(set) var qaGlyphLookups = GlyphCacheStatistics()
 
     private func countingQAGlyphLookups<T>(_ body: () -> T) -> T {
         let before = runtime.renderer.fonts.glyphCacheStatistics
