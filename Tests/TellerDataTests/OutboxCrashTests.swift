@@ -23,7 +23,7 @@ import ProcessTestSupport
         let cycles = 24
 
         for cycle in 0..<cycles {
-            let output = try runAndKill(writer, arguments: [directory.path], after: .milliseconds(Int.random(in: 30...250)))
+            let output = try await runAndKill(writer, arguments: [directory.path], after: .milliseconds(Int.random(in: 30...250)))
             // Only whole lines count: the last one may have been cut by the kill.
             for line in output.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
                 let fields = line.split(separator: " ")
@@ -60,22 +60,17 @@ import ProcessTestSupport
     }
 
     /// Starts `path`, lets it run for `delay`, SIGKILLs it and returns what it printed.
-    func runAndKill(_ path: String, arguments: [String], after delay: Duration) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let collected = OutputCollector()
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        try process.run()
-        Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        #expect(process.terminationReason == .uncaughtSignal, "the writer exited by itself: \(process.terminationStatus)")
-        return collected.text
+    /// Through ChildProcess's reader threads, not Foundation's `Process` with a
+    /// pipe's `readabilityHandler`: tearing that handler down beside other
+    /// tests' dispatch sources crashed libdispatch's epoll manager thread
+    /// (swift-corelibs-libdispatch#949) in a `tools/test fast` run here.
+    func runAndKill(_ path: String, arguments: [String], after delay: Duration) async throws -> String {
+        let writer = try ChildProcess(path, arguments)
+        try await Task.sleep(for: delay)
+        #expect(writer.isRunning, "the writer exited by itself: \(writer.terminationStatus ?? -1)")
+        await writer.stop(SIGKILL)
+        #expect(writer.terminationStatus == 128 + SIGKILL, "the writer ended with \(writer.terminationStatus.map(String.init) ?? "nothing"), not SIGKILL")
+        return writer.stdout
     }
 
     func hexBytes(_ hex: String) -> [UInt8]? {
@@ -89,11 +84,4 @@ import ProcessTestSupport
         }
         return bytes
     }
-}
-
-final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }
