@@ -138,10 +138,17 @@ public final class ControlBridge {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 let answer = relay(line)
-                guard portEvents.load(ordering: .sequentiallyConsistent) == quiet else {
-                    // The client hung up, another connected or it sent more while
-                    // the command ran: the answer may no longer be its to read.
-                    Log.warning("ctl-bridge: the port changed while '\(line.prefix(40))' ran; its answer is dropped")
+                // The client hung up, another connected or it sent more while the
+                // command ran: the answer may no longer be its to read. A tagged
+                // answer is written all the same: `teller ctl` takes only its own
+                // tag, so another client skips it, and the signal may not be a
+                // change at all (qemu tells the guest of a host connect on the
+                // port's control queue, which can be signalled after the line
+                // itself was read; CI's arm64 run lost an answer so, and its
+                // client waited 55 s for nothing). An untagged one is dropped:
+                // its client could not tell it from its own.
+                if portEvents.load(ordering: .sequentiallyConsistent) != quiet, ControlAnswer.splitTag(line).id == nil {
+                    Log.warning("ctl-bridge: the port changed while '\(line.prefix(40))' ran; its untagged answer is dropped")
                     pending = []
                     break
                 }

@@ -52,6 +52,36 @@ import ProcessTestSupport
         #expect(answer["id"] as? String == "t-1" && answer["ok"] as? Bool == true, "\(answer)")
     }
 
+    /// The port signals (SIGIO) while a command runs, as the real virtio
+    /// port does when qemu's news of a host connect, on its control queue,
+    /// comes after the line was read: a tagged answer still reaches its
+    /// client (`teller ctl` skips answers with another tag, so none can
+    /// mislead); an untagged one is dropped, its client could not tell.
+    @Test func aTaggedAnswerSurvivesPortSignalsWhileItsCommandRuns() async throws {
+        defer { stop() }
+        // Once it has connected, the bridge counts SIGIO (before, the signal would end it).
+        let client = try await port.nextClient()
+        // From a kernel thread of its own, so a busy cooperative pool cannot pause the signals.
+        let pid = bridge.pid
+        let stopping = StopFlag()
+        let signalling = KernelThread.start {
+            while !stopping.raised.load(ordering: .relaxed) {
+                kill(pid, SIGIO)
+                usleep(200)
+            }
+        }
+        defer {
+            stopping.raised.store(true, ordering: .relaxed)
+            signalling.join()
+        }
+        try client.send("@t-3 ui\n")
+        let answer = try #require(await client.answerLine(), "the tagged answer was dropped; bridge: \(bridge.stderr)")
+        #expect(answer["id"] as? String == "t-3" && answer["ok"] as? Bool == true, "\(answer)")
+        try client.send("ui\n")
+        #expect(client.readLine(timeout: .seconds(3)) == nil, "an untagged answer came through a port that signalled meanwhile")
+        #expect(bridge.stderr.contains("its untagged answer is dropped"), "\(bridge.stderr)")
+    }
+
     @Test func oneClientMaySendSeveralLines() async throws {
         defer { stop() }
         let client = try await port.nextClient()
@@ -214,6 +244,11 @@ final class PortStandIn: Sendable {
         guard fd >= 0 else { throw ChildProcessError.failed("accept", errno, "") }
         return HostClient(fd)
     }
+}
+
+/// Set once, read by a thread (a class: Swift 6.0's closures cannot capture an `Atomic` itself).
+final class StopFlag: Sendable {
+    let raised = Atomic(false)
 }
 
 /// One host client of the port; reads answers a line at a time.
