@@ -63,11 +63,9 @@ extension KernelThread {
 
 extension KernelThread {
     /// What the kernel counted for the calling thread since it started
-    /// (`getrusage(RUSAGE_THREAD)`): how often it gave up its core, how
-    /// often the core was taken from it, and its page faults.
+    /// (`getrusage(RUSAGE_THREAD)`): how often its core was taken from it,
+    /// and its page faults.
     public struct Usage: Sendable, Equatable {
-        /// Switches away because it waited (a read, a lock, a sleep).
-        public var voluntarySwitches: Int
         /// Switches away because another thread was given its core.
         public var involuntarySwitches: Int
         /// Faults served without reading the disk.
@@ -77,7 +75,7 @@ extension KernelThread {
 
         /// What happened between `earlier` and this reading.
         public func since(_ earlier: Usage) -> Usage {
-            Usage(voluntarySwitches: voluntarySwitches - earlier.voluntarySwitches, involuntarySwitches: involuntarySwitches - earlier.involuntarySwitches,
+            Usage(involuntarySwitches: involuntarySwitches - earlier.involuntarySwitches,
                   minorFaults: minorFaults - earlier.minorFaults, majorFaults: majorFaults - earlier.majorFaults)
         }
     }
@@ -87,6 +85,6 @@ extension KernelThread {
         var usage = rusage()
         let thread = __rusage_who_t(1)  // RUSAGE_THREAD, sys/resource.h (glibc hides it behind _GNU_SOURCE)
         _ = try Syscall.retrying("getrusage RUSAGE_THREAD") { getrusage(thread, &usage) }
-        return Usage(voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw, minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt)
+        return Usage(involuntarySwitches: usage.ru_nivcsw, minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt)
     }
 }
