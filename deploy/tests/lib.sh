@@ -9,14 +9,20 @@ LOG_DIR=${LOG_DIR:-/tmp}
 # check NAME CMD...: runs CMD quietly (output kept in LOG_DIR), prints TAP.
 # CMD reads its own /dev/null, never the stdin it was given: a stdin shared
 # with another lane can be made non-blocking at any moment (ssh does so
-# while it runs), and Ansible then refuses to start.
+# while it runs), and Ansible then refuses to start. So `check NAME CMD <
+# FILE` would feed CMD nothing; it fails as a check (use `from FILE CMD`).
 check() {
     local name=$1 log rc
     shift
     log=$LOG_DIR/check-$((PASSED + FAILED + 1)).log
     set +e
-    ( set -e; "$@" ) < /dev/null > "$log" 2>&1
-    rc=$?
+    if [ -f /dev/stdin ]; then
+        echo "check was given a file as stdin, which CMD would never read: use 'from FILE CMD...'" > "$log"
+        rc=2
+    else
+        ( set -e; "$@" ) < /dev/null > "$log" 2>&1
+        rc=$?
+    fi
     set -e
     if [ "$rc" -eq 0 ]; then
         PASSED=$((PASSED + 1))
@@ -26,6 +32,13 @@ check() {
         echo "not ok - $name (exit $rc)"
         sed 's/^/    # /' "$log" | tail -n 25
     fi
+}
+
+# from FILE CMD...: runs CMD with FILE as its stdin, inside a check.
+from() {
+    local file=$1
+    shift
+    "$@" < "$file"
 }
 
 # refute CMD...: fails when CMD succeeds. Use it instead of `! CMD`, which
