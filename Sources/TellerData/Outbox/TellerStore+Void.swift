@@ -10,10 +10,18 @@ extension TellerStore {
     ///
     /// Atomic against the sync engine: the engine claims a row
     /// (``claimForSending(_:)``) on this actor before its request goes to
-    /// the host, and marks it `sending` (setting `first_sent_at_ms`, which
-    /// stays) while the request is on the wire; this runs on the same actor
-    /// and refuses a claimed row, a `sending` one and one that left before.
-    /// The engine never sends a voided row: its claim reads the state.
+    /// the host, and marks it `sending` while the request is on the wire;
+    /// this runs on the same actor and refuses a row whose request left
+    /// (``requestLeft(_:)``) and one that may have reached the bank before
+    /// (`first_sent_at_ms`, which stays). The engine never sends a voided
+    /// row: its claim reads the state.
+    ///
+    /// A void that meets an attempt still connecting waits for it, up to
+    /// ``voidWaitsForAttempt``: to a bank that cannot be reached the
+    /// attempt ends with nothing sent (a refused connection) and the row
+    /// is voided; otherwise the refusal says where the payment went (posted,
+    /// with the bank's reference, or possibly sent). Past that wait, or once
+    /// the request left, it is refused as being sent.
     ///
     /// With a printer, the void slip goes in the same transaction: the
     /// payment's receipt as it now stands (Voided, with the reason), as
@@ -23,11 +31,31 @@ extension TellerStore {
     /// prints Voided itself when the spooler takes it (it makes the
     /// document after the job is marked printing), so it counts towards
     /// those copies: the customer never gets two void slips for one.
-    public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) throws(TellerError) -> OutboxEntry {
+    public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
+        let clock = ContinuousClock()
+        let deadline = clock.now + voidWaitsForAttempt
+        while true {
+            do throws(TellerError) {
+                return try voidNow(key, reason: reason, by: operatorID)
+            } catch .voidRefused(.sending) where clock.now < deadline && attemptIsConnecting(key) {
+                // The engine's attempt ends on this actor: sleeping lets it.
+                do { try await Task.sleep(for: .milliseconds(10)) } catch { throw .voidRefused(.sending) }
+            }
+        }
+    }
+
+    /// Whether the sync engine's attempt on `key`'s row has not sent its request yet.
+    private func attemptIsConnecting(_ key: IdempotencyKey) -> Bool {
+        guard let id = try? outbox.entry(for: key)?.id else { return false }
+        return ledger.attempt(on: id) == .connecting
+    }
+
+    /// The void itself, refused at once while the engine holds the row.
+    private func voidNow(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) throws(TellerError) -> OutboxEntry {
         let voided = try translating {
             try database.inTransaction(.immediate) {
                 let now = clock.now()
-                let entry = try outbox.void(key, reason: reason, at: now, isClaimed: ledger.isClaimed)
+                let entry = try outbox.void(key, reason: reason, at: now, isClaimed: { ledger.attempt(on: $0) != nil })
                 try appendJournal(.void(entry, reason: reason, by: operatorID), at: now)
                 var voided = entry
                 voided.state = .voided(reason: reason)

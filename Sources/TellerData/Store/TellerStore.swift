@@ -53,6 +53,14 @@ public actor TellerStore {
     let onlineEvidence: any OnlineEvidence
     /// What the background check found, once it found the file damaged (``damageFound(_:)``).
     private(set) var damage: String?
+    /// How long a void waits for the sync engine's attempt on its row while
+    /// the request has not left (``void(_:reason:by:)``).
+    private(set) var voidWaitsForAttempt: Duration = .seconds(5)
+
+    /// Sets ``voidWaitsForAttempt``.
+    func setVoidWaitsForAttempt(_ limit: Duration) {
+        voidWaitsForAttempt = limit
+    }
 
     /// The database file name inside the data directory.
     public static let fileName = "teller.db"

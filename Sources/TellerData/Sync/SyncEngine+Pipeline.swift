@@ -150,7 +150,12 @@ extension SyncEngine {
         do throws(HostError) {
             let progress = RequestProgress(handedOver: { pending.handedOver() }, leaving: {
                 // Said as it happens; the answer below says it first if this hop is late.
-                if pending.left() { Task { await self.announceSending(entry.key, pending) } }
+                if pending.left() {
+                    Task {
+                        await self.store.requestLeft(entry.id)
+                        await self.announceSending(entry.key, pending)
+                    }
+                }
             })
             result = .success(try await host.submit(payload, key: entry.key, progress: progress))
         } catch {

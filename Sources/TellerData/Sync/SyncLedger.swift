@@ -14,10 +14,19 @@ final class SyncLedger {
     private let database: Database
     private let clock: any WallClock
     /// Queued rows the sync engine has taken to send and not yet finished
-    /// with (see ``claim(_:)``): a void refuses them although the
-    /// `sending` commit may still be on its way (it is made while the
-    /// request is on the wire).
-    private var sendingClaims: Set<Int64> = []
+    /// with (see ``claim(_:)``), and how far each attempt got: a void
+    /// refuses them although the `sending` commit may still be on its way
+    /// (it is made while the request is on the wire).
+    private var sendingClaims: [Int64: Attempt] = [:]
+
+    /// How far the engine's attempt on a claimed row got.
+    enum Attempt {
+        /// Connecting or handshaking: the attempt may still end with
+        /// nothing sent (a refused connection), and the row voidable.
+        case connecting
+        /// The request left: it may reach the bank whatever comes next.
+        case left
+    }
 
     init(database: Database, clock: any WallClock) {
         self.database = database
@@ -29,13 +38,19 @@ final class SyncLedger {
     func claim(_ id: Int64) throws -> Bool {
         let state = try database.queryText("SELECT state FROM outbox WHERE id = ?", [.integer(id)])
         guard state == OutboxState.Kind.queued.rawValue else { return false }
-        sendingClaims.insert(id)
+        sendingClaims[id] = .connecting
         return true
     }
 
-    /// Whether the engine has claimed row `id` and not yet finished its attempt.
-    func isClaimed(_ id: Int64) -> Bool {
-        sendingClaims.contains(id)
+    /// The engine's attempt on claimed row `id` sent its request. No-op
+    /// when the attempt has ended already (the news can come late).
+    func requestLeft(_ id: Int64) {
+        if sendingClaims[id] != nil { sendingClaims[id] = .left }
+    }
+
+    /// The engine's unfinished attempt on row `id`, or nil when it holds no claim on it.
+    func attempt(on id: Int64) -> Attempt? {
+        sendingClaims[id]
     }
 
     /// The queued row with the lowest id above `id` and its frozen body, or nil.
@@ -132,7 +147,7 @@ final class SyncLedger {
             throw TellerError.storage(detail: "\(database.path): outbox row \(id) cannot move to \(state.rawValue) (not in \(allowed.map(\.rawValue).joined(separator: "/")))")
         }
         // The attempt is over unless the row is on the wire: a void may look at it again.
-        if state != .sending { sendingClaims.remove(id) }
+        if state != .sending { sendingClaims[id] = nil }
     }
 
     /// Keeps the engine's current problem (nil: none). Not fsync'd, as it is a report.

@@ -23,9 +23,16 @@ extension TellerStore {
     /// Takes queued row `id` for the sync engine to send now. False when it
     /// is no longer queued (voided since the engine read it): the engine
     /// must not send it. Until the attempt ends (the row moves to any state
-    /// but `sending`) a void refuses it.
+    /// but `sending`) a void refuses it, or waits while the request has not
+    /// left (``void(_:reason:by:)``).
     func claimForSending(_ id: Int64) throws(TellerError) -> Bool {
         try translating { try ledger.claim(id) }
+    }
+
+    /// The engine's attempt on claimed row `id` sent its request: from now
+    /// on a void refuses the row at once (it may reach the bank).
+    func requestLeft(_ id: Int64) {
+        ledger.requestLeft(id)
     }
 
     /// The queued row with the lowest id (above `id`, when given) and its

@@ -1,5 +1,6 @@
 @testable import ProcessHarness
 import Foundation
+import Synchronization
 import Testing
 import TellerCore
 @testable import TellerData
@@ -83,8 +84,9 @@ import TellerCore
             try database.run("UPDATE outbox SET state = 'needsReview', reason = 'mismatch' WHERE id = ?", [.integer(rows[3].id)])
         }
         _ = try await store.void(rows[4].key, reason: .duplicate, by: Fixtures.operatorID)
-        // Queued, but the engine has taken it to send (its `sending` commit not made yet).
+        // Queued, but the engine has taken it to send and its request left (its `sending` commit not made yet).
         #expect(try await store.claimForSending(rows[5].id))
+        await store.requestLeft(rows[5].id)
         // Queued again after an attempt whose request may have reached the bank.
         #expect(try await store.claimForSending(rows[6].id))
         try await store.scheduleRetry(rows[6].id, at: clock.now(), error: "host timed out", problem: .timeout, waited: 0, mayHaveReachedHost: true)
@@ -119,6 +121,74 @@ import TellerCore
         #expect(try await store.void(entry.key, reason: .customerCancelled, by: Fixtures.operatorID).state == .voided(reason: .customerCancelled))
         // A voided row cannot be claimed: the engine skips it.
         #expect(try await store.claimForSending(entry.id) == false)
+    }
+
+    /// How the engine's attempt ends while a void waits for it.
+    enum AttemptEnd: CaseIterable { case nothingSent, maybeSent, posted }
+
+    /// A void that meets the engine's attempt before its request left
+    /// waits for it: to a bank that cannot be reached the attempt ends with
+    /// nothing sent and the row is voided; one that may have reached the
+    /// bank, or was posted, is refused saying so.
+    @Test(arguments: AttemptEnd.allCases)
+    func aVoidWaitsOutAnAttemptThatHasNotSentItsRequest(_ end: AttemptEnd) async throws {
+        let store = try makeStore()
+        let entry = try await store.enqueue(Fixtures.deposit(1_000))
+        #expect(try await store.claimForSending(entry.id))
+        try await store.markSending(entry.id)
+        let answered = Mutex(false)
+        let void = Task {
+            defer { answered.withLock { $0 = true } }
+            return await thrownError(TellerError.self) { _ = try await store.void(entry.key, reason: .duplicate, by: Fixtures.operatorID) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!answered.withLock { $0 }, "the void did not wait for the attempt")
+        let reference = "H20261129-0000007"
+        switch end {
+        case .nothingSent:
+            try await store.scheduleRetry(entry.id, at: clock.now(), error: "Could not connect to server (curl 7)", problem: .offline, waited: 0,
+                                          mayHaveReachedHost: false)
+        case .maybeSent:
+            try await store.scheduleRetry(entry.id, at: clock.now(), error: "host timed out", problem: .timeout, waited: 0, mayHaveReachedHost: true)
+        case .posted:
+            try await store.record(.posted(reference: reference, replayed: false), for: entry.id)
+        }
+        let error = await void.value
+        let state = try #require(try await store.entry(for: entry.key)?.state)
+        switch end {
+        case .nothingSent:
+            #expect(error == nil)
+            #expect(state == .voided(reason: .duplicate))
+        case .maybeSent:
+            #expect(error == .voidRefused(.sentBefore))
+            #expect(state == .queued)
+        case .posted:
+            #expect(error == .voidRefused(.alreadySent(reference: reference)))
+            #expect(state == .confirmed(reference: reference))
+        }
+    }
+
+    /// The wait is bounded: an attempt still connecting when it runs out,
+    /// and one whose request left at once, are refused as being sent.
+    @Test func aVoidIsRefusedAsSendingOnceTheRequestLeftOrTheWaitRanOut() async throws {
+        let store = try makeStore()
+        let connecting = try await store.enqueue(Fixtures.deposit(1_000))
+        let left = try await store.enqueue(Fixtures.deposit(2_000))
+        #expect(try await store.claimForSending(connecting.id))
+        #expect(try await store.claimForSending(left.id))
+        await store.requestLeft(left.id)
+        let clock = ContinuousClock()
+
+        await store.setVoidWaitsForAttempt(.seconds(60))
+        let start = clock.now
+        #expect(await voidRefusal(store, left.key) == .sending)
+        #expect(clock.now - start < .seconds(30), "waited for an attempt whose request left")
+
+        await store.setVoidWaitsForAttempt(.milliseconds(400))
+        let waited = clock.now
+        #expect(await voidRefusal(store, connecting.key) == .sending)
+        #expect(clock.now - waited >= .milliseconds(400))
+        #expect(try await store.entry(for: connecting.key)?.state == .queued)
     }
 
     /// A row left `sending` by a crash may have reached the bank: the next
