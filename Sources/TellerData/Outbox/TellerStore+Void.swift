@@ -32,22 +32,25 @@ extension TellerStore {
     /// document after the job is marked printing), so it counts towards
     /// those copies: the customer never gets two void slips for one.
     public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
-        let clock = ContinuousClock()
-        let deadline = clock.now + voidWaitsForAttempt
-        while true {
-            do throws(TellerError) {
-                return try voidNow(key, reason: reason, by: operatorID)
-            } catch .voidRefused(.sending) where clock.now < deadline && attemptIsConnecting(key) {
-                // The engine's attempt ends on this actor: sleeping lets it.
-                do { try await Task.sleep(for: .milliseconds(10)) } catch { throw .voidRefused(.sending) }
-            }
+        do throws(TellerError) {
+            return try voidNow(key, reason: reason, by: operatorID)
+        } catch .voidRefused(.sending) {
+            guard let id = try? outbox.entry(for: key)?.id, await attemptStopsConnecting(on: id) else { throw .voidRefused(.sending) }
+            return try voidNow(key, reason: reason, by: operatorID)
         }
     }
 
-    /// Whether the sync engine's attempt on `key`'s row has not sent its request yet.
-    private func attemptIsConnecting(_ key: IdempotencyKey) -> Bool {
-        guard let id = try? outbox.entry(for: key)?.id else { return false }
-        return ledger.attempt(on: id) == .connecting
+    /// Waits, up to ``voidWaitsForAttempt``, while the sync engine's attempt
+    /// on row `id` is connecting (it ends on this actor, so sleeping lets
+    /// it); only the engine's claim in memory is read meanwhile.
+    /// - Returns: false when it is still connecting after the wait.
+    private func attemptStopsConnecting(on id: Int64) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + voidWaitsForAttempt
+        while ledger.attempt(on: id) == .connecting {
+            guard clock.now < deadline, (try? await Task.sleep(for: .milliseconds(10))) != nil else { return false }
+        }
+        return true
     }
 
     /// The void itself, refused at once while the engine holds the row.
