@@ -57,6 +57,14 @@ public actor FakeOutbox: OutboxPort {
         if let index = rows.firstIndex(where: { $0.key == key }) { rows[index].state = state }
     }
 
+    /// Rows whose send attempt is still connecting past the store's wait:
+    /// a void of one is refused as `stillConnecting`, as the store does.
+    public var stillConnecting: Set<IdempotencyKey> = []
+
+    public func setStillConnecting(_ key: IdempotencyKey, _ connecting: Bool) {
+        if connecting { stillConnecting.insert(key) } else { stillConnecting.remove(key) }
+    }
+
     /// Records a failed attempt's class on a row, as the sync engine does.
     public func setLastProblem(_ key: IdempotencyKey, _ problem: SyncProblem.Kind?, attempts: Int) {
         guard let index = rows.firstIndex(where: { $0.key == key }) else { return }
@@ -136,6 +144,7 @@ public actor FakeOutbox: OutboxPort {
 
     public func void(_ key: IdempotencyKey, reason: VoidReason, by operatorID: OperatorID) async throws(TellerError) -> OutboxEntry {
         guard let index = rows.firstIndex(where: { $0.key == key }) else { throw .noSuchEntry(key) }
+        if stillConnecting.contains(key) { throw .voidRefused(.stillConnecting) }
         switch rows[index].state {
         case .queued: break
         case .sending: throw .voidRefused(.sending)

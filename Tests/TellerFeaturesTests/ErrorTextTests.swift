@@ -39,7 +39,7 @@ import ProcessTestSupport
     static let approvals: [ApprovalRefusal] = [
         .ownTransaction, .notSupervisor(operatorID), .notOverridable(.offlinePerTransaction(limit: eur(20_000))), .signIn(.malformedPIN),
     ]
-    static let voids: [VoidRefusal] = [.sending, .sentBefore, .alreadySent(reference: "BNK-4711"), .rejected, .needsReview, .alreadyVoided]
+    static let voids: [VoidRefusal] = [.sending, .stillConnecting, .sentBefore, .alreadySent(reference: "BNK-4711"), .rejected, .needsReview, .alreadyVoided]
     static let reversals: [ReversalRefusal] = [.notPosted(.queued), .notPosted(.rejected), .alreadyReversed(by: key), .isReversal]
     static let rules: [TransactionRuleError] = [
         .amountNotPositive, .missingRecipient, .recipientIsSameAccount, .unexpectedRecipient(.deposit), .unexpectedRecipient(.withdrawal),

@@ -184,6 +184,27 @@ extension TillViewModel.Phase {
         #expect(await h.outbox.rows.first?.state == .queued, "nothing voided after the row left")
     }
 
+    /// The terminal still trying to reach the bank (nothing left yet): the
+    /// refusal says so, and Void stays offered, for it can succeed later.
+    @Test func aVoidRefusedWhileStillConnectingIsOfferedAgain() async throws {
+        let h = FeatureHarness()
+        let model = try await receipt(h)
+        await h.outbox.setStillConnecting(model.entry.key, true)
+        model.startVoid()
+        model.selectVoidReason(.customerCancelled)
+        await model.confirmVoid()
+        #expect(model.undoMessage == "The terminal is still trying to reach the bank with this payment. Nothing has been sent yet: try Void again in a moment.")
+        #expect(await h.outbox.rows.first?.state == .queued)
+        #expect(model.canVoid && !model.canReverse, "Void is offered again")
+
+        await h.outbox.setStillConnecting(model.entry.key, false)
+        model.startVoid()
+        model.selectVoidReason(.customerCancelled)
+        await model.confirmVoid()
+        #expect(model.status == .voided(.customerCancelled))
+        #expect(await h.outbox.rows.first?.state == .voided(reason: .customerCancelled))
+    }
+
     @Test func aPaymentBeingSentIsRefusedAndAPostedOneOffersAReversal() async throws {
         let h = FeatureHarness()
         let model = try await receipt(h)

@@ -42,6 +42,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case tillOpen = "till-open"
     case receiptVoided = "receipt-voided"
     case receiptVoid = "receipt-void"
+    case receiptVoidConnecting = "receipt-void-connecting"
     case tillShort = "till-short"
     case tillClosed = "till-closed"
     case diagnosticsCertificateDue = "diagnostics-certificate-due"
@@ -56,7 +57,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .signIn, .signInPIN, .signInLockout, .signInOffline: "sign-in"
         case .accountOfflineCached: "account"
         case .amountTransfer, .amountTransferRecipient, .amountRefused: "amount"
-        case .receiptConfirmed, .receiptRejected, .receiptVoided, .receiptVoid: "receipt"
+        case .receiptConfirmed, .receiptRejected, .receiptVoided, .receiptVoid, .receiptVoidConnecting: "receipt"
         case .queueRejected, .queueLong, .queueLongOldest: "queue"
         case .diagnosticsReport, .diagnosticsTouchTest, .diagnosticsCalibration, .diagnosticsCalibrated,
              .diagnosticsCertificateDue, .diagnosticsCertificateRefused: "diagnostics"
@@ -85,6 +86,7 @@ enum Scenario: String, CaseIterable, Sendable {
         case .approval: "Supervisor approval on the operator's screen: a deposit over the per-transaction limit, the supervisor's ID and PIN."
         case .receiptVoided: "A queued deposit voided from its receipt (reason: wrong amount, then Void payment): never sent, no money moved."
         case .receiptVoid: "Void, the first tap: every reason, one chosen (Wrong account), Keep it, and Void payment, which voids only now."
+        case .receiptVoidConnecting: "A void while the terminal is still trying to reach the bank with this payment (a retry, past the 5 s wait): refused, nothing sent, and Void offered again."
         case .tillOpen: "The open till: the float, cash in and out, and the cash position."
         case .tillShort: "Closing with a count 10.00 short: refused beyond the tolerance, with Call supervisor."
         case .tillClosed: "The closed till after a supervisor approved the difference: expected, counted, short, approved by."
@@ -206,9 +208,10 @@ enum Scenario: String, CaseIterable, Sendable {
             if self == .queueLongOldest { await d.tap(QueueScreen.Control.bottom) }
         case .locked:
             await d.tap(HomeScreen.Control.lock)
-        case .receiptVoided, .receiptVoid:
+        case .receiptVoided, .receiptVoid, .receiptVoidConnecting:
             await d.openAccount()
             await d.deposit("25000")
+            if self == .receiptVoidConnecting { await h.outbox.setStillConnecting(try #require(d.receipt?.entry.key, "no receipt after the deposit"), true) }
             await d.tap(ReceiptScreen.Control.void)
             if self == .receiptVoid { return await d.tap(ReceiptScreen.Control.voidReason(.wrongAccount)) }
             await d.tap(ReceiptScreen.Control.voidReason(.wrongAmount))

@@ -66,7 +66,9 @@ import ProcessTestSupport
     /// The void at its tightest: every reason and Keep it must show whole
     /// (issue 41); German at text scale 2.0 on the till and approval (the
     /// title under Back and the action, where it has a line to itself) and
-    /// on the review (Confirm under the details, whole).
+    /// on the review (Confirm under the details, whole); the void refused
+    /// while still connecting, its message above Void, in German at 2.0 and
+    /// in Arabic.
     nonisolated static let tightest: [Shot] = [
         Shot(scenario: .receiptVoid, theme: .standard, textScale: 2), Shot(scenario: .receiptVoid, theme: .standard, language: .german),
         Shot(scenario: .receiptVoid, theme: .standard, language: .arabic),
@@ -75,6 +77,8 @@ import ProcessTestSupport
         Shot(scenario: .tillShort, theme: .standard, textScale: 2, language: .german),
         Shot(scenario: .approval, theme: .standard, textScale: 2, language: .german),
         Shot(scenario: .review, theme: .standard, textScale: 2, language: .german),
+        Shot(scenario: .receiptVoidConnecting, theme: .standard, textScale: 2, language: .german),
+        Shot(scenario: .receiptVoidConnecting, theme: .standard, language: .arabic),
     ]
 
     @Test(arguments: shots.indices)

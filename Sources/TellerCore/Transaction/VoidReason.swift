@@ -11,6 +11,10 @@ public enum VoidReason: String, Hashable, Sendable, CaseIterable {
 public enum VoidRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// It is on its way to the bank (its request may already have arrived).
     case sending
+    /// The terminal is still trying to reach the bank with it: nothing has
+    /// left yet, and once that attempt ends a void may be taken. Asking
+    /// again in a moment can succeed.
+    case stillConnecting
     /// An earlier attempt left the terminal without a final answer: the bank
     /// may have posted it. Its answer will come; if posted, a reversal undoes it.
     case sentBefore
@@ -28,6 +32,7 @@ public enum VoidRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sending: "This payment is being sent to the bank and can no longer be voided."
+        case .stillConnecting: "The terminal is still trying to reach the bank with this payment. Nothing has been sent yet: try Void again in a moment."
         case .sentBefore: "This payment has already been sent to the bank once and may have been posted, so it can no longer be voided. Wait for the bank's answer."
         case .alreadySent(let reference): "The bank has already posted this payment (\(reference)). It cannot be voided; a reversal can undo it."
         case .rejected: "The bank rejected this payment; no money moved, so there is nothing to void."

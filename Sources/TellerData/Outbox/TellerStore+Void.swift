@@ -20,8 +20,10 @@ extension TellerStore {
     /// ``voidWaitsForAttempt``: to a bank that cannot be reached the
     /// attempt ends with nothing sent (a refused connection) and the row
     /// is voided; otherwise the refusal says where the payment went (posted,
-    /// with the bank's reference, or possibly sent). Past that wait, or once
-    /// the request left, it is refused as being sent.
+    /// with the bank's reference, or possibly sent). Once the request left
+    /// it is refused as being sent; an attempt still connecting past that
+    /// wait (a bank whose address answers nothing) is refused as
+    /// `stillConnecting`, and the clerk may try again in a moment.
     ///
     /// With a printer, the void slip goes in the same transaction: the
     /// payment's receipt as it now stands (Voided, with the reason), as
@@ -35,7 +37,8 @@ extension TellerStore {
         do throws(TellerError) {
             return try voidNow(key, reason: reason, by: operatorID)
         } catch .voidRefused(.sending) {
-            guard let id = try? outbox.entry(for: key)?.id, await attemptStopsConnecting(on: id) else { throw .voidRefused(.sending) }
+            guard let id = try? outbox.entry(for: key)?.id else { throw .voidRefused(.sending) }
+            guard await attemptStopsConnecting(on: id) else { throw .voidRefused(.stillConnecting) }
             return try voidNow(key, reason: reason, by: operatorID)
         }
     }

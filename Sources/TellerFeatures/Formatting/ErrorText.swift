@@ -86,6 +86,7 @@ public enum ErrorText {
     public static func text(_ refusal: VoidRefusal) -> String {
         switch refusal {
         case .sending: tr("This payment is being sent to the bank and can no longer be voided.")
+        case .stillConnecting: tr("The terminal is still trying to reach the bank with this payment. Nothing has been sent yet: try Void again in a moment.")
         case .sentBefore:
             tr("This payment has already been sent to the bank once and may have been posted, so it can no longer be voided. Wait for the bank's answer.")
         case .alreadySent(let reference):

@@ -193,8 +193,9 @@ public final class ReceiptViewModel {
                 status = .confirmed(reference: reference)
                 offersReversal = true
             }
-            // Whatever the refusal, asking again cannot change it.
-            voidClosed = true
+            // Asking again can change only one refusal: the terminal was
+            // still trying to reach the bank, and nothing had left.
+            if error != .voidRefused(.stillConnecting) { voidClosed = true }
             undoMessage = ErrorText.text(error)
         }
     }

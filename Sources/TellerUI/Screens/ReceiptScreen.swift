@@ -59,15 +59,17 @@ public struct ReceiptScreen: TerminalScreen {
         case .rejected: color = .danger
         case .voided: color = .secondaryText
         }
-        var content: [any Widget] = [
-            Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status"),
+        var content: [any Widget] = [Label(model.statusTitle, style: .title, color: color, identifier: "receipt.status")]
+        // A refused void or reversal is the news: under the status, where
+        // it shows without scrolling at the largest text too.
+        if let undo = model.undoMessage {
+            content.append(ScreenParts.message(undo, isError: true, identifier: "receipt.undo-message"))
+        }
+        content += [
             Label(model.statusDetail, style: .body, color: .secondaryText, maxLines: 4, canTruncate: false,
                   identifier: "receipt.detail"),
             ScreenParts.card(model.lines.map { ($0.label, $0.value) }, identifier: "receipt.lines"),
         ]
-        if let undo = model.undoMessage {
-            content.append(ScreenParts.message(undo, isError: true, identifier: "receipt.undo-message"))
-        }
         if let printed = model.printMessage {
             content.append(ScreenParts.message(printed, isError: false, identifier: "receipt.print-message"))
         }

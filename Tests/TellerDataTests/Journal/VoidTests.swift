@@ -163,9 +163,10 @@ import TellerCore
         }
     }
 
-    /// The wait is bounded: an attempt still connecting when it runs out,
-    /// and one whose request left at once, are refused as being sent.
-    @Test func aVoidIsRefusedAsSendingOnceTheRequestLeftOrTheWaitRanOut() async throws {
+    /// The wait is bounded: one whose request left is refused at once as
+    /// being sent; an attempt still connecting when the wait runs out is
+    /// refused as still connecting (nothing left: the clerk may try again).
+    @Test func aVoidIsRefusedAsSendingOnceTheRequestLeftOrAsStillConnectingWhenTheWaitRanOut() async throws {
         let store = try makeStore()
         let connecting = try await store.enqueue(Fixtures.deposit(1_000))
         let left = try await store.enqueue(Fixtures.deposit(2_000))
@@ -181,7 +182,7 @@ import TellerCore
 
         await store.setVoidWaitsForAttempt(.milliseconds(400))
         let waited = clock.now
-        #expect(await voidRefusal(store, connecting.key) == .sending)
+        #expect(await voidRefusal(store, connecting.key) == .stillConnecting)
         #expect(clock.now - waited >= .milliseconds(400))
         #expect(try await store.entry(for: connecting.key)?.state == .queued)
     }
