@@ -197,6 +197,20 @@ extension TillViewModel.Phase {
         #expect(await h.outbox.rows.first?.state == .queued)
         #expect(model.canVoid && !model.canReverse, "Void is offered again")
 
+        // Once the row leaves, or the bank answers, "still trying" is stale.
+        let next = try await h.outbox.enqueue(try TransactionRequest(kind: .deposit, account: FeatureHarness.account,
+                                                                     amount: FeatureHarness.eur(3_000), operatorID: OperatorID("1001")!))
+        h.coordinator.push(.receipt(next))
+        await h.coordinator.settle()
+        let second = try #require(h.coordinator.current.receipt)
+        await h.outbox.setStillConnecting(second.entry.key, true)
+        second.startVoid()
+        second.selectVoidReason(.duplicate)
+        await second.confirmVoid()
+        #expect(second.undoMessage != nil && second.canVoid)
+        await second.handle(.sending(second.entry.key))
+        #expect(second.undoMessage == nil && !second.canVoid)
+
         await h.outbox.setStillConnecting(model.entry.key, false)
         model.startVoid()
         model.selectVoidReason(.customerCancelled)

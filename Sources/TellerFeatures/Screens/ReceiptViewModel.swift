@@ -64,11 +64,14 @@ public final class ReceiptViewModel {
     public private(set) var choosingVoidReason = false
     /// The reason picked on the void panel; nothing is voided until it is confirmed.
     public private(set) var selectedVoidReason: VoidReason?
-    /// The sync engine has started sending the row, or a void was refused:
-    /// Void is no longer offered.
+    /// The sync engine has started sending the row, or a void was refused
+    /// for good (any refusal but still connecting): Void is no longer offered.
     private var voidClosed = false
     /// Why the last void or reversal was refused, or what it came to.
     public private(set) var undoMessage: String?
+    /// The message says "still trying to reach the bank": true only until
+    /// the bank's answer or the row leaving makes it stale.
+    private var undoMessageIsTransient = false
     /// A void was refused because the bank has posted it: Reverse is offered.
     public private(set) var offersReversal = false
     private var isUndoing = false
@@ -195,7 +198,8 @@ public final class ReceiptViewModel {
             }
             // Asking again can change only one refusal: the terminal was
             // still trying to reach the bank, and nothing had left.
-            if error != .voidRefused(.stillConnecting) { voidClosed = true }
+            undoMessageIsTransient = error == .voidRefused(.stillConnecting)
+            if !undoMessageIsTransient { voidClosed = true }
             undoMessage = ErrorText.text(error)
         }
     }
@@ -224,6 +228,7 @@ public final class ReceiptViewModel {
         case .needsReview(let key, _) where key == entry.key: voidClosed = true
         default: return
         }
+        if undoMessageIsTransient { undoMessage = nil; undoMessageIsTransient = false }
         if !canVoid { closeVoidPanel() }
     }
 
