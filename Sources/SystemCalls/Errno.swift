@@ -26,6 +26,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    public static let connectionReset = Errno(rawValue: ECONNRESET)
     public static let inProgress = Errno(rawValue: EINPROGRESS)
     public static let alreadyInProgress = Errno(rawValue: EALREADY)
     public static let alreadyConnected = Errno(rawValue: EISCONN)

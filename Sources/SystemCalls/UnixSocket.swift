@@ -147,6 +147,8 @@ public final class UnixSocket {
     /// the peer has closed its side with no line feed left (what it sent
     /// without one stays in `buffer`). A peer that answers a line and stays
     /// connected (the virtual device's qemu socket) is read like one that closes.
+    /// A peer that closes before reading what we wrote resets the connection
+    /// (Linux's AF_UNIX): that too is its close, and what it wrote before is kept.
     public func readLine(buffer: inout [UInt8], until deadline: ContinuousClock.Instant) throws(SystemCallError) -> [UInt8]? {
         var open = true
         while true {
@@ -156,7 +158,11 @@ public final class UnixSocket {
                 return line
             }
             guard open else { return nil }
-            open = try receiveAvailable(appendingTo: &buffer, limit: Int.max)
+            do throws(SystemCallError) {
+                open = try receiveAvailable(appendingTo: &buffer, limit: Int.max)
+            } catch where error.errno == .connectionReset {
+                open = false
+            }
             if open, buffer.firstIndex(of: 10) == nil, try !wait(for: POLLIN, until: deadline) {
                 throw Self.timedOut("read")
             }

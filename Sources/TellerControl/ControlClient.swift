@@ -150,17 +150,27 @@ public enum ControlClient: Sendable {
 
     /// The answer line with tag `id` (the first line without one), or the
     /// bytes the peer sent before closing; an empty answer when it sent none.
+    ///
+    /// A peer that closes after an untagged line and without ours answered
+    /// this connection before it read our tag (the terminal refusing the
+    /// peer, or a line that came too late): that line is the answer. On the
+    /// virtual device's stream, which never closes, it is skipped as
+    /// another client's.
     private static func answer(on socket: UnixSocket, to line: String, expecting id: String?,
                                until deadline: ContinuousClock.Instant) throws(SystemCallError) -> Data {
         // A terminal that refuses this peer answers and hangs up without reading; its answer says why.
         do { try socket.writeAll(Array((line + "\n").utf8), until: deadline) } catch where error.errno != .timedOut {}
         var buffer: [UInt8] = []
+        var untagged: [UInt8]?
         while let answer = try socket.readLine(buffer: &buffer, until: deadline) {
             // Someone else's answer (a client that hung up before it came) is skipped.
-            if id == nil || tag(of: answer) == id { return Data(answer) }
+            let tag = tag(of: answer)
+            if id == nil || tag == id { return Data(answer) }
+            if tag == nil { untagged = answer }
         }
         // The control socket's peer closes after its answer; what it sent without a line feed is still the answer.
-        return id == nil || tag(of: buffer) == id ? Data(buffer) : Data()
+        if id == nil || tag(of: buffer) == id { return Data(buffer) }
+        return Data(untagged ?? [])
     }
 
     private static func tag(of answer: [UInt8]) -> String? {

@@ -15,8 +15,11 @@ import FoundationEssentials
 /// Everything runs on `queue`; that confinement is what `@unchecked
 /// Sendable` stands for.
 final class ControlConnection: @unchecked Sendable {
-    /// A command is one short line; a peer that has not sent one by then is answered with an error.
-    static let readDeadlineSeconds = 2
+    /// A command is one short line; a peer that has not sent one by then is
+    /// answered with an error. Generous, for a silent peer holds up nothing:
+    /// `teller ctl` on a loaded board can be descheduled for seconds
+    /// between its connect and its line.
+    static let readDeadlineSeconds = 10
     /// A peer that stops reading its answer is dropped.
     static let writeDeadlineSeconds = 10
     static let maximumLineBytes = ControlCommand.maximumLineBytes

@@ -192,6 +192,26 @@ import ProcessTestSupport
         #expect(ctl.stderr.contains("did not answer within 2 s"), "\(ctl.stderr)")
     }
 
+    /// The terminal answers a peer it refuses (or whose line came too late)
+    /// without the peer's tag, and closes: ctl shows that answer, not
+    /// "closed the connection without an answer".
+    @Test func ctlShowsAnUntaggedAnswerBeforeTheClose() async throws {
+        let directory = TemporaryDirectory("teller-ctl-untagged")
+        let port = try PortStandIn(directory.file("refusing.sock"))
+        let refusal = "permission denied: only the terminal's user and group may use the control socket"
+        let server = KernelThread.start {
+            if let client = port.nextClientWaiting(timeout: .seconds(60)) {
+                try? client.send(#"{"ok":false,"error":"\#(refusal)"}"# + "\n")
+                client.hangUp()
+            }
+        }
+        let ctl = try ChildProcess(TestProducts.executable("teller"), ["ctl", "--socket", port.path, "status"])
+        defer { ctl.killNow(); server.join() }
+        #expect(await ctl.waitForExit(timeout: .seconds(60)), "ctl did not return")
+        #expect(ctl.terminationStatus == 1, "\(ctl.stderr)")
+        #expect(ctl.stderr.contains(refusal), "\(ctl.stderr)")
+    }
+
     /// A timeout that is not a whole number of seconds from 1 to an hour is
     /// refused by name before anything is sent.
     @Test(arguments: ["0", "-5", "2.5", "soon", "3601"])

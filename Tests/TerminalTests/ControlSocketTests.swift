@@ -15,7 +15,7 @@ import ProcessTestSupport
         try await terminal.start()
         defer { terminal.child?.killNow() }
         // Ordering, not a stopwatch: a server that waited on either peer
-        // would answer (and drop) that peer at its 2 s deadline before it
+        // would answer (and drop) that peer at its 10 s deadline before it
         // answered a later peer's status, every time. A server that does not
         // wait answers the status first unless the machine is so loaded that
         // the status itself takes longer than that deadline; such a round
